@@ -1,0 +1,130 @@
+// The API block: one outbound HTTP request per run, through the guarded network layer, exposing the response to later
+// blocks. HTTP failures are data, not exceptions: the block reports them in `error` and workflows branch on `status`.
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import { sendHttpRequest } from '../net/index.js';
+import type { BlockDefinition, BlockResult } from './types.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
+
+// Values may be anything once references are resolved (numbers, objects); they are stringified when sent.
+const keyValueSchema = z.object({ key: z.string(), value: z.unknown() });
+
+export const apiBlockConfigSchema = z.object({
+  url: z.string(),
+  method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(METHODS)).default('GET'),
+  queryParams: z.array(keyValueSchema).default([]),
+  headers: z.array(keyValueSchema).default([]),
+  body: z.unknown().optional(),
+  timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
+  retries: z.coerce.number().int().min(0).max(10).default(3),
+});
+
+export type ApiBlockConfig = z.infer<typeof apiBlockConfigSchema>;
+
+function stringifyValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Appends the params to any query string already in the URL, leaving the existing part byte-for-byte as it was. */
+function withQueryParams(url: URL, params: ApiBlockConfig['queryParams']): URL {
+  const added = params
+    .filter((p) => p.key !== '')
+    .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(stringifyValue(p.value))}`);
+  if (added.length === 0) return url;
+  const existing = url.search.replace(/^\?/, '');
+  const merged = new URL(url.href);
+  merged.search = existing ? `${existing}&${added.join('&')}` : added.join('&');
+  return merged;
+}
+
+/** Header names are case-insensitive: a later entry replaces an earlier one with the same name in any case. */
+function buildHeaders(entries: ApiBlockConfig['headers']): Record<string, string> {
+  const byLowerName = new Map<string, [string, string]>();
+  for (const { key, value } of entries) {
+    const name = key.trim();
+    if (name !== '') byLowerName.set(name.toLowerCase(), [name, stringifyValue(value)]);
+  }
+  return Object.fromEntries(byLowerName.values());
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+function parseResponseBody(body: Buffer, contentType: string | undefined): unknown {
+  const text = body.toString('utf8');
+  if (contentType && /[/+]json\b/i.test(contentType)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // A server that mislabels its body still gets its text through rather than failing the block.
+      return text;
+    }
+  }
+  return text;
+}
+
+function failure(error: string): BlockResult {
+  return { output: { data: null, status: 0, headers: {}, error } };
+}
+
+function parseAbsoluteHttpUrl(input: string): URL | string {
+  try {
+    const url = new URL(input);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+    return `API block URL must use http or https, got "${url.protocol.slice(0, -1)}"`;
+  } catch {
+    const shown = input.length > 120 ? `${input.slice(0, 120)}…` : input;
+    return `API block URL must be an absolute http(s) URL, got "${shown}"`;
+  }
+}
+
+export const apiBlock: BlockDefinition<ApiBlockConfig> = {
+  type: 'api',
+  configSchema: apiBlockConfigSchema,
+  async run(ctx) {
+    const { config } = ctx;
+    const parsed = parseAbsoluteHttpUrl(config.url.trim());
+    if (typeof parsed === 'string') return failure(parsed);
+    const url = withQueryParams(parsed, config.queryParams);
+
+    const headers = buildHeaders(config.headers);
+    let body: string | undefined;
+    if (METHODS_WITH_BODY.has(config.method) && config.body !== undefined && config.body !== null) {
+      body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);
+      if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
+    }
+
+    const response = await sendHttpRequest({
+      url: url.href,
+      method: config.method,
+      headers,
+      body,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      signal: ctx.signal,
+      allowPrivateNetwork: ctx.services.allowPrivateNetwork,
+    });
+
+    // Once a request was attempted, its outcome (non-2xx or transport failure) is data for the workflow to branch
+    // on via <api.status>; only an unusable configuration (bad URL above) fails the block outright.
+    if (response.status === 0) return { ...failure(response.error ?? 'Request failed'), continueOnError: true };
+    const output: Record<string, unknown> = {
+      data: response.error ? null : parseResponseBody(response.body, response.headers['content-type']),
+      status: response.status,
+      headers: response.headers,
+    };
+    if (response.error) {
+      output.error = response.error;
+    } else if (response.status < 200 || response.status > 299) {
+      const reason = response.statusText || STATUS_CODES[response.status] || 'Unknown status';
+      output.error = `HTTP ${response.status}: ${reason}`;
+    }
+    return { output, continueOnError: true };
+  },
+};

@@ -1,0 +1,56 @@
+// The contract between the engine and every block type. One module per block type implements
+// BlockDefinition; the registry (./registry.ts) lists them. Blocks know nothing of the database or HTTP server.
+import type { z } from 'zod';
+import type { BlockReference, TriggerType } from '../workflow/index.js';
+
+/** Services and limits the host process lends to blocks; built once per process from configuration. */
+export interface BlockServices {
+  /** When false, outbound requests to private, loopback and link-local addresses are refused. */
+  allowPrivateNetwork: boolean;
+  sandbox: { memoryLimitBytes: number; timeoutMs: number };
+  /** Read a provider setting such as OPENAI_API_KEY; blocks never read process.env directly. */
+  providerEnv(name: string): string | undefined;
+}
+
+export interface BlockRunContext<Config> {
+  executionId: string;
+  workflowId: string;
+  blockId: string;
+  blockName: string;
+  /** The block's config, validated by its schema; references already resolved unless resolveReferences is false. */
+  config: Config;
+  /** Aborted when the run is cancelled (client gone, time-out). Every wait and request must honour it. */
+  signal: AbortSignal;
+  /** Push streamed text (agent tokens); the engine forwards it as a chunk event tagged with this block. */
+  emitChunk(text: string): void;
+  /** Value of a parsed `<block.path>` reference in the current scope (loop/parallel iteration aware). */
+  lookupReference(ref: BlockReference): unknown;
+  /** Resolve every reference inside an arbitrary value (used by blocks that resolve lazily). */
+  resolve(value: unknown): unknown;
+  /** Set a workflow variable, readable afterwards as `<variable.name>`. */
+  setVariable(name: string, value: unknown): void;
+  trigger: { type: TriggerType; input: Record<string, unknown> };
+  services: BlockServices;
+}
+
+export interface BlockResult {
+  output: Record<string, unknown>;
+  /** Which outgoing edge handle to activate (e.g. `condition-<id>`); default `source`. Ignored when output.error is set. */
+  sourceHandle?: string;
+  /**
+   * The error in the output is an outcome, not a failure: with no `error` edge the run goes on along the normal
+   * edges (SPEC §7: an API block's non-2xx "does not fail the block"; workflows branch on `<api.status>`).
+   * An `error` edge, when present, is still taken.
+   */
+  continueOnError?: boolean;
+}
+
+export interface BlockDefinition<Config = Record<string, unknown>> {
+  type: string;
+  configSchema: z.ZodType<Config>;
+  /** False for blocks whose config holds code: references reach them as data via lookupReference, never spliced. */
+  resolveReferences?: boolean;
+  /** True for trigger blocks: they run only when the run was started by their trigger kind. */
+  trigger?: TriggerType;
+  run(ctx: BlockRunContext<Config>): Promise<BlockResult>;
+}

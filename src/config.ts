@@ -1,0 +1,127 @@
+// Configuration comes from environment variables only. Every variable is validated at start-up and a bad
+// value stops the process with a message naming the variable, instead of failing later in some request.
+import { z } from 'zod';
+
+export const PLANS = ['free', 'pro', 'team', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export const LIMIT_KINDS = ['SYNC', 'ASYNC', 'LOGS', 'USAGE_USD'] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+
+/** Defaults per plan (SPEC §4, §5). `null` means unlimited. */
+const DEFAULT_LIMITS: Record<LimitKind, Record<Plan, number | null>> = {
+  SYNC: { free: 50, pro: 150, team: 300, enterprise: 600 },
+  ASYNC: { free: 200, pro: 1000, team: 2500, enterprise: 5000 },
+  LOGS: { free: 10, pro: 30, team: 60, enterprise: 600 },
+  USAGE_USD: { free: 10, pro: 100, team: 500, enterprise: null },
+};
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Undefined in embedded mode until the data directory provides one (see db/secret.ts). */
+  secret?: string;
+  baseUrl: string;
+  allowPrivateNetwork: boolean;
+  bootstrapApiKey?: string;
+  adminEmail: string;
+  defaultPlan: Plan;
+  limits: Record<LimitKind, Record<Plan, number | null>>;
+  baseCostUsd: number;
+  executionTimeoutMs: number;
+  logLevel: string;
+  /** Provider variables (OPENAI_API_KEY, …) handed to blocks; never logged. */
+  providerEnv: Record<string, string | undefined>;
+}
+
+const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const intText = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const fields = {
+  PORT: intText(0, 65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  SLUICE_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  SLUICE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SLUICE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SLUICE_ALLOW_PRIVATE_NETWORK: boolText.default(false),
+  SLUICE_BOOTSTRAP_API_KEY: z
+    .string()
+    .regex(/^sk-sluice-[A-Za-z0-9]{22,}$/, 'must be sk-sluice- followed by at least 22 base62 characters')
+    .optional(),
+  SLUICE_ADMIN_EMAIL: z.email().default('admin@localhost'),
+  SLUICE_DEFAULT_PLAN: z.enum(PLANS).default('free'),
+  SLUICE_BASE_COST_USD: z.coerce.number().min(0).max(1000).default(0.001),
+  SLUICE_EXECUTION_TIMEOUT_MS: intText(1000, 3_600_000).default(300_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+} as const;
+
+const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
+
+function parseField<T>(name: string, schema: z.ZodType<T>, env: NodeJS.ProcessEnv): T {
+  const raw = env[name];
+  const result = schema.safeParse(raw === '' ? undefined : raw);
+  if (!result.success) throw new ConfigError(name, result.error.issues[0]?.message ?? 'is invalid');
+  return result.data;
+}
+
+function parseLimits(env: NodeJS.ProcessEnv): Config['limits'] {
+  const limits = structuredClone(DEFAULT_LIMITS);
+  for (const kind of LIMIT_KINDS) {
+    for (const plan of PLANS) {
+      const name = `SLUICE_LIMIT_${kind}_${plan.toUpperCase()}`;
+      const raw = env[name];
+      if (raw === undefined || raw === '') continue;
+      if (raw === 'unlimited') {
+        limits[kind][plan] = null;
+        continue;
+      }
+      const value = Number(raw);
+      const valid = kind === 'USAGE_USD' ? Number.isFinite(value) && value >= 0 : Number.isInteger(value) && value >= 1;
+      if (!valid) throw new ConfigError(name, `must be ${kind === 'USAGE_USD' ? 'a non-negative number' : 'a positive integer'} or "unlimited"`);
+      limits[kind][plan] = value;
+    }
+  }
+  return limits;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parseField('PORT', fields.PORT, env);
+  const host = parseField('HOST', fields.HOST, env);
+  const databaseUrl = parseField('DATABASE_URL', fields.DATABASE_URL, env);
+  const secret = parseField('SLUICE_SECRET', fields.SLUICE_SECRET, env);
+  if (databaseUrl && !secret) {
+    throw new ConfigError('SLUICE_SECRET', 'is required when DATABASE_URL is set (all processes must share it)');
+  }
+  const baseUrl = parseField('SLUICE_BASE_URL', fields.SLUICE_BASE_URL, env) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const providerEnv: Record<string, string | undefined> = {};
+  for (const name of PROVIDER_VARIABLES) providerEnv[name] = env[name] || undefined;
+  return {
+    port,
+    host,
+    dataDir: parseField('SLUICE_DATA_DIR', fields.SLUICE_DATA_DIR, env),
+    databaseUrl,
+    secret,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    allowPrivateNetwork: parseField('SLUICE_ALLOW_PRIVATE_NETWORK', fields.SLUICE_ALLOW_PRIVATE_NETWORK, env),
+    bootstrapApiKey: parseField('SLUICE_BOOTSTRAP_API_KEY', fields.SLUICE_BOOTSTRAP_API_KEY, env),
+    adminEmail: parseField('SLUICE_ADMIN_EMAIL', fields.SLUICE_ADMIN_EMAIL, env),
+    defaultPlan: parseField('SLUICE_DEFAULT_PLAN', fields.SLUICE_DEFAULT_PLAN, env),
+    limits: parseLimits(env),
+    baseCostUsd: parseField('SLUICE_BASE_COST_USD', fields.SLUICE_BASE_COST_USD, env),
+    executionTimeoutMs: parseField('SLUICE_EXECUTION_TIMEOUT_MS', fields.SLUICE_EXECUTION_TIMEOUT_MS, env),
+    logLevel: parseField('LOG_LEVEL', fields.LOG_LEVEL, env),
+    providerEnv,
+  };
+}

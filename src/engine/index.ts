@@ -1,0 +1,20 @@
+// The engine's public surface: run a validated workflow state and observe it through events.
+export { runWorkflow, DEFAULT_LIMITS, CANCELLED_MESSAGE } from './run-workflow.js';
+export type {
+  BlockFinishedEvent,
+  BlockOutput,
+  BlockStartedEvent,
+  ChunkEvent,
+  EngineEvent,
+  EngineLimits,
+  ExecutionResult,
+  IterationStep,
+  ResponseOutput,
+  RunFinishedEvent,
+  RunStartedEvent,
+  RunTrigger,
+  RunWorkflowOptions,
+  SpanStatus,
+  TokenUsage,
+  TraceSpan,
+} from './types.js';

@@ -1,0 +1,97 @@
+// Entry point of one run: wires cancellation (caller's signal, time-out), builds the graph, runs the top level
+// and shapes the result. Knows no database and no HTTP; listeners on the events do the persisting and streaming.
+import { blockRegistry } from '../blocks/registry.js';
+import { errorMessage } from './abort.js';
+import { buildGraph } from './graph.js';
+import { runContainer } from './containers.js';
+import { runBlock } from './run-block.js';
+import type { RunContext } from './run-context.js';
+import { runLevel, type LevelOutcome } from './run-level.js';
+import { rootScope } from './scope.js';
+import { findStartBlock } from './start-block.js';
+import type { EngineEvent, EngineLimits, ExecutionResult, RunWorkflowOptions } from './types.js';
+
+export const DEFAULT_LIMITS: EngineLimits = { maxLoopIterations: 1000, maxParallelConcurrency: 10 };
+export const CANCELLED_MESSAGE = 'Execution cancelled';
+
+export async function runWorkflow(options: RunWorkflowOptions): Promise<ExecutionResult> {
+  const startedAtMs = Date.now();
+  const emit = (event: EngineEvent) => {
+    if (!options.onEvent) return;
+    try {
+      options.onEvent(event);
+    } catch {
+      // A broken listener (a closed stream, say) must not change the outcome of the run.
+    }
+  };
+  emit({
+    type: 'run_started',
+    executionId: options.executionId,
+    workflowId: options.workflowId,
+    startedAt: new Date(startedAtMs).toISOString(),
+  });
+
+  // The caller's own abort reason may be anything; the run always reports the same message for a cancellation.
+  const controller = new AbortController();
+  const external = options.signal;
+  const onCancel = () => controller.abort(new Error(CANCELLED_MESSAGE));
+  if (external?.aborted) onCancel();
+  else external?.addEventListener('abort', onCancel, { once: true });
+  const timer =
+    options.timeoutMs !== undefined
+      ? setTimeout(
+          () => controller.abort(new Error(`Execution timed out after ${options.timeoutMs} ms`)),
+          options.timeoutMs,
+        )
+      : undefined;
+
+  const registry = options.registry ?? blockRegistry;
+  const scope = rootScope();
+  let outcome: LevelOutcome;
+  let run: RunContext | undefined;
+  try {
+    const graph = buildGraph(options.state);
+    run = {
+      executionId: options.executionId,
+      workflowId: options.workflowId,
+      state: options.state,
+      graph,
+      registry,
+      env: options.env,
+      services: options.services,
+      trigger: options.trigger,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      startBlockId: findStartBlock(options.state, registry, options.trigger),
+      variables: new Map(),
+      response: undefined,
+      finished: false,
+      emit,
+      runNode: (node, nodeScope, signal, path) =>
+        node.kind === 'block'
+          ? runBlock(run!, node, nodeScope, signal, path)
+          : runContainer(run!, node, nodeScope, signal, path),
+    };
+    outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, []);
+  } catch (error) {
+    outcome = { status: 'failed', error: `Internal engine error: ${errorMessage(error)}`, lastOutput: null, spans: [] };
+  } finally {
+    if (timer) clearTimeout(timer);
+    external?.removeEventListener('abort', onCancel);
+    if (run) run.finished = true;
+  }
+
+  const endedAtMs = Date.now();
+  const result: ExecutionResult = {
+    success: outcome.status === 'completed',
+    output: outcome.lastOutput ?? {},
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...(run?.response ? { response: run.response } : {}),
+    traceSpans: outcome.spans,
+    blockOutputs: Object.fromEntries(scope.outputs),
+    startedAt: new Date(startedAtMs).toISOString(),
+    endedAt: new Date(endedAtMs).toISOString(),
+    durationMs: endedAtMs - startedAtMs,
+  };
+  emit({ type: 'run_finished', result });
+  return result;
+}

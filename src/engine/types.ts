@@ -1,0 +1,140 @@
+// Public shapes of the engine: how a run is asked for, what it reports while running, and what it returns.
+import type { BlockDefinition, BlockServices } from '../blocks/types.js';
+import type { TriggerType, WorkflowState } from '../workflow/index.js';
+
+export type BlockOutput = Record<string, unknown>;
+
+export interface EngineLimits {
+  /** Most iterations one loop (or branches one parallel) may run; exceeding it fails that container. */
+  maxLoopIterations: number;
+  /** Most branches of one parallel running at the same time. */
+  maxParallelConcurrency: number;
+}
+
+export interface RunTrigger {
+  type: TriggerType;
+  input: Record<string, unknown>;
+  /**
+   * The trigger block to start from when the state holds several of this kind (two webhook paths, say).
+   * Without it the first matching trigger block starts the run.
+   */
+  blockId?: string;
+}
+
+export interface RunWorkflowOptions {
+  executionId: string;
+  workflowId: string;
+  /** Already validated with validateState; the engine does not validate again. */
+  state: WorkflowState;
+  trigger: RunTrigger;
+  env: Record<string, string>;
+  services: BlockServices;
+  /** Block types by type name; defaults to the built-in registry. */
+  registry?: Record<string, BlockDefinition>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  limits?: Partial<EngineLimits>;
+  /** Called synchronously for every event; exceptions thrown by the listener are ignored. */
+  onEvent?: (event: EngineEvent) => void;
+}
+
+/** Where a block ran: the containers around it and the iteration of each, outermost first. */
+export interface IterationStep {
+  containerId: string;
+  containerType: 'loop' | 'parallel';
+  index: number;
+}
+
+export interface RunStartedEvent {
+  type: 'run_started';
+  executionId: string;
+  workflowId: string;
+  startedAt: string;
+}
+
+export interface BlockStartedEvent {
+  type: 'block_started';
+  blockId: string;
+  blockName: string;
+  blockType: string;
+  iterationPath: IterationStep[];
+  startedAt: string;
+}
+
+export interface ChunkEvent {
+  type: 'chunk';
+  blockId: string;
+  chunk: string;
+  iterationPath: IterationStep[];
+}
+
+export interface BlockFinishedEvent {
+  type: 'block_finished';
+  blockId: string;
+  blockName: string;
+  blockType: string;
+  iterationPath: IterationStep[];
+  output: BlockOutput;
+  error?: string;
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+}
+
+export interface RunFinishedEvent {
+  type: 'run_finished';
+  result: ExecutionResult;
+}
+
+export type EngineEvent = RunStartedEvent | BlockStartedEvent | ChunkEvent | BlockFinishedEvent | RunFinishedEvent;
+
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export type SpanStatus = 'success' | 'error' | 'skipped';
+
+export interface TraceSpan {
+  id: string;
+  blockId: string;
+  name: string;
+  /** Block type, or `loop_iteration` / `parallel_iteration` for the per-iteration spans of a container. */
+  type: string;
+  status: SpanStatus;
+  startTime: string;
+  endTime: string;
+  duration: number;
+  /** The block's config after reference resolution; environment values appear as `{{NAME}}`, never in clear. */
+  input: unknown;
+  output: unknown;
+  error?: string;
+  tokens?: TokenUsage;
+  cost?: number;
+  model?: string;
+  /** References that pointed at blocks which had not run (they resolved to null). */
+  unresolvedReferences?: string[];
+  children?: TraceSpan[];
+}
+
+export interface ResponseOutput {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface ExecutionResult {
+  success: boolean;
+  /** SPEC §4 final output: the output of the block that finished last on the path that ended the run. */
+  output: BlockOutput;
+  error?: string;
+  /** Set when a response block ran: the execute endpoint answers with it. */
+  response?: ResponseOutput;
+  traceSpans: TraceSpan[];
+  /** Output of every block that ran, by block id; for blocks inside containers, their last iteration's. */
+  blockOutputs: Record<string, BlockOutput>;
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+}

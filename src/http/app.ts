@@ -1,0 +1,51 @@
+// The HTTP application: middleware composed explicitly, one route module per resource.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError } from '../errors.js';
+import { ping } from '../db/client.js';
+import type { AppContext } from '../services/app-context.js';
+import { requireApiKey } from './auth.js';
+import type { AppEnv } from './env.js';
+import { errorResponse, handleError, handleNotFound } from './errors.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { folderRoutes } from './routes/folders.js';
+import { meRoutes } from './routes/me.js';
+import { workflowRoutes, workflowStatusRoutes } from './routes/workflows.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+
+/** Management payloads (workflow states) are small; large uploads only go to the execute endpoint. */
+const MANAGEMENT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+export function createApp(app: AppContext) {
+  const managementBodyLimit = bodyLimit({
+    maxSize: MANAGEMENT_BODY_LIMIT_BYTES,
+    onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 5 MB')),
+  });
+
+  // Each resource gets its own guarded sub-app, so an unknown path is a plain 404 rather than a 401.
+  const guarded = (routes: Hono<AppEnv>) =>
+    new Hono<AppEnv>().use(managementBodyLimit, requireApiKey).route('/', routes);
+
+  const v1 = new Hono<AppEnv>()
+    .route('/me', guarded(meRoutes))
+    .route('/workspaces', guarded(workspaceRoutes))
+    .route('/workflows', guarded(workflowRoutes))
+    .route('/folders', guarded(folderRoutes))
+    .route('/api-keys', guarded(apiKeyRoutes));
+
+  const legacy = new Hono<AppEnv>().route('/workflows', guarded(workflowStatusRoutes));
+
+  return new Hono<AppEnv>()
+    .use(async (c, next) => {
+      c.set('app', app);
+      await next();
+    })
+    .get('/health', async (c) => {
+      await ping(app.db);
+      return c.json({ status: 'ok' });
+    })
+    .route('/api/v1', v1)
+    .route('/api', legacy)
+    .notFound(handleNotFound)
+    .onError(handleError);
+}

@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { AppError } from '../../errors.js';
+import { assertWorkspaceAccess } from '../../services/access.js';
+import { generateApiKey, listApiKeys, revokeApiKey, storeApiKey, toApiKeyView } from '../../services/api-keys.js';
+import type { AppEnv } from '../env.js';
+import { apiKeyCreate } from '../schemas.js';
+import { readBody } from '../validation.js';
+
+export const apiKeyRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const principal = c.get('principal');
+    const keys = await listApiKeys(c.get('app').db, principal.userId);
+    // A workspace key sees only the keys of its own workspace; personal keys stay out of its reach.
+    const visible = principal.keyWorkspaceId ? keys.filter((k) => k.workspaceId === principal.keyWorkspaceId) : keys;
+    return c.json({ data: visible });
+  })
+  .post('/', async (c) => {
+    const principal = c.get('principal');
+    const body = await readBody(c, apiKeyCreate);
+    const workspaceId = body.workspaceId ?? null;
+    // A workspace key must not mint a key that reaches further than itself.
+    if (principal.keyWorkspaceId && workspaceId !== principal.keyWorkspaceId) {
+      throw new AppError('FORBIDDEN', 403, 'A workspace-scoped API key can only create keys for its own workspace');
+    }
+    const { db } = c.get('app');
+    if (workspaceId) await assertWorkspaceAccess(db, principal, workspaceId);
+    const key = generateApiKey();
+    const row = await storeApiKey(db, { key, userId: principal.userId, workspaceId, name: body.name });
+    return c.json({ data: { ...toApiKeyView(row), key } }, 201);
+  })
+  .delete('/:keyId', async (c) => {
+    const principal = c.get('principal');
+    const { db } = c.get('app');
+    const keyId = c.req.param('keyId');
+    if (principal.keyWorkspaceId) {
+      const own = (await listApiKeys(db, principal.userId)).find((k) => k.id === keyId);
+      if (!own || own.workspaceId !== principal.keyWorkspaceId) throw new AppError('NOT_FOUND', 404, 'API key not found');
+    }
+    await revokeApiKey(db, principal.userId, keyId);
+    return c.body(null, 204);
+  });

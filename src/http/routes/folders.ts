@@ -1,0 +1,39 @@
+import { Hono, type Context } from 'hono';
+import { notFound } from '../../errors.js';
+import { assertWorkspaceAccess, canAccessWorkspace } from '../../services/access.js';
+import { createFolder, deleteFolder, findFolder, listFolders, toFolderView, updateFolder } from '../../services/folders.js';
+import type { AppEnv } from '../env.js';
+import { folderCreate, folderUpdate, id, workspaceQuery } from '../schemas.js';
+import { parseWith, readBody, readQuery } from '../validation.js';
+
+async function loadFolder(c: Context<AppEnv>) {
+  const folderId = parseWith(id, c.req.param('folderId'), 'folder id', 'folderId');
+  const { db } = c.get('app');
+  const row = await findFolder(db, folderId);
+  if (!row || !(await canAccessWorkspace(db, c.get('principal'), row.workspaceId))) throw notFound('Folder');
+  return row;
+}
+
+export const folderRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const { workspaceId } = readQuery(c, workspaceQuery);
+    const { db } = c.get('app');
+    await assertWorkspaceAccess(db, c.get('principal'), workspaceId);
+    return c.json({ data: await listFolders(db, workspaceId) });
+  })
+  .post('/', async (c) => {
+    const body = await readBody(c, folderCreate);
+    const { db } = c.get('app');
+    await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
+    return c.json({ data: await createFolder(db, body) }, 201);
+  })
+  .get('/:folderId', async (c) => c.json({ data: toFolderView(await loadFolder(c)) }))
+  .patch('/:folderId', async (c) => {
+    const row = await loadFolder(c);
+    const body = await readBody(c, folderUpdate);
+    return c.json({ data: await updateFolder(c.get('app').db, row, body) });
+  })
+  .delete('/:folderId', async (c) => {
+    await deleteFolder(c.get('app').db, await loadFolder(c));
+    return c.body(null, 204);
+  });

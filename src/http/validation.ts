@@ -1,0 +1,36 @@
+// Request parsing: JSON bodies, query strings and path ids through zod, with errors in the SPEC error shape.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { AppError, type ErrorDetail } from '../errors.js';
+
+export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    return { path, message: issue.message };
+  });
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string, prefix = ''): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError('VALIDATION_ERROR', 400, `Invalid ${what}`, zodDetails(result.error, prefix));
+  return result.data;
+}
+
+/** Reads the body as JSON. Empty or malformed text is 400 INVALID_JSON, never a parser stack trace. */
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (!text.trim()) throw new AppError('INVALID_JSON', 400, 'The request body must be JSON');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError('INVALID_JSON', 400, 'The request body is not valid JSON');
+  }
+}
+
+export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+  return parseWith(schema, await readJson(c), 'request body');
+}
+
+export function readQuery<T>(c: Context, schema: z.ZodType<T>): T {
+  return parseWith(schema, c.req.query(), 'query parameters');
+}

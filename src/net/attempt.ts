@@ -1,0 +1,153 @@
+// One attempt of an outbound request: follow redirects (each hop re-checked against the policy), read the body under
+// the size cap, and report either a response or a classified failure. The retry loop decides what to do with it.
+import { STATUS_CODES } from 'node:http';
+import { request, type Dispatcher } from 'undici';
+import { findPolicyError } from './policy-error.js';
+import { formatByteLimit, readLimitedBody } from './read-limited-body.js';
+
+export const MAX_REDIRECTS = 5;
+
+export interface AttemptSettings {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  timeoutMs: number;
+  followRedirects: boolean;
+  maxResponseBytes: number;
+  signal: AbortSignal | undefined;
+  dispatcher: Dispatcher;
+  /** Throws a NetworkPolicyError for a URL the policy refuses; applied to every redirect target. */
+  checkUrl(url: string): URL;
+}
+
+export interface AttemptResponse {
+  kind: 'response';
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Set when the body was cut off at the size cap. */
+  error?: string;
+}
+
+export interface AttemptFailure {
+  kind: 'failure';
+  error: string;
+  retryable: boolean;
+}
+
+export type AttemptOutcome = AttemptResponse | AttemptFailure;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Credentials meant for one origin must not be replayed to another one a redirect points at (as fetch does).
+const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+const BODY_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+]);
+
+/** A redirect we will not follow; the same on every attempt, so never retried. */
+class RedirectError extends Error {}
+
+function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function withoutHeaders(headers: Record<string, string>, names: Set<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
+}
+
+function describeTransportError(error: unknown): { message: string; retryable: boolean } {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  // A request undici rejects before sending (bad header value, bad method) fails the same way every time.
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_URL') {
+    return { message: `Invalid request: ${message}`, retryable: false };
+  }
+  const detail = typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+  return { message: `Connection failed: ${detail}`, retryable: true };
+}
+
+async function followHops(start: URL, settings: AttemptSettings, signal: AbortSignal): Promise<AttemptResponse> {
+  let url = start;
+  let { method, headers, body } = settings;
+  for (let hop = 0; ; hop++) {
+    const response = await request(url, {
+      dispatcher: settings.dispatcher,
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal,
+      // Our own timer bounds the whole attempt; undici's are set no tighter so they never fire first with a
+      // different message.
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+    });
+    const location = response.headers.location;
+    if (settings.followRedirects && REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
+      await response.body.dump().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) throw new RedirectError(`Too many redirects (more than ${MAX_REDIRECTS})`);
+      let target: string;
+      try {
+        target = new URL(location, url).href;
+      } catch {
+        throw new RedirectError(`Invalid redirect location: ${location.slice(0, 120)}`);
+      }
+      const next = settings.checkUrl(target);
+      // As fetch does: 303 always becomes a GET; 301/302 turn only a POST into a GET; 307/308 keep method and body.
+      const status = response.statusCode;
+      const becomesGet = status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
+      if (becomesGet) {
+        method = 'GET';
+        body = undefined;
+        headers = withoutHeaders(headers, BODY_HEADERS);
+      }
+      if (next.origin !== url.origin) headers = withoutHeaders(headers, ORIGIN_BOUND_HEADERS);
+      url = next;
+      continue;
+    }
+    const responseHeaders = flattenHeaders(response.headers);
+    const limited = await readLimitedBody(response.body, settings.maxResponseBytes, responseHeaders['content-length']);
+    return {
+      kind: 'response',
+      status: response.statusCode,
+      statusText: response.statusText || STATUS_CODES[response.statusCode] || '',
+      headers: responseHeaders,
+      body: limited.body,
+      error: limited.exceeded ? `Response body exceeds ${formatByteLimit(settings.maxResponseBytes)} limit` : undefined,
+    };
+  }
+}
+
+export async function runAttempt(url: URL, settings: AttemptSettings): Promise<AttemptOutcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), settings.timeoutMs);
+  const signal = settings.signal ? AbortSignal.any([settings.signal, timeout.signal]) : timeout.signal;
+  try {
+    return await followHops(url, settings, signal);
+  } catch (error) {
+    // Checked in this order: the caller's cancellation wins over anything it caused along the way.
+    if (settings.signal?.aborted) return { kind: 'failure', error: 'aborted', retryable: false };
+    const policy = findPolicyError(error);
+    if (policy) return { kind: 'failure', error: policy.message, retryable: false };
+    if (timeout.signal.aborted) {
+      const message = `Request timed out after ${settings.timeoutMs} ms`;
+      return { kind: 'failure', error: message, retryable: true };
+    }
+    if (error instanceof RedirectError) {
+      return { kind: 'failure', error: error.message, retryable: false };
+    }
+    const { message, retryable } = describeTransportError(error);
+    return { kind: 'failure', error: message, retryable };
+  } finally {
+    clearTimeout(timer);
+  }
+}

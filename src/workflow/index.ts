@@ -1,0 +1,20 @@
+// The pure workflow model shared by every layer: state schema, names, references and validation. No I/O.
+export {
+  TRIGGER_TYPES,
+  CONTAINER_TYPES,
+  BlockSchema,
+  EdgeSchema,
+  LoopSchema,
+  ParallelSchema,
+  WorkflowStateSchema,
+  emptyState,
+} from './state.js';
+export type { TriggerType, ContainerType, Block, Edge, Loop, Parallel, WorkflowState } from './state.js';
+export { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_BLOCKS, MAX_EDGES, MAX_CONFIG_DEPTH, MAX_PROBLEMS } from './limits.js';
+export { normalizeBlockName, buildNameIndex, RESERVED_REFERENCE_NAMES } from './names.js';
+export { findReferences } from './references.js';
+export type { PathSegment, BlockReference, EnvReference, Reference } from './references.js';
+export { getPath, resolveValue, stringifyForTemplate } from './resolve.js';
+export type { ReferenceResolver } from './resolve.js';
+export { validateState } from './validate.js';
+export type { Problem, BlockCatalog, BlockCatalogEntry, ValidationResult } from './validate.js';

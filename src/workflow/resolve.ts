@@ -1,0 +1,70 @@
+// Substituting references inside config values at run time (SPEC §3: exact references keep their type).
+import { isPlainObject } from './plain.js';
+import { findReferences, type BlockReference, type PathSegment, type Reference } from './references.js';
+
+export interface ReferenceResolver {
+  /** The referenced value in the current scope; undefined when it does not exist. */
+  block(ref: BlockReference): unknown;
+  /** Throws when the variable is not defined: a silently empty secret is worse than a failed run. */
+  env(name: string): string;
+}
+
+/**
+ * Follows own properties only, so `<x.constructor>` or `<x.__proto__>` cannot reach prototypes.
+ * Number segments index arrays and also address keys like "0" on objects.
+ */
+export function getPath(value: unknown, path: PathSegment[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const key = String(segment);
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export function stringifyForTemplate(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    // Cycles cannot be JSON; a template must still render rather than fail the block.
+    return String(value);
+  }
+}
+
+/**
+ * Returns a new value with every string resolved; the input is not modified. Values that come out of the
+ * resolver are never scanned again, so data cannot smuggle in references of its own.
+ */
+export function resolveValue(value: unknown, resolver: ReferenceResolver): unknown {
+  if (typeof value === 'string') return resolveString(value, resolver);
+  if (Array.isArray(value)) return value.map((item) => resolveValue(item, resolver));
+  if (isPlainObject(value)) {
+    // fromEntries defines properties, so a "__proto__" key stays data instead of replacing the prototype.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveValue(item, resolver)]));
+  }
+  return value;
+}
+
+function resolveString(text: string, resolver: ReferenceResolver): unknown {
+  const references = findReferences(text);
+  if (references.length === 0) return text;
+  const [first] = references;
+  if (references.length === 1 && first.start === 0 && first.end === text.length) return lookUp(first, resolver);
+  let result = '';
+  let cursor = 0;
+  for (const reference of references) {
+    result += text.slice(cursor, reference.start) + stringifyForTemplate(lookUp(reference, resolver));
+    cursor = reference.end;
+  }
+  return result + text.slice(cursor);
+}
+
+function lookUp(reference: Reference, resolver: ReferenceResolver): unknown {
+  return reference.kind === 'env' ? resolver.env(reference.name) : resolver.block(reference);
+}

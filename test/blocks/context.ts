@@ -1,0 +1,57 @@
+// A BlockRunContext for calling one block handler directly, with its config parsed by its own schema as the
+// engine would.
+import type { BlockDefinition, BlockRunContext } from '../../src/blocks/types.js';
+import type { BlockReference, TriggerType } from '../../src/workflow/index.js';
+
+export interface FakeContextOptions {
+  trigger?: { type: TriggerType; input: Record<string, unknown> };
+  references?: Record<string, unknown>;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface FakeContext<Config> {
+  ctx: BlockRunContext<Config>;
+  variables: Map<string, unknown>;
+  chunks: string[];
+}
+
+export function fakeContext<Config>(
+  definition: BlockDefinition<Config>,
+  rawConfig: unknown,
+  options: FakeContextOptions = {},
+): FakeContext<Config> {
+  const variables = new Map<string, unknown>();
+  const chunks: string[] = [];
+  const lookup = (ref: BlockReference) => options.references?.[`${ref.name}.${ref.path.join('.')}`] ?? null;
+  const ctx: BlockRunContext<Config> = {
+    executionId: 'exec_1',
+    workflowId: 'wf_1',
+    blockId: 'b1',
+    blockName: 'Block 1',
+    config: definition.configSchema.parse(rawConfig),
+    signal: options.signal ?? new AbortController().signal,
+    emitChunk: (text) => chunks.push(text),
+    lookupReference: lookup,
+    resolve(value) {
+      // Only what the blocks under test need: a whole `{{NAME}}` env reference.
+      if (typeof value === 'string') {
+        const env = /^\{\{(\w+)\}\}$/.exec(value);
+        if (env) {
+          const found = options.env?.[env[1]!];
+          if (found === undefined) throw new Error(`Environment variable ${env[1]} is not defined`);
+          return found;
+        }
+      }
+      return value;
+    },
+    setVariable: (name, value) => variables.set(name, value),
+    trigger: options.trigger ?? { type: 'api', input: {} },
+    services: {
+      allowPrivateNetwork: false,
+      sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 1_000 },
+      providerEnv: () => undefined,
+    },
+  };
+  return { ctx, variables, chunks };
+}

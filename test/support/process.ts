@@ -1,0 +1,61 @@
+// Runs the real `sluice` command as a child process, the way a user starts it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const SLUICE_BIN = resolve('bin/sluice.mjs');
+
+export interface SluiceProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = { ...process.env };
+  for (const name of Object.keys(clean)) if (name.startsWith('SLUICE_') || name === 'DATABASE_URL') delete clean[name];
+  return { ...clean, PORT: '0', LOG_LEVEL: 'info', ...env };
+}
+
+/** Starts `sluice serve` and resolves once it logs its URL. */
+export function startSluice(env: Record<string, string>, args: string[] = ['serve']): Promise<SluiceProcess> {
+  const child = spawn(process.execPath, [SLUICE_BIN, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sluice did not start in time:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /"url":"(http:[^"]+)"/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise({
+          child,
+          url: match[1],
+          output: () => out,
+          stop: (signal = 'SIGTERM') =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill(signal);
+            }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sluice exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+/** Runs a sluice command to completion. */
+export function runSluice(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [SLUICE_BIN, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
+}

@@ -37,9 +37,38 @@ export interface Config {
   limits: Record<LimitKind, Record<Plan, number | null>>;
   baseCostUsd: number;
   executionTimeoutMs: number;
+  /** Largest execute request body, enforced while it streams in (SPEC §4: 30 MB). */
+  maxRequestBytes: number;
+  /** Lifetime of signed file download URLs. */
+  fileUrlTtlMs: number;
+  /** Interval of `: ping` comments on SSE streams. */
+  sseKeepaliveMs: number;
+  /** Background worker (SPEC §1): jobs claimed with a lease, run with bounded concurrency. */
+  worker: WorkerConfig;
+  /** Completion webhook deliveries (SEED.md §Limits, SPEC §6). */
+  webhooks: WebhookConfig;
   logLevel: string;
   /** Provider variables (OPENAI_API_KEY, …) handed to blocks; never logged. */
   providerEnv: Record<string, string | undefined>;
+}
+
+export interface WorkerConfig {
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  /** Longest wait between looks for due jobs; enqueues also wake workers at once (NOTIFY). */
+  pollIntervalMs: number;
+  /** How long a claimed job stays reserved without a heartbeat before another worker may take it. */
+  leaseMs: number;
+  /** On SIGTERM: how long in-flight jobs may finish before they are cancelled and released. */
+  shutdownGraceMs: number;
+}
+
+export interface WebhookConfig {
+  /** Per attempt: connect, send and the receiver's answer. */
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Wait after failed attempt n is retryScheduleMs[n-1] (the last entry repeats), plus up to 10% jitter. */
+  retryScheduleMs: number[];
 }
 
 const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
@@ -64,8 +93,32 @@ const fields = {
   SLUICE_DEFAULT_PLAN: z.enum(PLANS).default('free'),
   SLUICE_BASE_COST_USD: z.coerce.number().min(0).max(1000).default(0.001),
   SLUICE_EXECUTION_TIMEOUT_MS: intText(1000, 3_600_000).default(300_000),
+  SLUICE_MAX_REQUEST_BYTES: intText(1024, 1024 * 1024 * 1024).default(30 * 1024 * 1024),
+  SLUICE_SSE_KEEPALIVE_MS: intText(10, 600_000).default(15_000),
+  SLUICE_FILE_URL_TTL_SECONDS: intText(1, 7 * 24 * 3600).default(3600),
+  SLUICE_WORKER_CONCURRENCY: intText(1, 1000).default(32),
+  SLUICE_WORKER_POLL_MS: intText(10, 60_000).default(500),
+  SLUICE_JOB_LEASE_MS: intText(1000, 3_600_000).default(60_000),
+  SLUICE_WORKER_SHUTDOWN_GRACE_MS: intText(0, 600_000).default(25_000),
+  SLUICE_WEBHOOK_TIMEOUT_MS: intText(100, 300_000).default(30_000),
+  SLUICE_WEBHOOK_MAX_ATTEMPTS: intText(1, 20).default(5),
+  SLUICE_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?\s*(,\s*\d+(ms|s|m|h)?\s*)*$/, 'must be a comma-separated list of durations such as 5s,15s,1m')
+    .transform(parseDurationList)
+    .default([5_000, 15_000, 60_000, 180_000, 600_000]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
+
+const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s,15s,1m` → milliseconds; a bare number is milliseconds. */
+function parseDurationList(text: string): number[] {
+  return text.split(',').map((part) => {
+    const [, amount, unit] = /^\s*(\d+)(ms|s|m|h)?\s*$/.exec(part)!;
+    return Number(amount) * DURATION_UNIT_MS[unit ?? 'ms'];
+  });
+}
 
 const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
 
@@ -121,6 +174,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: parseLimits(env),
     baseCostUsd: parseField('SLUICE_BASE_COST_USD', fields.SLUICE_BASE_COST_USD, env),
     executionTimeoutMs: parseField('SLUICE_EXECUTION_TIMEOUT_MS', fields.SLUICE_EXECUTION_TIMEOUT_MS, env),
+    maxRequestBytes: parseField('SLUICE_MAX_REQUEST_BYTES', fields.SLUICE_MAX_REQUEST_BYTES, env),
+    sseKeepaliveMs: parseField('SLUICE_SSE_KEEPALIVE_MS', fields.SLUICE_SSE_KEEPALIVE_MS, env),
+    fileUrlTtlMs: parseField('SLUICE_FILE_URL_TTL_SECONDS', fields.SLUICE_FILE_URL_TTL_SECONDS, env) * 1000,
+    worker: {
+      concurrency: parseField('SLUICE_WORKER_CONCURRENCY', fields.SLUICE_WORKER_CONCURRENCY, env),
+      pollIntervalMs: parseField('SLUICE_WORKER_POLL_MS', fields.SLUICE_WORKER_POLL_MS, env),
+      leaseMs: parseField('SLUICE_JOB_LEASE_MS', fields.SLUICE_JOB_LEASE_MS, env),
+      shutdownGraceMs: parseField('SLUICE_WORKER_SHUTDOWN_GRACE_MS', fields.SLUICE_WORKER_SHUTDOWN_GRACE_MS, env),
+    },
+    webhooks: {
+      timeoutMs: parseField('SLUICE_WEBHOOK_TIMEOUT_MS', fields.SLUICE_WEBHOOK_TIMEOUT_MS, env),
+      maxAttempts: parseField('SLUICE_WEBHOOK_MAX_ATTEMPTS', fields.SLUICE_WEBHOOK_MAX_ATTEMPTS, env),
+      retryScheduleMs: parseField('SLUICE_WEBHOOK_RETRY_SCHEDULE', fields.SLUICE_WEBHOOK_RETRY_SCHEDULE, env),
+    },
     logLevel: parseField('LOG_LEVEL', fields.LOG_LEVEL, env),
     providerEnv,
   };

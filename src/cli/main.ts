@@ -1,9 +1,12 @@
-// The `sluice` command: serve (HTTP), init (offline bootstrap). Configuration comes from the environment.
+// The `sluice` command: serve (HTTP + an in-process worker), worker (jobs only), init (offline bootstrap).
+// Configuration comes from the environment.
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createAppWorker } from '../jobs/app-worker.js';
+import { startMaintenance } from '../jobs/maintenance.js';
+import { createLogger, type Logger } from '../logger.js';
 import { generateApiKey } from '../services/api-keys.js';
-import { createAppContext } from '../services/app-context.js';
+import { createAppContext, type AppContext } from '../services/app-context.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
 import { startHttpServer } from '../server.js';
 
@@ -21,23 +24,71 @@ function configOrExit() {
   }
 }
 
-async function serveCommand(options: { worker: boolean }) {
-  const config = configOrExit();
-  const logger = createLogger(config.logLevel);
-  const app = await createAppContext(config, logger);
-  const server = await startHttpServer(app, { port: config.port, host: config.host });
-  logger.info({ url: server.url, database: app.database.kind, worker: options.worker }, 'Sluice is listening');
+/** Starts the job worker with its housekeeping; the returned function stops both (graceful, SIGTERM). */
+async function startBackgroundWork(app: AppContext, logger: Logger) {
+  const worker = createAppWorker(app);
+  await worker.start();
+  const stopMaintenance = startMaintenance(app.db, logger);
+  logger.info({ workerId: worker.id, concurrency: app.config.worker.concurrency }, 'worker started');
+  return async () => {
+    stopMaintenance();
+    await worker.stop(app.config.worker.shutdownGraceMs);
+    logger.info({ workerId: worker.id }, 'worker stopped');
+  };
+}
+
+/**
+ * Installs the SIGTERM/SIGINT handlers before anything starts: until a handler exists, the signal's default action
+ * kills the process on the spot, so a signal arriving during start-up would skip the graceful path. The returned
+ * function supplies what to run; a signal that came earlier waits for it.
+ */
+function handleShutdownSignals(logger: Logger): (shutdown: () => Promise<void>) => void {
+  let provide!: (shutdown: () => Promise<void>) => void;
+  const ready = new Promise<() => Promise<void>>((resolve) => (provide = resolve));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await server.close();
-    await app.close();
-    process.exit(0);
+    try {
+      await (await ready)();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  return provide;
+}
+
+async function serveCommand(options: { worker: boolean }) {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  const onShutdown = handleShutdownSignals(logger);
+  const app = await createAppContext(config, logger);
+  const server = await startHttpServer(app, { port: config.port, host: config.host });
+  const stopWorker = options.worker ? await startBackgroundWork(app, logger) : undefined;
+  onShutdown(async () => {
+    // Stop taking requests first, so nothing enqueues into a worker that is winding down.
+    await server.close();
+    await stopWorker?.();
+    await app.close();
+  });
+  logger.info({ url: server.url, database: app.database.kind, worker: options.worker }, 'Sluice is listening');
+}
+
+async function workerCommand() {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  const onShutdown = handleShutdownSignals(logger);
+  const app = await createAppContext(config, logger);
+  const stopWorker = await startBackgroundWork(app, logger);
+  onShutdown(async () => {
+    await stopWorker();
+    await app.close();
+  });
 }
 
 async function initCommand(options: { json: boolean }) {
@@ -61,9 +112,13 @@ async function initCommand(options: { json: boolean }) {
 const program = new Command('sluice').description('Self-hosted workflow automation');
 program
   .command('serve')
-  .description('serve the HTTP API')
+  .description('serve the HTTP API, with a background worker unless --no-worker')
   .option('--no-worker', 'do not run background jobs in this process')
   .action(serveCommand);
+program
+  .command('worker')
+  .description('run background jobs only (webhook deliveries, async executions); as many as you like on one PostgreSQL')
+  .action(workerCommand);
 program
   .command('init')
   .description('provision the admin user, the Default workspace and an API key, offline (stop the server first on PGlite)')

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { startPgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -35,13 +36,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
-  let client: PGlite;
   if (target.dataDir) {
+    // On disk: PGlite runs on a worker thread, so its WASM execution and synchronous fsyncs stay off the event loop.
     mkdirSync(target.dataDir, { recursive: true });
-    client = await PGlite.create(target.dataDir);
-  } else {
-    client = await PGlite.create({ loadDataDir: target.loadDataDir });
+    const thread = await startPgliteThread(target.dataDir);
+    const db = drizzlePglite({ client: thread as unknown as PGlite, schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    return { db: db as unknown as Db, kind: 'pglite', close: () => thread.close() };
   }
+  // In memory (tests, template dumps): no disk I/O to keep off the loop; same-thread keeps start-up cheap.
+  const client = await PGlite.create({ loadDataDir: target.loadDataDir });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };

@@ -1,6 +1,9 @@
 // The single source of truth for the database. Row types are inferred from here; drizzle-kit generates the
 // SQL migrations in ./drizzle from it (`npm run db:generate`). The same schema runs on PGlite and PostgreSQL.
+import { sql } from 'drizzle-orm';
 import {
+  boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -135,4 +138,217 @@ export const envVars = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
+);
+
+/** Workflow states that executions ran, deduplicated by content hash. */
+export const stateSnapshots = pgTable('state_snapshots', {
+  hash: text('hash').primaryKey(),
+  state: jsonb('state').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * One row per execution; it is also the execution's log (`id` is the log id). The row is written when the run
+ * starts with status `running` (invisible to the logs API) and completed in place, so the logs API can tell which
+ * earlier-started runs are still in flight (see services/logs for the polling horizon).
+ */
+export const executions = pgTable(
+  'executions',
+  {
+    id: text('id').primaryKey(),
+    executionId: text('execution_id').notNull(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    deploymentVersion: integer('deployment_version'),
+    snapshotHash: text('snapshot_hash')
+      .notNull()
+      .references(() => stateSnapshots.hash),
+    trigger: text('trigger').notNull(),
+    /** running | success | error */
+    status: text('status').notNull(),
+    /** info | error (null while running) */
+    level: text('level'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    totalDurationMs: integer('total_duration_ms'),
+    costTotal: doublePrecision('cost_total').notNull().default(0),
+    /** { total, input, output, tokens: {prompt, completion, total}, models: {name: {input, output, total, tokens}} } */
+    cost: jsonb('cost'),
+    /** Models used, for the logs API `model` filter. */
+    models: text('models').array().notNull().default(sql`'{}'::text[]`),
+    finalOutput: jsonb('final_output'),
+    traceSpans: jsonb('trace_spans'),
+    files: jsonb('files'),
+    error: text('error'),
+    /** Which process runs it, for recovering runs orphaned by a crash. */
+    runnerId: text('runner_id'),
+  },
+  (t) => [
+    uniqueIndex('executions_execution_id_idx').on(t.executionId),
+    index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
+    index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt, t.id),
+    index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),
+  ],
+);
+
+/** Spending of a user (workspace owner) per calendar month, in USD. */
+export const usagePeriods = pgTable(
+  'usage_periods',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** First day of the period, `YYYY-MM-01`. */
+    period: text('period').notNull(),
+    costUsd: doublePrecision('cost_usd').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.period] })],
+);
+
+/** Fixed one-minute windows shared by every process: one row per (bucket, window). */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+/** `Idempotency-Key` of execute calls: the first execution's response, replayed for 24 h. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    executionId: text('execution_id').notNull(),
+    /** running | done */
+    status: text('status').notNull(),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers'),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workflowId, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+);
+
+/** Files uploaded through the execute endpoint (data URLs), stored by a storage backend under storageKey. */
+export const files = pgTable(
+  'files',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    executionId: text('execution_id'),
+    name: text('name').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_workspace_idx').on(t.workspaceId)],
+);
+
+/**
+ * The one durable-work mechanism (DESIGN.md): webhook deliveries, async executions, schedules. Claimed with
+ * FOR UPDATE SKIP LOCKED and a lease; a job whose worker died is claimed again once its lease expires.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** queued | running | completed | failed */
+    status: text('status').notNull().default('queued'),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date', precision: 3 }),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
+  ],
+);
+
+export const webhookSubscriptions = pgTable(
+  'webhook_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** Encrypted with the at-rest cipher; null = unsigned deliveries. */
+    secretEncrypted: text('secret_encrypted'),
+    includeFinalOutput: boolean('include_final_output').notNull().default(false),
+    includeTraceSpans: boolean('include_trace_spans').notNull().default(false),
+    includeRateLimits: boolean('include_rate_limits').notNull().default(false),
+    includeUsageData: boolean('include_usage_data').notNull().default(false),
+    levelFilter: text('level_filter').array().notNull(),
+    triggerFilter: text('trigger_filter').array().notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_subscriptions_workflow_idx').on(t.workflowId)],
+);
+
+/** One per (event, subscription). The body is fixed at creation; each attempt signs it afresh. */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    workflowId: text('workflow_id').notNull(),
+    executionId: text('execution_id'),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    /** pending | succeeded | failed */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('deliveries_subscription_idx').on(t.subscriptionId, t.createdAt)],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );

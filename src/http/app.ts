@@ -8,8 +8,14 @@ import { requireApiKey } from './auth.js';
 import type { AppEnv } from './env.js';
 import { errorResponse, handleError, handleNotFound } from './errors.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { fileRoutes } from './routes/files.js';
 import { folderRoutes } from './routes/folders.js';
+import { jobRoutes } from './routes/jobs.js';
+import { logRoutes } from './routes/logs.js';
 import { meRoutes } from './routes/me.js';
+import { executeRoutes } from './routes/execute.js';
+import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { workflowRoutes, workflowStatusRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 
@@ -30,10 +36,21 @@ export function createApp(app: AppContext) {
     .route('/me', guarded(meRoutes))
     .route('/workspaces', guarded(workspaceRoutes))
     .route('/workflows', guarded(workflowRoutes))
+    // Authenticates on its own routes (SPEC §6 paths sit under /workflows/{id}/webhooks).
+    .route('/workflows', webhookRoutes)
     .route('/folders', guarded(folderRoutes))
-    .route('/api-keys', guarded(apiKeyRoutes));
+    .route('/api-keys', guarded(apiKeyRoutes))
+    .route('/logs', guarded(logRoutes));
 
-  const legacy = new Hono<AppEnv>().route('/workflows', guarded(workflowStatusRoutes));
+  // Unversioned routes (SPEC §4): each takes the API key on its own route, so the execute endpoint keeps its own
+  // (larger, streaming) body limit instead of the management one.
+  const unversioned = new Hono<AppEnv>()
+    .route('/workflows', workflowStatusRoutes)
+    .route('/workflows', executeRoutes)
+    .route('/users', usageRoutes)
+    .route('/jobs', jobRoutes)
+    // Signed download links: the signature is the capability, so no API key (routes/files.ts).
+    .route('/files', fileRoutes);
 
   return new Hono<AppEnv>()
     .use(async (c, next) => {
@@ -45,7 +62,7 @@ export function createApp(app: AppContext) {
       return c.json({ status: 'ok' });
     })
     .route('/api/v1', v1)
-    .route('/api', legacy)
+    .route('/api', unversioned)
     .notFound(handleNotFound)
     .onError(handleError);
 }

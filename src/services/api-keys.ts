@@ -3,6 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { withRelaxedCommit } from '../db/relaxed.js';
 import { apiKeys, users } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -89,7 +90,9 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Pri
   if (!row || !timingSafeEqual(Buffer.from(row.key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   const now = Date.now();
   if (!row.key.lastUsedAt || now - row.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, row.key.id));
+    await withRelaxedCommit(db, (tx) =>
+      tx.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, row.key.id)),
+    );
   }
   return {
     userId: row.user.id,

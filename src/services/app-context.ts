@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { openDatabase, pgliteDataDir, type Database, type Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { createCipher, type Cipher } from './crypto.js';
+import { createFileServices, type FileServices } from './files/file-services.js';
 import { loadOrCreateSecret } from './secret.js';
 import { bootstrapAdmin } from './workspaces.js';
 
@@ -14,6 +15,7 @@ export interface AppContext {
   logger: Logger;
   cipher: Cipher;
   blockServices: BlockServices;
+  files: FileServices;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
     database: db,
     logger,
     cipher: createCipher(secret),
+    files: createFileServices({ dataDir: config.dataDir, secret, urlTtlMs: config.fileUrlTtlMs }),
     blockServices: {
       allowPrivateNetwork: config.allowPrivateNetwork,
       sandbox: { memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 5_000 },

@@ -32,7 +32,8 @@ async function get(url: string, key: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe('sluice command', () => {
+// Each test spawns real processes that initialise PGlite from scratch: allow for a loaded CI machine.
+describe('sluice command', { timeout: 120_000 }, () => {
   it('init --json provisions offline; serve answers for that key; data survives a restart', async () => {
     const init = await runSluice(['init', '--json'], env);
     expect(init.code, init.stderr).toBe(0);

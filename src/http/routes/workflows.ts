@@ -13,6 +13,7 @@ import {
   updateWorkflow,
   workflowStatus,
 } from '../../services/workflows.js';
+import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { id, versionParam, workflowCreate, workflowListQuery, workflowUpdate } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
@@ -69,7 +70,7 @@ export const workflowRoutes = new Hono<AppEnv>()
   });
 
 /** `GET /api/workflows/{id}/status` (SPEC §4 companion endpoint, outside /v1 like execute). */
-export const workflowStatusRoutes = new Hono<AppEnv>().get('/:workflowId/status', async (c) => {
+export const workflowStatusRoutes = new Hono<AppEnv>().get('/:workflowId/status', requireApiKey, async (c) => {
   const row = await loadWorkflow(c);
   return c.json(await workflowStatus(c.get('app').db, row));
 });

@@ -1,0 +1,39 @@
+// Runs embedded PGlite on its own thread. PGlite executes Postgres (WASM) and its synchronous file I/O (fsync at
+// commit) on whatever thread calls it; here that is this worker, so the HTTP event loop never waits on it.
+// Plain JavaScript on purpose: a worker thread does not inherit the tsx loader registered by bin/sluice.mjs.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const identity = (value) => value;
+
+function serializeError(err) {
+  const out = { message: err instanceof Error ? err.message : String(err), name: err?.name ?? 'Error' };
+  // DatabaseError carries code, detail, constraint, … — callers branch on `code` (e.g. 23505).
+  for (const key of Object.keys(err ?? {})) {
+    const value = err[key];
+    if (value === undefined || typeof value === 'function' || typeof value === 'object') continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+const db = await PGlite.create(workerData.dataDir);
+parentPort.postMessage({ type: 'ready' });
+
+parentPort.on('message', async (message) => {
+  if (message.type === 'close') {
+    await db.close();
+    parentPort.postMessage({ id: message.id, result: null });
+    return;
+  }
+  try {
+    // Drizzle sends per-type parsers as functions, which cannot cross threads; it only ever asks for the raw text.
+    const options = message.options
+      ? { rowMode: message.options.rowMode, parsers: Object.fromEntries(message.options.parserTypes.map((t) => [t, identity])) }
+      : undefined;
+    const result = await db.query(message.sql, message.params, options);
+    parentPort.postMessage({ id: message.id, result: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } });
+  } catch (err) {
+    parentPort.postMessage({ id: message.id, error: serializeError(err) });
+  }
+});

@@ -1,0 +1,326 @@
+// POST /api/workflows/{workflowId}/execute — the API trigger (SEED.md §Endpoints 1, SPEC §4).
+// Every check that can refuse the call (auth, access, deployment, limits, input) happens before a run starts,
+// so a streaming caller gets ordinary JSON errors and a stream only once the run is under way.
+import { Hono, type Context } from 'hono';
+import { stream } from 'hono/streaming';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
+import { and, eq } from 'drizzle-orm';
+import { deployments, users, workflows, workspaceMembers, workspaces } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import type { Principal } from '../../services/api-keys.js';
+import type { AppContext } from '../../services/app-context.js';
+import { enqueueAsyncExecution } from '../../services/async-executions.js';
+import { runExecution, type ExecutionOutcome } from '../../services/executions.js';
+import { checkFileInputs, storeFileInputs, type UserFile } from '../../services/files/index.js';
+import {
+  checkIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  type StoredResponse,
+} from '../../services/idempotency.js';
+import {
+  consumeRateLimit,
+  getUsage,
+  planLimit,
+  rateLimitExceeded,
+  rateLimitHeaders,
+  type RateBucket,
+} from '../../services/limits.js';
+import { createChunkRouter, defaultSelection, parseSelectedOutputs } from '../../services/output-selection.js';
+import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../../services/trigger-input.js';
+import { newId } from '../../ids.js';
+import type { WorkflowState } from '../../workflow/index.js';
+import { requireApiKey } from '../auth.js';
+import { readJsonBodyLimited } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { errorResponse, toAppError } from '../errors.js';
+import { id } from '../schemas.js';
+import { parseWith } from '../validation.js';
+
+interface PreparedRun {
+  app: AppContext;
+  executionId: string;
+  workflow: typeof workflows.$inferSelect;
+  state: WorkflowState;
+  deploymentVersion: number;
+  input: Record<string, unknown>;
+  files: UserFile[];
+  stream: boolean;
+  selectedOutputs?: string[];
+  headers: Record<string, string>;
+  owner: { id: string; plan: string };
+}
+
+/**
+ * Everything the call needs to know before it runs, in one query: the workflow, whether the caller is a member of
+ * its workspace, the active deployment and the workspace owner (whose plan sets the limits).
+ * 404 when there is no such workflow, 403 when the key cannot reach its workspace (SPEC §4), 409 when undeployed.
+ */
+async function loadForExecution(app: AppContext, principal: Principal, workflowId: string) {
+  const [row] = await app.db
+    .select({ workflow: workflows, deployment: deployments, ownerId: users.id, ownerPlan: users.plan, memberId: workspaceMembers.userId })
+    .from(workflows)
+    .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))
+    .innerJoin(users, eq(users.id, workspaces.ownerId))
+    .leftJoin(deployments, and(eq(deployments.workflowId, workflows.id), eq(deployments.version, workflows.activeVersion)))
+    .leftJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, workflows.workspaceId), eq(workspaceMembers.userId, principal.userId)),
+    )
+    .where(eq(workflows.id, workflowId))
+    .limit(1);
+  if (!row) throw notFound('Workflow');
+  const reachable = row.memberId !== null && (!principal.keyWorkspaceId || principal.keyWorkspaceId === row.workflow.workspaceId);
+  if (!reachable) throw forbidden('This API key has no access to the workspace of that workflow');
+  if (!row.deployment) {
+    throw new AppError('WORKFLOW_NOT_DEPLOYED', 409, 'The workflow is not deployed; deploy it to call it through the API');
+  }
+  return { workflow: row.workflow, deployment: row.deployment, owner: { id: row.ownerId, plan: row.ownerPlan } };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseControlKeys(body: Record<string, unknown>) {
+  const { stream: streamFlag, selectedOutputs, ...rest } = body;
+  const problems: Array<{ path: string; message: string }> = [];
+  if (streamFlag !== undefined && typeof streamFlag !== 'boolean') problems.push({ path: 'stream', message: 'must be a boolean' });
+  const selectedOk =
+    selectedOutputs === undefined ||
+    (Array.isArray(selectedOutputs) && selectedOutputs.length <= 100 && selectedOutputs.every((s) => typeof s === 'string' && s.length <= 300));
+  if (!selectedOk) problems.push({ path: 'selectedOutputs', message: 'must be an array of "blockName.attribute" strings' });
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'Invalid control keys', problems);
+  return { stream: streamFlag === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
+}
+
+async function prepare(c: Context<AppEnv>, bucket: RateBucket): Promise<PreparedRun> {
+  const app = c.get('app');
+  const principal = c.get('principal');
+  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const { workflow, deployment, owner } = await loadForExecution(app, principal, workflowId);
+
+  // Limits follow the workspace owner's plan, counted per owner across every process.
+  const decision = await consumeRateLimit(app.db, {
+    bucket,
+    userId: owner.id,
+    limit: planLimit(app.config, bucket === 'async' ? 'ASYNC' : 'SYNC', owner.plan),
+  });
+  if (!decision.allowed) throw rateLimitExceeded(decision, `${bucket} executions`);
+  const headers = rateLimitHeaders(decision);
+  const usage = await getUsage(app.db, app.config, owner);
+  if (usage.isExceeded) {
+    throw new AppError(
+      'USAGE_LIMIT_EXCEEDED',
+      402,
+      `Usage limit reached: $${usage.currentPeriodCost.toFixed(4)} of $${usage.limit} this period on the ${usage.plan} plan`,
+      undefined,
+      headers,
+    );
+  }
+
+  const body = await readJsonBodyLimited(c, app.config.maxRequestBytes);
+  if (!isPlainObject(body)) throw new AppError('INVALID_JSON', 400, 'The request body must be a JSON object');
+  const control = parseControlKeys(body);
+  const state = deployment.state as WorkflowState;
+  const fields = inputFormatOf(findApiTrigger(state));
+  const problems = checkApiInput(fields, control.rest);
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'The request body does not match the Input Format', problems);
+  // Checked now so an unknown block is a 400 before any stream starts.
+  if (control.selectedOutputs) parseSelectedOutputs(state, control.selectedOutputs);
+
+  const input = withDeclaredFields(fields, control.rest);
+  const executionId = newId('exec');
+  const fileFields = fields.filter((f) => f.type === 'files' && input[f.name] !== null);
+  // Every files field is checked before any is stored, so a bad later field leaves nothing behind on disk.
+  for (const field of fileFields) checkFileInputs(field.name, input[field.name], app.files.maxFileBytes);
+  const files: UserFile[] = [];
+  for (const field of fileFields) {
+    const stored = await storeFileInputs(app, {
+      workspaceId: workflow.workspaceId,
+      fieldName: field.name,
+      value: input[field.name],
+      executionId,
+    });
+    input[field.name] = stored;
+    files.push(...stored);
+  }
+  return {
+    app,
+    executionId,
+    workflow,
+    state,
+    deploymentVersion: deployment.version,
+    input,
+    files,
+    stream: control.stream,
+    selectedOutputs: control.selectedOutputs,
+    headers,
+    owner,
+  };
+}
+
+/** The non-streaming HTTP answer for a finished run (SPEC §4), as a storable response. */
+function responseFor(outcome: ExecutionOutcome, timeoutMs: number): StoredResponse {
+  const { result } = outcome;
+  const metadata = { duration: result.durationMs, startTime: result.startedAt, endTime: result.endedAt };
+  if (outcome.timedOut) {
+    return {
+      status: 408,
+      headers: {},
+      body: { error: `Execution timed out after ${timeoutMs} ms`, code: 'EXECUTION_TIMEOUT', executionId: outcome.executionId },
+    };
+  }
+  if (!result.success) {
+    return {
+      status: 500,
+      headers: {},
+      body: { success: false, executionId: outcome.executionId, error: result.error ?? 'Execution failed', code: 'EXECUTION_FAILED', output: result.output, metadata },
+    };
+  }
+  if (result.response) {
+    return { status: result.response.status, headers: result.response.headers, body: result.response.body };
+  }
+  return { status: 200, headers: {}, body: { success: true, executionId: outcome.executionId, output: result.output, metadata } };
+}
+
+function send(c: Context<AppEnv>, response: StoredResponse, extraHeaders: Record<string, string>) {
+  for (const [name, value] of Object.entries({ ...extraHeaders, ...response.headers })) c.header(name, value);
+  const status = (response.status >= 200 && response.status <= 599 ? response.status : 200) as StatusCode;
+  if (status === 204 || status === 304) return c.body(null, status);
+  const hasContentType = Object.keys(response.headers).some((h) => h.toLowerCase() === 'content-type');
+  if (typeof response.body === 'string' && hasContentType) return c.body(response.body, status as ContentfulStatusCode);
+  return c.json(response.body ?? null, status as ContentfulStatusCode);
+}
+
+async function runSync(c: Context<AppEnv>, run: PreparedRun) {
+  const { app } = run;
+  const idempotencyKey = c.req.header('idempotency-key');
+  const { executionId } = run;
+  if (idempotencyKey !== undefined) {
+    checkIdempotencyKey(idempotencyKey);
+    const claim = await claimIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey, executionId });
+    if (claim.kind === 'replay') return send(c, claim.response, { ...run.headers, 'Idempotent-Replayed': 'true' });
+  }
+  const timeoutMs = app.config.executionTimeoutMs;
+  try {
+    const outcome = await runExecution(app, {
+      workflow: run.workflow,
+      state: run.state,
+      deploymentVersion: run.deploymentVersion,
+      trigger: 'api',
+      input: run.input,
+      executionId,
+      timeoutMs,
+      files: run.files,
+      owner: run.owner,
+      signal: c.req.raw.signal,
+    });
+    const response = responseFor(outcome, timeoutMs);
+    if (idempotencyKey !== undefined) {
+      await completeIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey, response });
+    }
+    return send(c, response, run.headers);
+  } catch (err) {
+    if (idempotencyKey !== undefined) await releaseIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey });
+    throw err;
+  }
+}
+
+const sse = (record: unknown) => `data: ${typeof record === 'string' ? record : JSON.stringify(record)}\n\n`;
+
+function runStreaming(c: Context<AppEnv>, run: PreparedRun) {
+  const { app } = run;
+  const selection = run.selectedOutputs ? parseSelectedOutputs(run.state, run.selectedOutputs) : defaultSelection(run.state);
+  for (const [name, value] of Object.entries(run.headers)) c.header(name, value);
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('X-Accel-Buffering', 'no');
+  c.header('Connection', 'keep-alive');
+  return stream(c, async (out) => {
+    const cancel = new AbortController();
+    out.onAbort(() => cancel.abort(new Error('client disconnected')));
+    // Writes are serialised: chunk events arrive synchronously from the engine while earlier writes still flush.
+    let pending = Promise.resolve();
+    const write = (text: string) => {
+      pending = pending.then(() => (cancel.signal.aborted ? undefined : out.write(text).then(() => undefined)));
+      return pending;
+    };
+    const keepalive = setInterval(() => void write(': ping\n\n'), app.config.sseKeepaliveMs);
+    try {
+      const route = createChunkRouter(selection, (record) => void write(sse(record)));
+      const outcome = await runExecution(app, {
+        workflow: run.workflow,
+        state: run.state,
+        deploymentVersion: run.deploymentVersion,
+        trigger: 'api',
+        input: run.input,
+        executionId: run.executionId,
+        timeoutMs: app.config.executionTimeoutMs,
+        files: run.files,
+        owner: run.owner,
+        signal: cancel.signal,
+        onEvent: route,
+      });
+      const { result } = outcome;
+      await write(
+        sse({
+          event: 'done',
+          success: result.success,
+          output: result.output,
+          metadata: { duration: result.durationMs },
+          ...(result.success ? {} : { error: result.error ?? 'Execution failed' }),
+        }),
+      );
+      await write(sse('[DONE]'));
+    } catch (err) {
+      app.logger.error({ err }, 'streaming execution failed');
+      await write(sse({ event: 'done', success: false, output: {}, metadata: { duration: 0 }, error: 'Internal server error' }));
+      await write(sse('[DONE]'));
+    } finally {
+      clearInterval(keepalive);
+      await pending.catch(() => undefined);
+    }
+  });
+}
+
+async function runAsync(c: Context<AppEnv>, run: PreparedRun) {
+  const queued = await enqueueAsyncExecution(run.app, {
+    workflowId: run.workflow.id,
+    workspaceId: run.workflow.workspaceId,
+    deploymentVersion: run.deploymentVersion,
+    input: run.input,
+    trigger: 'api',
+  });
+  for (const [name, value] of Object.entries(run.headers)) c.header(name, value);
+  const statusUrl = `/api/jobs/${queued.taskId}`;
+  return c.json(
+    {
+      success: true,
+      async: true,
+      taskId: queued.taskId,
+      jobId: queued.taskId,
+      executionId: queued.executionId,
+      status: 'queued',
+      createdAt: queued.createdAt,
+      links: { status: statusUrl },
+      statusUrl: `${run.app.config.baseUrl}${statusUrl}`,
+    },
+    202,
+  );
+}
+
+export const executeRoutes = new Hono<AppEnv>().post('/:workflowId/execute', requireApiKey, async (c) => {
+  try {
+    const mode = c.req.header('x-execution-mode')?.toLowerCase();
+    const run = await prepare(c, mode === 'async' ? 'async' : 'sync');
+    if (mode === 'async') return await runAsync(c, run);
+    if (run.stream) return runStreaming(c, run);
+    return await runSync(c, run);
+  } catch (err) {
+    const appError = toAppError(err);
+    if (appError.httpStatus >= 500) c.get('app').logger.error({ err }, 'execute failed');
+    return errorResponse(c, appError);
+  }
+});

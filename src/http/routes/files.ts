@@ -1,0 +1,31 @@
+// GET /api/files/{fileId}?expires&signature — downloads an uploaded file (SPEC §4). No API key: the signature is the
+// capability. Always an attachment with nosniff and a sandboxing CSP, so an uploaded HTML or SVG file can never run
+// as a page of this origin.
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { attachmentDisposition, openSignedDownload } from '../../services/files/index.js';
+import type { AppEnv } from '../env.js';
+
+export const fileRoutes = new Hono<AppEnv>().get('/:fileId', async (c) => {
+  const file = await openSignedDownload(c.get('app'), {
+    fileId: c.req.param('fileId'),
+    expires: c.req.query('expires'),
+    signature: c.req.query('signature'),
+  });
+  const headers = {
+    'Content-Type': file.mime,
+    'Content-Length': String(file.size),
+    'Content-Disposition': attachmentDisposition(file.name),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+    // A signed URL is a bearer capability: keep it out of shared caches and of Referer headers.
+    'Cache-Control': 'private, no-store',
+    'Referrer-Policy': 'no-referrer',
+  };
+  if (c.req.method === 'HEAD') {
+    // Hono answers HEAD with the GET route; the file is then never read, so close it now rather than on GC.
+    file.body.destroy();
+    return c.body(null, 200, headers);
+  }
+  return c.body(Readable.toWeb(file.body) as ReadableStream<Uint8Array>, 200, headers);
+});

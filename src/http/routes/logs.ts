@@ -1,0 +1,76 @@
+// The logs API (SEED.md §Endpoints 2–4, SPEC §5): read-only, rate limited per key owner's plan, and every 200 body
+// carries the `limits` object of the workspace's owner.
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { AppError, type ErrorDetail } from '../../errors.js';
+import { assertWorkspaceAccess } from '../../services/access.js';
+import {
+  consumeRateLimit,
+  limitsObject,
+  planLimit,
+  rateLimitExceeded,
+  rateLimitHeaders,
+  workspaceOwner,
+} from '../../services/limits.js';
+import { getExecutionDetail, getLogDetail, listLogs, LOGS_QUERY_PARAMETERS, logsQuerySchema } from '../../services/logs/index.js';
+import type { AppEnv } from '../env.js';
+import { id } from '../schemas.js';
+import { parseWith } from '../validation.js';
+
+/**
+ * Counts every authenticated logs request — a 4xx included, so probing is not free — and puts the
+ * X-RateLimit-* headers on whatever response follows, 429 and errors included.
+ */
+const logsRateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const { db, config } = c.get('app');
+  const principal = c.get('principal');
+  const decision = await consumeRateLimit(db, {
+    bucket: 'logs',
+    userId: principal.userId,
+    limit: planLimit(config, 'LOGS', principal.plan),
+  });
+  if (!decision.allowed) throw rateLimitExceeded(decision, 'logs API requests');
+  await next();
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.header(name, value);
+});
+
+/**
+ * The raw query string, refused when a parameter is unknown (a misspelt filter would silently widen the result)
+ * or given twice (which value wins would be a guess). Lists are comma-separated, as SEED.md describes them.
+ */
+function singleValuedQuery(c: Context<AppEnv>): Record<string, string> {
+  const problems: ErrorDetail[] = [];
+  const values: Record<string, string> = {};
+  for (const [name, list] of Object.entries(c.req.queries())) {
+    if (!LOGS_QUERY_PARAMETERS.includes(name)) problems.push({ path: name, message: 'is not a parameter of this endpoint' });
+    else if (list.length > 1) problems.push({ path: name, message: 'must be given once (use a comma-separated list)' });
+    else values[name] = list[0] ?? '';
+  }
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'Invalid query parameters', problems);
+  return values;
+}
+
+async function ownerLimits(c: Context<AppEnv>, workspaceId: string) {
+  const { db, config } = c.get('app');
+  return limitsObject(db, config, await workspaceOwner(db, workspaceId));
+}
+
+export const logRoutes = new Hono<AppEnv>()
+  .use(logsRateLimit)
+  .get('/', async (c) => {
+    const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
+    const { db, config } = c.get('app');
+    await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
+    const [page, limits] = await Promise.all([listLogs(db, config, query), ownerLimits(c, query.workspaceId)]);
+    return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
+  })
+  .get('/executions/:executionId', async (c) => {
+    const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+    const detail = await getExecutionDetail(c.get('app').db, c.get('principal'), executionId);
+    return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
+  })
+  .get('/:logId', async (c) => {
+    const logId = parseWith(id, c.req.param('logId'), 'log id', 'id');
+    const detail = await getLogDetail(c.get('app').db, c.get('principal'), logId);
+    return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });
+  });

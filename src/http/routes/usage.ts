@@ -1,0 +1,28 @@
+// GET /api/users/me/usage-limits (SPEC §4): the caller's own execution rate limits and usage.
+import { Hono } from 'hono';
+import { getUsage, peekRateLimit, planLimit, type RateState } from '../../services/limits.js';
+import { requireApiKey } from '../auth.js';
+import type { AppEnv } from '../env.js';
+
+const view = (state: RateState) => ({
+  isLimited: state.limit !== null && state.remaining === 0,
+  limit: state.limit,
+  remaining: state.remaining,
+  resetAt: state.resetAt.toISOString(),
+});
+
+export const usageRoutes = new Hono<AppEnv>().get('/me/usage-limits', requireApiKey, async (c) => {
+  const { db, config } = c.get('app');
+  const principal = c.get('principal');
+  const user = { id: principal.userId, plan: principal.plan };
+  const [sync, async, usage] = await Promise.all([
+    peekRateLimit(db, { bucket: 'sync', userId: user.id, limit: planLimit(config, 'SYNC', user.plan) }),
+    peekRateLimit(db, { bucket: 'async', userId: user.id, limit: planLimit(config, 'ASYNC', user.plan) }),
+    getUsage(db, config, user),
+  ]);
+  return c.json({
+    success: true,
+    rateLimit: { sync: view(sync), async: view(async), authType: 'api' },
+    usage: { currentPeriodCost: usage.currentPeriodCost, limit: usage.limit, plan: usage.plan },
+  });
+});

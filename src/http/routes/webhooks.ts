@@ -1,0 +1,123 @@
+// Completion webhook subscriptions of a workflow (SPEC §6), under /api/v1/workflows/{workflowId}/webhooks.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/webhooks/constants.js';
+import { listDeliveries, redeliver } from '../../services/webhooks/deliveries.js';
+import { sendTestEvent } from '../../services/webhooks/test-event.js';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  toSubscriptionView,
+  updateSubscription,
+} from '../../services/webhooks/subscriptions.js';
+import { getWorkflowForPrincipal } from '../../services/workflows.js';
+import { requireApiKey } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { errorResponse } from '../errors.js';
+import { id } from '../schemas.js';
+import { parseWith, readBody, readQuery } from '../validation.js';
+
+const MAX_URL_LENGTH = 2048;
+
+const url = z
+  .string()
+  .trim()
+  .max(MAX_URL_LENGTH)
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an absolute http(s) URL');
+const secret = z.string().min(8, 'must be at least 8 characters').max(512).nullable();
+const filter = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.array(z.enum(values)).min(1, `must name at least one of: ${values.join(', ')}`).max(values.length * 4);
+
+const subscriptionFields = {
+  url,
+  secret: secret.optional(),
+  includeFinalOutput: z.boolean().optional(),
+  includeTraceSpans: z.boolean().optional(),
+  includeRateLimits: z.boolean().optional(),
+  includeUsageData: z.boolean().optional(),
+  levelFilter: filter(LOG_LEVELS).optional(),
+  triggerFilter: filter(TRIGGER_TYPES).optional(),
+  active: z.boolean().optional(),
+};
+
+export const subscriptionCreate = z.strictObject(subscriptionFields);
+export const subscriptionUpdate = z
+  .strictObject({ ...subscriptionFields, url: url.optional() })
+  .refine((v) => Object.keys(v).length > 0, 'nothing to update');
+export const deliveryListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+/** Authenticates unless an enclosing guard already did (the /workflows guard may cover these paths too). */
+const authenticated = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get('principal')) return next();
+  return requireApiKey(c, next);
+});
+
+const smallBody = bodyLimit({
+  maxSize: 64 * 1024,
+  onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 64 KB')),
+});
+
+function loadWorkflow(c: Context<AppEnv>) {
+  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
+}
+
+async function loadSubscription(c: Context<AppEnv>) {
+  const workflow = await loadWorkflow(c);
+  const subscriptionId = parseWith(id, c.req.param('subscriptionId'), 'subscription id', 'subscriptionId');
+  return getSubscription(c.get('app').db, workflow.id, subscriptionId);
+}
+
+async function redeliverRoute(c: Context<AppEnv>) {
+  const workflow = await loadWorkflow(c);
+  const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+  return c.json({ data: await redeliver(c.get('app'), { workflowId: workflow.id }, deliveryId) }, 202);
+}
+
+const base = '/:workflowId/webhooks';
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .get(base, authenticated, async (c) => {
+    const workflow = await loadWorkflow(c);
+    return c.json({ data: await listSubscriptions(c.get('app').db, workflow.id) });
+  })
+  .post(base, authenticated, smallBody, async (c) => {
+    const workflow = await loadWorkflow(c);
+    const body = await readBody(c, subscriptionCreate);
+    return c.json({ data: toSubscriptionView(await createSubscription(c.get('app'), workflow, body)) }, 201);
+  })
+  .post(`${base}/deliveries/:deliveryId/redeliver`, authenticated, redeliverRoute)
+  .get(`${base}/:subscriptionId`, authenticated, async (c) => c.json({ data: toSubscriptionView(await loadSubscription(c)) }))
+  .patch(`${base}/:subscriptionId`, authenticated, smallBody, async (c) => {
+    const row = await loadSubscription(c);
+    const body = await readBody(c, subscriptionUpdate);
+    return c.json({ data: toSubscriptionView(await updateSubscription(c.get('app'), row, body)) });
+  })
+  .delete(`${base}/:subscriptionId`, authenticated, async (c) => {
+    const row = await loadSubscription(c);
+    await deleteSubscription(c.get('app').db, row);
+    return c.body(null, 204);
+  })
+  .post(`${base}/:subscriptionId/test`, authenticated, async (c) => {
+    const row = await loadSubscription(c);
+    return c.json({ data: await sendTestEvent(c.get('app'), row) }, 202);
+  })
+  .get(`${base}/:subscriptionId/deliveries`, authenticated, async (c) => {
+    const row = await loadSubscription(c);
+    const query = readQuery(c, deliveryListQuery);
+    return c.json(await listDeliveries(c.get('app').db, row.id, query));
+  })
+  // Also reachable under its subscription, for clients that build the path from the history they listed.
+  .post(`${base}/:subscriptionId/deliveries/:deliveryId/redeliver`, authenticated, async (c) => {
+    const row = await loadSubscription(c);
+    const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+    return c.json({ data: await redeliver(c.get('app'), { workflowId: row.workflowId, subscriptionId: row.id }, deliveryId) }, 202);
+  });

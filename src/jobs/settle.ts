@@ -1,0 +1,92 @@
+// Recording how a job ended. The job's row is updated (or deleted) only where this worker still holds it — the
+// same worker and claim number — so a worker that lost its lease (it hung; another worker took the job over)
+// changes nothing. The handler's own writes ride in the same statement, gated on that same condition: one round
+// trip, all or nothing.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { notifyWorkers } from './enqueue.js';
+import type { ClaimedJob, JobResult } from './types.js';
+
+/**
+ * A WITH item that turns off waiting for the WAL flush for this statement's own (implicit) transaction. Safe for
+ * claims and outcomes: if PostgreSQL itself crashes, the last instants of them may be lost — the job then looks
+ * claimed or unsettled, its lease runs out, and it runs again (a duplicate delivery with the same delivery id:
+ * at-least-once holds). Never used for enqueueing, whose loss would lose work. It saves a disk flush per job.
+ * Must be referenced by the statement, or PostgreSQL skips it.
+ */
+export const RELAXED_COMMIT = sql`relaxed as (select set_config('synchronous_commit', 'off', true) as on_commit)`;
+
+/** Longest error text kept on a job row. */
+const MAX_ERROR_LENGTH = 2000;
+
+const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
+const iso = (ms: number) => new Date(ms).toISOString();
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keepFinished: boolean, now: number): SQL {
+  const { outcome } = result;
+  const held = sql`id = ${job.id} and status = 'running' and locked_by = ${workerId} and attempts = ${job.attempts}`;
+  switch (outcome.type) {
+    case 'complete':
+    case 'fail':
+      if (!keepFinished) return sql`delete from jobs where ${held} returning id`;
+      return sql`update jobs set
+          status = ${outcome.type === 'complete' ? 'completed' : 'failed'},
+          result = ${json(outcome.result)}::jsonb,
+          last_error = ${outcome.type === 'fail' ? clip(outcome.error) : null}::text,
+          completed_at = ${iso(now)}::timestamptz,
+          lease_until = null
+        where ${held} returning id`;
+    case 'retry':
+      return sql`update jobs set
+          status = 'queued', run_at = ${iso(outcome.runAt)}::timestamptz, last_error = ${clip(outcome.error)}::text,
+          lease_until = null, locked_by = null
+        where ${held} returning id`;
+    case 'release':
+      // Handed back unattempted: the claim does not count.
+      return sql`update jobs set
+          status = 'queued', run_at = ${iso(now)}::timestamptz, attempts = attempts - 1, lease_until = null, locked_by = null
+        where ${held} returning id`;
+  }
+}
+
+export interface Settlement {
+  job: ClaimedJob;
+  result: JobResult;
+  keepFinished: boolean;
+}
+
+/**
+ * Settles several jobs in one statement (one round trip, one commit): each gets its own fenced job update and
+ * gated writes. Returns, per job, whether it was still this worker's to settle. All or nothing: if any write
+ * fails, none is applied (the caller then settles them one by one).
+ */
+export async function settleJobs(db: Db, workerId: string, items: Settlement[], now: number): Promise<boolean[]> {
+  if (items.length === 0) return [];
+  const ctes: SQL[] = [RELAXED_COMMIT];
+  items.forEach((item, i) => {
+    const held = `h${i}`;
+    ctes.push(sql`${sql.raw(held)} as (${jobStatement(item.job, workerId, item.result, item.keepFinished, now)})`);
+    // Data-modifying WITH items always run, referenced or not; each write checks its job's own `held` itself.
+    const writes = item.result.writes?.(sql.raw(`exists (select 1 from ${held})`)) ?? [];
+    writes.forEach((write, j) => ctes.push(sql`${sql.raw(`${held}w${j}`)} as (${write})`));
+  });
+  const counts = sql.join(
+    items.map((_, i) => sql.raw(`(select count(*)::int from h${i}) as h${i}`)),
+    sql`, `,
+  );
+  const statement = sql`with ${sql.join(ctes, sql`, `)} select ${counts}, (select on_commit from relaxed) as relaxed`;
+  const { rows } = (await db.execute(statement)) as unknown as { rows: Array<Record<string, unknown>> };
+  const held = items.map((_, i) => Number(rows[0]?.[`h${i}`]) === 1);
+  if (items.some((item, i) => held[i] && item.result.outcome.type === 'release')) await notifyWorkers(db);
+  return held;
+}
+
+/** Returns false when the job was no longer this worker's to settle. */
+export async function settleJob(
+  db: Db,
+  input: { job: ClaimedJob; workerId: string; result: JobResult; keepFinished: boolean; now: number },
+): Promise<boolean> {
+  const [held] = await settleJobs(db, input.workerId, [input], input.now);
+  return held;
+}

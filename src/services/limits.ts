@@ -1,0 +1,175 @@
+// Rate limits and usage, kept in the database so every server process shares them (SPEC §4, §5).
+// Rate limits are fixed one-minute windows: one row per (bucket, window), incremented atomically.
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { PLANS, type Config, type LimitKind, type Plan } from '../config.js';
+import type { Db } from '../db/client.js';
+import { withRelaxedCommit } from '../db/relaxed.js';
+import { rateLimitWindows, usagePeriods, users, workspaces } from '../db/schema.js';
+import { AppError } from '../errors.js';
+
+export const RATE_WINDOW_MS = 60_000;
+export type RateBucket = 'sync' | 'async' | 'logs';
+const BUCKET_KIND: Record<RateBucket, LimitKind> = { sync: 'SYNC', async: 'ASYNC', logs: 'LOGS' };
+
+export interface RateState {
+  /** null = unlimited for this plan. */
+  limit: number | null;
+  remaining: number | null;
+  resetAt: Date;
+}
+
+export interface RateDecision extends RateState {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+export function asPlan(plan: string): Plan {
+  return (PLANS as readonly string[]).includes(plan) ? (plan as Plan) : 'free';
+}
+
+export function planLimit(config: Config, kind: LimitKind, plan: string): number | null {
+  return config.limits[kind][asPlan(plan)];
+}
+
+function windowOf(nowMs: number) {
+  const start = Math.floor(nowMs / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+  return { start: new Date(start), resetAt: new Date(start + RATE_WINDOW_MS) };
+}
+
+const bucketKey = (bucket: RateBucket, userId: string) => `${bucket}:${userId}`;
+
+/** Counts one request against the caller's window and says whether it may proceed. */
+export async function consumeRateLimit(
+  db: Db,
+  input: { bucket: RateBucket; userId: string; limit: number | null; now?: number },
+): Promise<RateDecision> {
+  const now = input.now ?? Date.now();
+  const { start, resetAt } = windowOf(now);
+  if (input.limit === null) return { allowed: true, limit: null, remaining: null, resetAt, retryAfterSeconds: 0 };
+  const [row] = await withRelaxedCommit(db, (tx) =>
+    tx
+      .insert(rateLimitWindows)
+      .values({ bucket: bucketKey(input.bucket, input.userId), windowStart: start, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+        set: { count: sql`${rateLimitWindows.count} + 1` },
+      })
+      .returning({ count: rateLimitWindows.count }),
+  );
+  const allowed = row.count <= input.limit;
+  return {
+    allowed,
+    limit: input.limit,
+    remaining: Math.max(0, input.limit - row.count),
+    resetAt,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000)),
+  };
+}
+
+/** The window as it stands, without counting (for the `limits` object and usage-limits endpoint). */
+export async function peekRateLimit(
+  db: Db,
+  input: { bucket: RateBucket; userId: string; limit: number | null; now?: number },
+): Promise<RateState> {
+  const { start, resetAt } = windowOf(input.now ?? Date.now());
+  if (input.limit === null) return { limit: null, remaining: null, resetAt };
+  const [row] = await db
+    .select({ count: rateLimitWindows.count })
+    .from(rateLimitWindows)
+    .where(and(eq(rateLimitWindows.bucket, bucketKey(input.bucket, input.userId)), eq(rateLimitWindows.windowStart, start)))
+    .limit(1);
+  return { limit: input.limit, remaining: Math.max(0, input.limit - (row?.count ?? 0)), resetAt };
+}
+
+/** Forgets windows that ended long ago; called now and then by the worker. */
+export async function pruneRateWindows(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(now - 10 * RATE_WINDOW_MS)));
+}
+
+export function rateLimitHeaders(state: RateState): Record<string, string> {
+  if (state.limit === null) return {};
+  return {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining ?? 0),
+    'X-RateLimit-Reset': state.resetAt.toISOString(),
+  };
+}
+
+export function rateLimitExceeded(decision: RateDecision, what: string): AppError {
+  return new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    429,
+    `Rate limit exceeded: at most ${decision.limit} ${what} per minute; retry after ${decision.retryAfterSeconds} s`,
+    undefined,
+    { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) },
+  );
+}
+
+/** `YYYY-MM-01` of the calendar month (UTC) that contains `now`. */
+export function currentPeriod(now = new Date()): string {
+  return `${now.toISOString().slice(0, 7)}-01`;
+}
+
+export interface UsageState {
+  currentPeriodCost: number;
+  /** null = unlimited. */
+  limit: number | null;
+  plan: Plan;
+  isExceeded: boolean;
+}
+
+export async function getUsage(db: Db, config: Config, user: { id: string; plan: string }): Promise<UsageState> {
+  const [row] = await db
+    .select({ cost: usagePeriods.costUsd })
+    .from(usagePeriods)
+    .where(and(eq(usagePeriods.userId, user.id), eq(usagePeriods.period, currentPeriod())))
+    .limit(1);
+  const plan = asPlan(user.plan);
+  const limit = config.limits.USAGE_USD[plan];
+  const currentPeriodCost = row?.cost ?? 0;
+  return { currentPeriodCost, limit, plan, isExceeded: limit !== null && currentPeriodCost >= limit };
+}
+
+/** Adds an execution's cost to its owner's current period (atomic across processes). */
+export async function addUsage(db: Db, userId: string, costUsd: number): Promise<void> {
+  if (!(costUsd > 0)) return;
+  await db
+    .insert(usagePeriods)
+    .values({ userId, period: currentPeriod(), costUsd })
+    .onConflictDoUpdate({
+      target: [usagePeriods.userId, usagePeriods.period],
+      set: { costUsd: sql`${usagePeriods.costUsd} + ${costUsd}`, updatedAt: new Date() },
+    });
+}
+
+export async function workspaceOwner(db: Db, workspaceId: string): Promise<{ id: string; plan: string }> {
+  const [row] = await db
+    .select({ id: users.id, plan: users.plan })
+    .from(workspaces)
+    .innerJoin(users, eq(users.id, workspaces.ownerId))
+    .where(eq(workspaces.id, workspaceId))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', 404, 'Workspace not found');
+  return row;
+}
+
+/** The SEED.md Limits object, for the given owner (logs API bodies, webhook payloads). */
+export async function limitsObject(db: Db, config: Config, owner: { id: string; plan: string }) {
+  const [sync, async, usage] = await Promise.all([
+    peekRateLimit(db, { bucket: 'sync', userId: owner.id, limit: planLimit(config, 'SYNC', owner.plan) }),
+    peekRateLimit(db, { bucket: 'async', userId: owner.id, limit: planLimit(config, 'ASYNC', owner.plan) }),
+    getUsage(db, config, owner),
+  ]);
+  const view = (s: RateState) => ({ limit: s.limit, remaining: s.remaining, resetAt: s.resetAt.toISOString() });
+  return {
+    workflowExecutionRateLimit: { sync: view(sync), async: view(async) },
+    usage: {
+      currentPeriodCost: usage.currentPeriodCost,
+      limit: usage.limit,
+      plan: usage.plan,
+      isExceeded: usage.isExceeded,
+    },
+  };
+}
+
+export { BUCKET_KIND };

@@ -1,0 +1,101 @@
+// `GET /api/v1/logs/{id}` and `GET /api/v1/logs/executions/{executionId}`. A log of a workspace the caller cannot
+// reach, and a run still in flight, are both "not found": the answer never hints that the id exists.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { executions, stateSnapshots, workflows } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { canAccessWorkspace } from '../access.js';
+import type { Principal } from '../api-keys.js';
+import { completedOnly } from './filters.js';
+import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
+
+export interface LogDetail extends Omit<LogEntry, 'cost'> {
+  workflow: WorkflowSummary;
+  executionData: ExecutionData;
+  cost: FullCost;
+}
+
+export interface WorkflowStateSnapshot {
+  blocks: Record<string, unknown>;
+  edges: unknown[];
+  loops: Record<string, unknown>;
+  parallels: Record<string, unknown>;
+}
+
+export interface ExecutionDetail {
+  executionId: string;
+  workflowId: string;
+  workflowState: WorkflowStateSnapshot;
+  executionMetadata: {
+    trigger: string;
+    startedAt: string;
+    endedAt: string;
+    totalDurationMs: number;
+    cost: FullCost;
+  };
+}
+
+/** The detail and the workspace it belongs to (for the `limits` of that workspace's owner). */
+export interface Located<T> {
+  workspaceId: string;
+  value: T;
+}
+
+export async function getLogDetail(db: Db, principal: Principal, logId: string): Promise<Located<LogDetail>> {
+  const [row] = await db
+    .select({ log: executions, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
+    .from(executions)
+    .innerJoin(workflows, eq(workflows.id, executions.workflowId))
+    .where(and(eq(executions.id, logId), completedOnly))
+    .limit(1);
+  if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Log');
+  const { log } = row;
+  return {
+    workspaceId: log.workspaceId,
+    value: {
+      ...toLogEntry(log),
+      workflow: row.workflow,
+      // The detail of one log always carries both: there is no list-sized response to keep small.
+      executionData: toExecutionData(log, { traceSpans: true, finalOutput: true }),
+      cost: toFullCost(log.costTotal, log.cost),
+    },
+  };
+}
+
+export async function getExecutionDetail(db: Db, principal: Principal, executionId: string): Promise<Located<ExecutionDetail>> {
+  const [row] = await db
+    .select({ log: executions, state: stateSnapshots.state })
+    .from(executions)
+    .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
+    .where(and(eq(executions.executionId, executionId), completedOnly))
+    .limit(1);
+  if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Execution');
+  const entry = toLogEntry(row.log);
+  return {
+    workspaceId: row.log.workspaceId,
+    value: {
+      executionId: entry.executionId,
+      workflowId: entry.workflowId,
+      workflowState: snapshotView(row.state),
+      executionMetadata: {
+        trigger: entry.trigger,
+        startedAt: entry.startedAt,
+        endedAt: entry.endedAt,
+        totalDurationMs: entry.totalDurationMs,
+        cost: toFullCost(row.log.costTotal, row.log.cost),
+      },
+    },
+  };
+}
+
+/** The four keys of a workflow state (SPEC §3), each present even if the stored snapshot left one out. */
+function snapshotView(state: unknown): WorkflowStateSnapshot {
+  const s = (state ?? {}) as Partial<Record<keyof WorkflowStateSnapshot, unknown>>;
+  const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  return {
+    blocks: record(s.blocks),
+    edges: Array.isArray(s.edges) ? s.edges : [],
+    loops: record(s.loops),
+    parallels: record(s.parallels),
+  };
+}

@@ -1,0 +1,62 @@
+// The WHERE clause of the logs list: the workspace, completed runs only, and every SEED.md filter. Each filter is
+// written so that the workspace-leading indexes on (workspace_id, [workflow_id,] started_at, id) keep serving the
+// ORDER BY; the rest are checked on the rows the index walk produces.
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { executions, workflows } from '../../db/schema.js';
+import type { LogOrder, LogPosition } from './cursor.js';
+import type { LogsQuery } from './params.js';
+
+/** A `running` row is an execution still in flight: it becomes a log only once complete. */
+export const completedOnly = sql`${executions.status} <> 'running'`;
+
+/** Timestamps go to SQL as ISO text with an explicit cast, which both drivers pass through unchanged. */
+const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+export function logFilters(q: LogsQuery): SQL[] {
+  const where: SQL[] = [completedOnly, ...knownAtStartFilters(q)];
+  if (q.level) where.push(eq(executions.level, q.level));
+  // Durations are whole milliseconds, so a fractional bound is rounded inwards to the whole number that selects the
+  // same rows; compared as integers (not the column cast to float8) an index on the duration stays usable.
+  if (q.minDurationMs !== undefined) where.push(sql`${executions.totalDurationMs} >= ${Math.ceil(q.minDurationMs)}::bigint`);
+  if (q.maxDurationMs !== undefined) where.push(sql`${executions.totalDurationMs} <= ${Math.floor(q.maxDurationMs)}::bigint`);
+  if (q.minCost !== undefined) where.push(sql`${executions.costTotal} >= ${q.minCost}::float8`);
+  if (q.maxCost !== undefined) where.push(sql`${executions.costTotal} <= ${q.maxCost}::float8`);
+  if (q.model) where.push(sql`${executions.models} @> array[${q.model}]::text[]`);
+  return where;
+}
+
+/**
+ * The filters on what is fixed when a run starts (workspace, workflow, folder, trigger, execution id, start time).
+ * They also narrow the running rows that hold back an ascending walk (horizon.ts): a run this query could never
+ * return cannot land behind its cursor. Level, duration, cost and models are only known at completion.
+ */
+export function knownAtStartFilters(q: LogsQuery): SQL[] {
+  const where: SQL[] = [eq(executions.workspaceId, q.workspaceId)];
+  if (q.workflowIds) where.push(inArray(executions.workflowId, q.workflowIds));
+  if (q.folderIds) {
+    // Direct members of the folders; the subquery is bounded by the workspace, so ids of another workspace's
+    // folders match nothing.
+    where.push(
+      sql`${executions.workflowId} in (select ${workflows.id} from ${workflows} where ${and(
+        eq(workflows.workspaceId, q.workspaceId),
+        inArray(workflows.folderId, q.folderIds),
+      )})`,
+    );
+  }
+  if (q.triggers) where.push(inArray(executions.trigger, q.triggers));
+  if (q.startDate) where.push(sql`${executions.startedAt} >= ${ts(q.startDate)}`);
+  if (q.endDate) where.push(sql`${executions.startedAt} <= ${ts(q.endDate)}`);
+  if (q.executionId) where.push(eq(executions.executionId, q.executionId));
+  return where;
+}
+
+/** Strictly after the position in the walk's own order: the keyset condition of the next page. */
+export function beyond(order: LogOrder, position: LogPosition): SQL {
+  const row = sql`(${executions.startedAt}, ${executions.id})`;
+  const at = sql`(${ts(position.startedAt)}, ${position.id}::text)`;
+  return order === 'asc' ? sql`${row} > ${at}` : sql`${row} < ${at}`;
+}
+
+export function startedBefore(horizon: Date): SQL {
+  return sql`${executions.startedAt} < ${ts(horizon)}`;
+}

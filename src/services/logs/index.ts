@@ -1,0 +1,7 @@
+// The logs API service (SEED.md §Endpoints 2–4, SPEC §5): list, log detail, execution detail.
+export { listLogs, logsPageQuery, keysetOrder, type LogListItem, type LogPage } from './list.js';
+export { logFilters } from './filters.js';
+export { getExecutionDetail, getLogDetail, type ExecutionDetail, type LogDetail, type Located } from './detail.js';
+export { logsQuerySchema, LOGS_QUERY_PARAMETERS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type LogsQuery } from './params.js';
+export { encodeCursor, decodeCursor, type LogCursor, type LogOrder } from './cursor.js';
+export { visibilityHorizon, SETTLE_MS, STALE_GRACE_MS } from './horizon.js';

@@ -1,0 +1,102 @@
+// `GET /api/v1/logs`: one page of a workspace's logs in keyset order (startedAt, id), with the next cursor.
+import { and, asc, desc, inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { executions, workflows } from '../../db/schema.js';
+import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
+import { beyond, logFilters, startedBefore } from './filters.js';
+import { visibilityHorizon } from './horizon.js';
+import type { LogsQuery } from './params.js';
+import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
+
+/** A list item: the SEED.md log entry, plus what `details=full` and the include flags add. */
+export interface LogListItem extends Omit<LogEntry, 'cost'> {
+  cost: { total: number } | FullCost;
+  workflow?: WorkflowSummary;
+  executionData?: ExecutionData;
+}
+
+export interface LogPage {
+  data: LogListItem[];
+  nextCursor: string | null;
+}
+
+export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'>, q: LogsQuery): Promise<LogPage> {
+  // See horizon.ts: an ascending walk stops before the earliest run still in flight, so it never has to go back.
+  const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q) : null;
+  const rows = await logsPageQuery(db, q, horizon);
+  const full = q.details === 'full';
+  const page = rows.slice(0, q.limit);
+  const summaries = full ? await workflowSummaries(db, page.map((row) => row.workflowId)) : new Map<string, WorkflowSummary>();
+  const includeData = q.includeTraceSpans || q.includeFinalOutput;
+  const data = page.map((row): LogListItem => {
+    const item: LogListItem = toLogEntry(row);
+    if (full) {
+      item.workflow = summaries.get(row.workflowId);
+      item.cost = toFullCost(row.costTotal, row.cost);
+    }
+    if (includeData) {
+      item.executionData = toExecutionData(row, { traceSpans: q.includeTraceSpans, finalOutput: q.includeFinalOutput });
+    }
+    return item;
+  });
+
+  const last = page.at(-1);
+  return { data, nextCursor: last && hasMore(q, rows.length, horizon) ? encodeCursor(q.order, position(last)) : null };
+}
+
+/**
+ * Whether a client should ask again after this page. Descending walks, and ascending walks whose endDate lies
+ * before the horizon, cover a range that can no longer grow: the page after the last full one is the end. An
+ * open ascending walk is how a poller follows new logs, so it always gets a cursor to resume from after a
+ * non-empty page — an empty page (null) means "nothing new yet, keep the cursor you have".
+ */
+function hasMore(q: LogsQuery, fetched: number, horizon: Date | null): boolean {
+  if (fetched > q.limit) return true;
+  const open = horizon !== null && (!q.endDate || q.endDate >= horizon);
+  return open;
+}
+
+/** The SQL of one page (limit + 1 rows: one more than asked tells whether another page exists, without a count). */
+export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
+  const where = logFilters(q);
+  if (q.cursor) where.push(beyond(q.order, q.cursor));
+  if (horizon) where.push(startedBefore(horizon));
+  const full = q.details === 'full';
+  // Large columns are read only when the response carries them.
+  return db
+    .select({
+      id: executions.id,
+      workflowId: executions.workflowId,
+      executionId: executions.executionId,
+      level: executions.level,
+      trigger: executions.trigger,
+      startedAt: executions.startedAt,
+      endedAt: executions.endedAt,
+      totalDurationMs: executions.totalDurationMs,
+      costTotal: executions.costTotal,
+      files: executions.files,
+      cost: full ? executions.cost : sql<unknown>`null`,
+      traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`,
+      finalOutput: q.includeFinalOutput ? executions.finalOutput : sql<unknown>`null`,
+    })
+    .from(executions)
+    .where(and(...where))
+    .orderBy(...keysetOrder(q.order))
+    .limit(q.limit + 1);
+}
+
+export const keysetOrder = (order: LogOrder) =>
+  order === 'asc' ? [asc(executions.startedAt), asc(executions.id)] : [desc(executions.startedAt), desc(executions.id)];
+
+const position = (row: { startedAt: Date; id: string }): LogPosition => ({ startedAt: row.startedAt, id: row.id });
+
+async function workflowSummaries(db: Db, ids: string[]): Promise<Map<string, WorkflowSummary>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: workflows.id, name: workflows.name, description: workflows.description })
+    .from(workflows)
+    .where(inArray(workflows.id, unique));
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -1,0 +1,80 @@
+// Rows of `executions` in the shapes of SEED.md: the log entry (list item), the full cost of the log detail, and
+// the workflow summary. Timestamps are ISO 8601 with milliseconds, as stored.
+import type { executions } from '../../db/schema.js';
+import type { TokenUsage } from '../../engine/index.js';
+import type { ExecutionCost, ModelCost } from '../cost.js';
+
+type ExecutionRow = typeof executions.$inferSelect;
+
+/** The columns a log entry is made of. */
+export type LogEntryRow = Pick<
+  ExecutionRow,
+  'id' | 'workflowId' | 'executionId' | 'level' | 'trigger' | 'startedAt' | 'endedAt' | 'totalDurationMs' | 'costTotal' | 'files'
+>;
+
+export interface LogEntry {
+  id: string;
+  workflowId: string;
+  executionId: string;
+  level: string;
+  trigger: string;
+  startedAt: string;
+  endedAt: string;
+  totalDurationMs: number;
+  cost: { total: number };
+  files: unknown;
+}
+
+export interface FullCost {
+  total: number;
+  tokens: TokenUsage;
+  models: Record<string, ModelCost>;
+}
+
+export interface WorkflowSummary {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface ExecutionData {
+  traceSpans?: unknown[];
+  finalOutput?: unknown;
+}
+
+export function toLogEntry(row: LogEntryRow): LogEntry {
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    executionId: row.executionId,
+    // Completed rows always have these; the fallbacks only keep the shape honest if one ever does not.
+    level: row.level ?? 'error',
+    trigger: row.trigger,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: (row.endedAt ?? row.startedAt).toISOString(),
+    totalDurationMs: row.totalDurationMs ?? 0,
+    cost: { total: row.costTotal },
+    files: row.files ?? null,
+  };
+}
+
+/** `cost` of the log detail: total, tokens and per-model figures (the stored base/input/output stay internal). */
+export function toFullCost(costTotal: number, stored: unknown): FullCost {
+  // Written by services/executions.ts from summarizeCost, so it has this shape whenever it is present.
+  const cost = stored as Partial<ExecutionCost> | null;
+  return {
+    total: costTotal,
+    tokens: cost?.tokens ?? { prompt: 0, completion: 0, total: 0 },
+    models: cost?.models ?? {},
+  };
+}
+
+export function toExecutionData(
+  row: { traceSpans: unknown; finalOutput: unknown },
+  include: { traceSpans: boolean; finalOutput: boolean },
+): ExecutionData {
+  const data: ExecutionData = {};
+  if (include.traceSpans) data.traceSpans = Array.isArray(row.traceSpans) ? row.traceSpans : [];
+  if (include.finalOutput) data.finalOutput = row.finalOutput ?? null;
+  return data;
+}

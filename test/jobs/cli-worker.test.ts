@@ -1,0 +1,101 @@
+// The worker as an operator runs it: `sluice serve --no-worker` queues async runs, a restart (or a separate
+// `sluice worker` on PostgreSQL) runs each exactly once, and SIGTERM stops a worker cleanly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
+import { eventually, plainState } from '../webhooks/support.js';
+import { startWorkerProcess } from './worker-process.js';
+
+let dataDir: string;
+let testDb: TestDatabase | undefined;
+let env: Record<string, string>;
+let creds: { apiKey: string; workspaceId: string };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'sluice-worker-'));
+  env = { SLUICE_DATA_DIR: dataDir, LOG_LEVEL: 'info', SLUICE_WORKER_POLL_MS: '100' };
+  if (process.env.TEST_DATABASE_URL) {
+    testDb = await createTestDatabase();
+    await testDb.database.close();
+    env.DATABASE_URL = testDb.url!;
+    env.SLUICE_SECRET = 'worker-test-secret-worker-test-secret-01';
+  }
+  const init = await runSluice(['init', '--json'], env);
+  expect(init.code, init.stderr).toBe(0);
+  creds = JSON.parse(init.stdout);
+});
+afterAll(async () => {
+  if (testDb) await testDb.drop().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(server: SluiceProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { 'x-api-key': creds.apiKey, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('sluice worker', () => {
+  it('runs a run queued before a restart, once', async () => {
+    const first = await startSluice(env, ['serve', '--no-worker']);
+    let taskId: string;
+    let executionId: string;
+    let workflowId: string;
+    try {
+      const created = await call(first, 'POST', '/api/v1/workflows', { workspaceId: creds.workspaceId, name: 'Later', state: plainState() });
+      workflowId = created.body.data.id;
+      expect((await call(first, 'POST', `/api/v1/workflows/${workflowId}/deploy`)).status).toBe(200);
+      const queued = await call(first, 'POST', `/api/workflows/${workflowId}/execute`, { q: 'after restart' }, { 'X-Execution-Mode': 'async' });
+      expect(queued.status).toBe(202);
+      ({ taskId, executionId } = queued.body);
+      // No worker in this process: it stays queued.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await call(first, 'GET', `/api/jobs/${taskId}`)).body.status).toBe('queued');
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const second = await startSluice(env, ['serve']);
+    try {
+      const done = await eventually(async () => {
+        const res = await call(second, 'GET', `/api/jobs/${taskId}`);
+        return res.body.status === 'completed' && res.body;
+      }, 20_000, 'the queued run to complete after the restart');
+      expect(done.output).toMatchObject({ result: 'AFTER RESTART' });
+      const logs = await call(second, 'GET', `/api/v1/logs?workspaceId=${creds.workspaceId}&executionId=${executionId}`);
+      expect(logs.body.data).toHaveLength(1);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+
+  it('starts alone and stops cleanly on SIGTERM', async () => {
+    const worker = await startWorkerProcess(env);
+    expect(await worker.stop('SIGTERM')).toBe(0);
+    expect(worker.output()).toContain('"msg":"worker stopped"');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('serves with --no-worker while a separate worker process runs the jobs', async () => {
+    const server = await startSluice(env, ['serve', '--no-worker']);
+    const worker = await startWorkerProcess(env);
+    try {
+      const created = await call(server, 'POST', '/api/v1/workflows', { workspaceId: creds.workspaceId, name: 'Split', state: plainState() });
+      await call(server, 'POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
+      const queued = await call(server, 'POST', `/api/workflows/${created.body.data.id}/execute`, { q: 'elsewhere' }, { 'X-Execution-Mode': 'async' });
+      const done = await eventually(async () => {
+        const res = await call(server, 'GET', `/api/jobs/${queued.body.taskId}`);
+        return res.body.status === 'completed' && res.body;
+      }, 20_000);
+      expect(done.output).toMatchObject({ result: 'ELSEWHERE' });
+    } finally {
+      expect(await worker.stop('SIGTERM')).toBe(0);
+      await server.stop();
+    }
+  });
+});

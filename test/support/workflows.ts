@@ -1,0 +1,59 @@
+// Building and deploying workflows through the real API, for tests that then call them.
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+
+type BlockSpec = { id: string; type: string; name?: string; config?: Record<string, unknown>; parentId?: string };
+
+/** A state from a list of blocks and [source, target, handle?] edges. */
+export function makeState(blocks: BlockSpec[], edges: Array<[string, string, string?]> = []) {
+  return {
+    blocks: Object.fromEntries(
+      blocks.map((b, i) => [
+        b.id,
+        { id: b.id, type: b.type, name: b.name ?? b.id, position: { x: i * 200, y: 0 }, config: b.config ?? {}, ...(b.parentId ? { parentId: b.parentId } : {}) },
+      ]),
+    ),
+    edges: edges.map(([source, target, sourceHandle], i) => ({ id: `e${i}`, source, target, ...(sourceHandle ? { sourceHandle } : {}) })),
+    loops: {},
+    parallels: {},
+  };
+}
+
+export async function createAndDeploy(t: TestApp, state: unknown, name = 'Test workflow'): Promise<string> {
+  const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name, state } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const deployed = await t.request('POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
+  expect(deployed.status).toBe(200);
+  return created.body.data.id;
+}
+
+/** Parses an SSE body into its `data:` payloads (JSON where it parses, else the raw text) and comment lines. */
+export function parseSse(text: string): { records: unknown[]; comments: string[] } {
+  const records: unknown[] = [];
+  const comments: string[] = [];
+  for (const event of text.split('\n\n')) {
+    for (const line of event.split('\n')) {
+      if (line.startsWith(':')) comments.push(line);
+      else if (line.startsWith('data: ')) {
+        const payload = line.slice(6);
+        try {
+          records.push(JSON.parse(payload));
+        } catch {
+          records.push(payload);
+        }
+      }
+    }
+  }
+  return { records, comments };
+}
+
+/** Polls until `check` returns a value, or fails after the deadline (no fixed sleeps). */
+export async function eventually<T>(check: () => Promise<T | undefined>, deadlineMs = 10_000): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('condition not met before the deadline');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,140 @@
+// Shared by the webhook and job tests: a clock tests can move, polling with a deadline, deployed workflows, and a
+// receiver that checks signatures the way SEED.md tells a receiver to.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Clock } from '../../src/jobs/types.js';
+import { runExecution } from '../../src/services/executions.js';
+import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
+import type { TestApp } from '../support/app.js';
+import { echoState } from '../support/states.js';
+
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** Real time plus an offset that only grows: jobs enqueued "now" stay due, and retries can be fast-forwarded. */
+export function offsetClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails after the deadline. */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function failingState(): WorkflowState {
+  return {
+    blocks: {
+      start: { id: 'start', type: 'api_trigger', name: 'API', position: { x: 0, y: 0 }, enabled: true, config: { inputFormat: [] } },
+      boom: {
+        id: 'boom',
+        type: 'function',
+        name: 'Boom',
+        position: { x: 200, y: 0 },
+        enabled: true,
+        config: { code: "throw new Error('boom')" },
+      },
+    },
+    edges: [{ id: 'e1', source: 'start', target: 'boom' }],
+    loops: {},
+    parallels: {},
+  };
+}
+
+/** `api_trigger → function` returning the input: no response block, so the execute call answers SPEC §4's JSON. */
+export function plainState(): WorkflowState {
+  return {
+    blocks: {
+      start: {
+        id: 'start',
+        type: 'api_trigger',
+        name: 'API',
+        position: { x: 0, y: 0 },
+        enabled: true,
+        config: { inputFormat: [{ name: 'q', type: 'string' }] },
+      },
+      shout: {
+        id: 'shout',
+        type: 'function',
+        name: 'Shout',
+        position: { x: 200, y: 0 },
+        enabled: true,
+        config: { code: 'return String(<api.q>).toUpperCase()' },
+      },
+    },
+    edges: [{ id: 'e1', source: 'start', target: 'shout' }],
+    loops: {},
+    parallels: {},
+  };
+}
+
+export async function createDeployedWorkflow(t: TestApp, state: unknown = echoState(), apiKey = t.apiKey, workspaceId = t.workspaceId) {
+  const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId, name: 'Hooked', state }, apiKey });
+  expect(created.status).toBe(201);
+  const deployed = await t.request('POST', `/api/v1/workflows/${created.body.data.id}/deploy`, { apiKey });
+  expect(deployed.status).toBe(200);
+  return { id: created.body.data.id as string, workspaceId, state: state as WorkflowState, version: deployed.body.version as number };
+}
+
+/** Runs a deployed workflow through the execution service, as every trigger does. */
+export function runOnce(
+  t: TestApp,
+  workflow: { id: string; workspaceId: string; state: WorkflowState; version: number },
+  trigger: TriggerType = 'api',
+  input: Record<string, unknown> = { q: 'hello' },
+) {
+  return runExecution(t.app, {
+    workflow: { id: workflow.id, workspaceId: workflow.workspaceId },
+    state: workflow.state,
+    deploymentVersion: workflow.version,
+    trigger,
+    input,
+  });
+}
+
+export async function subscribe(t: TestApp, workflowId: string, body: Record<string, unknown>) {
+  const res = await t.request('POST', `/api/v1/workflows/${workflowId}/webhooks`, { body });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data as { id: string; hasSecret: boolean };
+}
+
+const FIVE_MINUTES_MS = 5 * 60_000;
+
+/**
+ * Verification exactly as SEED.md §Authentication tells a receiver: parse `t=<ts>,v1=<hex>`, recompute
+ * HMAC-SHA256(secret, "<ts>.<body>"), compare in constant time, reject a Service-timestamp older than 5 minutes.
+ * Returns the HTTP status a receiver would answer with.
+ */
+export function verifyDelivery(
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+  secret: string,
+  now = Date.now(),
+): 200 | 401 {
+  const header = headers['service-signature'];
+  const timestamp = headers['service-timestamp'];
+  if (typeof header !== 'string' || typeof timestamp !== 'string') return 401;
+  const parts = header.split(',');
+  if (parts.length !== 2) return 401;
+  const [tPart, vPart] = parts;
+  if (!tPart.startsWith('t=') || !vPart.startsWith('v1=')) return 401;
+  const t = tPart.slice(2);
+  const provided = Buffer.from(vPart.slice(3), 'hex');
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody.toString('utf8')}`).digest();
+  if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) return 401;
+  if (t !== timestamp) return 401;
+  if (!/^\d+$/.test(timestamp) || now - Number(timestamp) > FIVE_MINUTES_MS) return 401;
+  return 200;
+}

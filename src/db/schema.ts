@@ -21,6 +21,8 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   name: text('name'),
   plan: text('plan').notNull().default('free'),
+  /** scrypt hash (services/passwords); null until a password is set. */
+  passwordHash: text('password_hash'),
   createdAt: createdAt(),
 });
 
@@ -100,6 +102,8 @@ export const workflows = pgTable(
     state: jsonb('state').notNull(),
     /** Content hash of the draft, compared with the active deployment's to answer needsRedeployment. */
     stateHash: text('state_hash').notNull(),
+    /** Anyone may call POST /api/chat/{id} without a key when true (SPEC §8). */
+    chatPublic: boolean('chat_public').notNull().default(false),
     /** Version of the active deployment; null when undeployed. */
     activeVersion: integer('active_version'),
     /** When the active deployment was made active (deploy or activate). */
@@ -351,4 +355,50 @@ export const deliveryAttempts = pgTable(
     error: text('error'),
   },
   (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);
+
+/** Browser sessions of the web app. Only the SHA-256 of the session token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Double-submit CSRF token bound to this session. */
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('sessions_token_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Inbound webhook trigger paths of active deployments; unique across the service (SPEC §8). */
+export const webhookTriggerPaths = pgTable('webhook_trigger_paths', {
+  path: text('path').primaryKey(),
+  workflowId: text('workflow_id')
+    .notNull()
+    .references(() => workflows.id, { onDelete: 'cascade' }),
+  blockId: text('block_id').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Cron schedules of active deployments; the next tick is a job whose id is derived from (schedule, tick time). */
+export const schedules = pgTable(
+  'schedules',
+  {
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    blockId: text('block_id').notNull(),
+    cron: text('cron').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    deploymentVersion: integer('deployment_version').notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workflowId, t.blockId] })],
 );

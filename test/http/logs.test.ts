@@ -218,6 +218,7 @@ describe('GET /api/v1/logs', () => {
       [{ minDurationMs: 100 }, (r) => (r.totalDurationMs ?? 0) >= 100],
       [{ maxDurationMs: 60 }, (r) => (r.totalDurationMs ?? 0) <= 60],
       [{ maxDurationMs: 60.5 }, (r) => (r.totalDurationMs ?? 0) <= 60.5],
+      [{ minDurationMs: 99.5 }, (r) => (r.totalDurationMs ?? 0) >= 99.5],
       [{ minCost: 0.01 }, (r) => r.costTotal >= 0.01],
       [{ maxCost: 0.002 }, (r) => r.costTotal <= 0.002],
       [{ model: 'gpt-4o' }, (r) => r.models.includes('gpt-4o')],

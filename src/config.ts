@@ -1,6 +1,7 @@
 // Configuration comes from environment variables only. Every variable is validated at start-up and a bad
 // value stops the process with a message naming the variable, instead of failing later in some request.
 import { z } from 'zod';
+import { parseModelPricingOverride } from './llm/pricing-override.js';
 
 export const PLANS = ['free', 'pro', 'team', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -33,6 +34,8 @@ export interface Config {
   allowPrivateNetwork: boolean;
   bootstrapApiKey?: string;
   adminEmail: string;
+  /** Anyone reaching the web app may create an account (SLUICE_ALLOW_SIGNUP, default false). */
+  allowSignup: boolean;
   defaultPlan: Plan;
   limits: Record<LimitKind, Record<Plan, number | null>>;
   baseCostUsd: number;
@@ -90,6 +93,7 @@ const fields = {
     .regex(/^sk-sluice-[A-Za-z0-9]{22,}$/, 'must be sk-sluice- followed by at least 22 base62 characters')
     .optional(),
   SLUICE_ADMIN_EMAIL: z.email().default('admin@localhost'),
+  SLUICE_ALLOW_SIGNUP: boolText.default(false),
   SLUICE_DEFAULT_PLAN: z.enum(PLANS).default('free'),
   SLUICE_BASE_COST_USD: z.coerce.number().min(0).max(1000).default(0.001),
   SLUICE_EXECUTION_TIMEOUT_MS: intText(1000, 3_600_000).default(300_000),
@@ -107,6 +111,18 @@ const fields = {
     .regex(/^\s*\d+(ms|s|m|h)?\s*(,\s*\d+(ms|s|m|h)?\s*)*$/, 'must be a comma-separated list of durations such as 5s,15s,1m')
     .transform(parseDurationList)
     .default([5_000, 15_000, 60_000, 180_000, 600_000]),
+  // Model prices overriding src/llm/pricing.json; checked here so a typo stops start-up instead of mispricing runs.
+  SLUICE_MODEL_PRICING: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => {
+      if (text === undefined) return;
+      try {
+        parseModelPricingOverride(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 
@@ -120,7 +136,7 @@ function parseDurationList(text: string): number[] {
   });
 }
 
-const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
+const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'SLUICE_MODEL_PRICING'];
 
 function parseField<T>(name: string, schema: z.ZodType<T>, env: NodeJS.ProcessEnv): T {
   const raw = env[name];
@@ -159,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const baseUrl = parseField('SLUICE_BASE_URL', fields.SLUICE_BASE_URL, env) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const providerEnv: Record<string, string | undefined> = {};
+  parseField('SLUICE_MODEL_PRICING', fields.SLUICE_MODEL_PRICING, env);
   for (const name of PROVIDER_VARIABLES) providerEnv[name] = env[name] || undefined;
   return {
     port,
@@ -170,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetwork: parseField('SLUICE_ALLOW_PRIVATE_NETWORK', fields.SLUICE_ALLOW_PRIVATE_NETWORK, env),
     bootstrapApiKey: parseField('SLUICE_BOOTSTRAP_API_KEY', fields.SLUICE_BOOTSTRAP_API_KEY, env),
     adminEmail: parseField('SLUICE_ADMIN_EMAIL', fields.SLUICE_ADMIN_EMAIL, env),
+    allowSignup: parseField('SLUICE_ALLOW_SIGNUP', fields.SLUICE_ALLOW_SIGNUP, env),
     defaultPlan: parseField('SLUICE_DEFAULT_PLAN', fields.SLUICE_DEFAULT_PLAN, env),
     limits: parseLimits(env),
     baseCostUsd: parseField('SLUICE_BASE_COST_USD', fields.SLUICE_BASE_COST_USD, env),

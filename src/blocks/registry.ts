@@ -1,5 +1,6 @@
 // Every runnable block type. Adding a block type means adding its module and one line here. Containers (loop,
 // parallel) are not listed: the engine runs them, and their settings live in the state's loops / parallels.
+import { agentBlock } from './agent.js';
 import { apiBlock } from './api.js';
 import { apiTriggerBlock } from './api-trigger.js';
 import { chatTriggerBlock } from './chat-trigger.js';
@@ -33,6 +34,7 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(responseBlock),
   eraseConfigType(variablesBlock),
   eraseConfigType(waitBlock),
+  eraseConfigType(agentBlock),
 ];
 
 export const blockRegistry: Record<string, BlockDefinition> = Object.fromEntries(

@@ -7,6 +7,7 @@ import { startMaintenance } from '../jobs/maintenance.js';
 import { createLogger, type Logger } from '../logger.js';
 import { generateApiKey } from '../services/api-keys.js';
 import { createAppContext, type AppContext } from '../services/app-context.js';
+import { setUserPassword } from '../services/sessions.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
 import { startHttpServer } from '../server.js';
 
@@ -109,6 +110,62 @@ async function initCommand(options: { json: boolean }) {
   }
 }
 
+/** All of standard input, minus one trailing newline (what `echo pw |` and here-strings add). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const input = process.stdin;
+    process.stderr.write(question);
+    input.setRawMode(true);
+    input.resume();
+    let value = '';
+    const done = (error?: Error) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (data: Buffer) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\r' || char === '\n') return done();
+        if (char === '\u0003') return done(new Error('cancelled'));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+async function setPasswordCommand(options: { email: string; passwordStdin?: boolean }) {
+  const config = configOrExit();
+  let password: string;
+  if (options.passwordStdin) password = await readStdin();
+  else if (process.stdin.isTTY) {
+    password = await promptHidden(`New password for ${options.email}: `);
+    if ((await promptHidden('Repeat it: ')) !== password) fail('The passwords do not match.');
+  } else fail('No terminal to ask for the password: pass --password-stdin and pipe it in.');
+  const app = await createAppContext({ ...config, bootstrapApiKey: undefined }, createLogger('silent'));
+  try {
+    const result = await setUserPassword(app.db, { email: options.email, password, plan: config.defaultPlan });
+    process.stdout.write(
+      `${result.created ? 'Created user' : 'Password set for'} ${result.email}; sign in at ${config.baseUrl}/\n`,
+    );
+  } catch (err) {
+    fail(err instanceof Error ? `sluice: ${err.message}` : 'sluice: failed');
+  } finally {
+    await app.close();
+  }
+}
+
 const program = new Command('sluice').description('Self-hosted workflow automation');
 program
   .command('serve')
@@ -124,6 +181,14 @@ program
   .description('provision the admin user, the Default workspace and an API key, offline (stop the server first on PGlite)')
   .option('--json', 'print {"apiKey","userId","workspaceId"} as JSON')
   .action(initCommand);
+
+const admin = program.command('admin').description('administration, offline (stop the server first on PGlite)');
+admin
+  .command('set-password')
+  .description('set the web sign-in password of a user (created, with a Default workspace, if the email is new); ends their sessions')
+  .requiredOption('--email <email>', 'the user\'s email')
+  .option('--password-stdin', 'read the password from standard input instead of prompting')
+  .action(setPasswordCommand);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   fail(err instanceof Error ? `sluice: ${err.message}` : 'sluice: failed');

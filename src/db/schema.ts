@@ -196,6 +196,11 @@ export const executions = pgTable(
     index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
     index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt, t.id),
     index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),
+    // Logs API filters that can match almost nothing (bench/REPORT-logs.md): without these they scan the workspace.
+    index('executions_models_idx').using('gin', t.models),
+    index('executions_ws_duration_idx').on(t.workspaceId, t.totalDurationMs),
+    index('executions_ws_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.level} = 'error'`),
+    index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt, t.id),
   ],
 );
 
@@ -287,6 +292,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
+    // Pruning finished jobs without a full table scan.
+    index('jobs_completed_idx').on(t.completedAt).where(sql`${t.status} in ('completed', 'failed')`),
   ],
 );
 

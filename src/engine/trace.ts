@@ -1,7 +1,7 @@
 // Trace span construction. Usage fields (tokens, cost, model) are lifted from a block's output by shape, so a
-// block reporting them (the agent block, later) needs no engine change.
+// block reporting them (the agent block) needs no engine change of its own.
 import { randomUUID } from 'node:crypto';
-import type { BlockOutput, SpanStatus, TokenUsage, TraceSpan } from './types.js';
+import type { BlockOutput, CostBreakdown, SpanStatus, TokenUsage, TraceSpan } from './types.js';
 
 export interface SpanInit {
   blockId: string;
@@ -42,12 +42,19 @@ export function makeSpan(init: SpanInit): TraceSpan {
 function addUsage(span: TraceSpan, output: BlockOutput): void {
   const tokens = output.tokens;
   if (isRecord(tokens) && isTokenUsage(tokens)) span.tokens = tokens;
-  if (typeof output.cost === 'number') span.cost = output.cost;
+  // The agent block reports {input, output, total}; services/cost.ts sums either shape into cost.models.
+  const cost = output.cost;
+  if (typeof cost === 'number') span.cost = cost;
+  else if (isRecord(cost) && isCostBreakdown(cost)) span.cost = { input: cost.input, output: cost.output, total: cost.total };
   if (typeof output.model === 'string') span.model = output.model;
 }
 
 function isTokenUsage(value: Record<string, unknown>): value is Record<string, unknown> & TokenUsage {
   return typeof value.prompt === 'number' && typeof value.completion === 'number' && typeof value.total === 'number';
+}
+
+function isCostBreakdown(value: Record<string, unknown>): value is Record<string, unknown> & CostBreakdown {
+  return typeof value.input === 'number' && typeof value.output === 'number' && typeof value.total === 'number';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -94,6 +94,13 @@ export interface TokenUsage {
   total: number;
 }
 
+/** A model call's cost in USD, split like the log detail's cost.models entries. */
+export interface CostBreakdown {
+  input: number;
+  output: number;
+  total: number;
+}
+
 export type SpanStatus = 'success' | 'error' | 'skipped';
 
 export interface TraceSpan {
@@ -111,7 +118,7 @@ export interface TraceSpan {
   output: unknown;
   error?: string;
   tokens?: TokenUsage;
-  cost?: number;
+  cost?: number | CostBreakdown;
   model?: string;
   /** References that pointed at blocks which had not run (they resolved to null). */
   unresolvedReferences?: string[];

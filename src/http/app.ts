@@ -7,14 +7,20 @@ import type { AppContext } from '../services/app-context.js';
 import { requireApiKey } from './auth.js';
 import type { AppEnv } from './env.js';
 import { errorResponse, handleError, handleNotFound } from './errors.js';
+import { serveWebApp } from './static.js';
+import { openApiDocument } from './openapi.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { chatRoutes } from './routes/chat.js';
+import { authSessionRoutes } from './routes/auth-session.js';
 import { fileRoutes } from './routes/files.js';
 import { folderRoutes } from './routes/folders.js';
 import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
+import { manualRunRoutes } from './routes/manual-run.js';
 import { meRoutes } from './routes/me.js';
 import { executeRoutes } from './routes/execute.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookTriggerRoutes } from './routes/webhook-trigger.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workflowRoutes, workflowStatusRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspaces.js';
@@ -33,11 +39,15 @@ export function createApp(app: AppContext) {
     new Hono<AppEnv>().use(managementBodyLimit, requireApiKey).route('/', routes);
 
   const v1 = new Hono<AppEnv>()
+    // Web app sign-in/out/sign-up and the current session: no key, their own small body limit.
+    .route('/auth', authSessionRoutes)
     .route('/me', guarded(meRoutes))
     .route('/workspaces', guarded(workspaceRoutes))
     .route('/workflows', guarded(workflowRoutes))
     // Authenticates on its own routes (SPEC §6 paths sit under /workflows/{id}/webhooks).
     .route('/workflows', webhookRoutes)
+    // The editor's Run button (SPEC §8 manual trigger); authenticates on its own route like the webhooks above.
+    .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes));
@@ -49,6 +59,9 @@ export function createApp(app: AppContext) {
     .route('/workflows', executeRoutes)
     .route('/users', usageRoutes)
     .route('/jobs', jobRoutes)
+    // Inbound triggers (SPEC §8): webhooks authenticate by path and optional signature, chat by key or chatPublic.
+    .route('/webhooks', webhookTriggerRoutes)
+    .route('/chat', chatRoutes)
     // Signed download links: the signature is the capability, so no API key (routes/files.ts).
     .route('/files', fileRoutes);
 
@@ -61,8 +74,11 @@ export function createApp(app: AppContext) {
       await ping(app.db);
       return c.json({ status: 'ok' });
     })
+    .get('/api/openapi.json', (c) => c.json(openApiDocument(app.config.baseUrl) as Record<string, unknown>))
     .route('/api/v1', v1)
     .route('/api', unversioned)
+    // The web app at `/` (built into web/dist), last so it never shadows an API route; /api and /health stay JSON.
+    .use(serveWebApp())
     .notFound(handleNotFound)
     .onError(handleError);
 }

@@ -25,6 +25,8 @@ export const workflowUpdate = z
     description: z.string().max(2000).optional(),
     folderId: id.nullable().optional(),
     state: z.unknown().optional(),
+    /** POST /api/chat/{id} without an API key (SPEC §8). */
+    chatPublic: z.boolean().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');
 export const workflowListQuery = z.object({ workspaceId: id, folderId: id.optional() });

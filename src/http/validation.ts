@@ -20,11 +20,17 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string,
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (!text.trim()) throw new AppError('INVALID_JSON', 400, 'The request body must be JSON');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new AppError('INVALID_JSON', 400, 'The request body is not valid JSON');
   }
+  // PostgreSQL cannot store U+0000; saying so beats a failed write. (The text test is only a cheap pre-filter.)
+  if ((text.includes('u0000') || text.includes('\0')) && containsNul(parsed)) {
+    throw new AppError('VALIDATION_ERROR', 400, 'Text in the request body must not contain NUL (\\u0000) characters');
+  }
+  return parsed;
 }
 
 export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
@@ -33,4 +39,11 @@ export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> 
 
 export function readQuery<T>(c: Context, schema: z.ZodType<T>): T {
   return parseWith(schema, c.req.query(), 'query parameters');
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  return false;
 }

@@ -2,6 +2,8 @@
 // interval. Used by `sluice serve` (in-process), `sluice worker`, the tests and the benchmarks.
 import type { AppContext } from '../services/app-context.js';
 import { createExecutionJobHandler, EXECUTION_JOB } from '../services/async-executions.js';
+import { createScheduleTickHandler } from '../services/triggers/schedule-tick.js';
+import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
 import { DELIVERY_JOB } from '../services/webhooks/constants.js';
 import { createDeliveryHandler } from '../services/webhooks/deliver.js';
 import type { Clock, JobHandlers } from './types.js';
@@ -11,6 +13,7 @@ export function createJobHandlers(app: AppContext): JobHandlers {
   return {
     [DELIVERY_JOB]: createDeliveryHandler(app),
     [EXECUTION_JOB]: createExecutionJobHandler(app),
+    [SCHEDULE_TICK_JOB]: createScheduleTickHandler(app),
   };
 }
 

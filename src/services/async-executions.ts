@@ -15,7 +15,7 @@ import { canAccessWorkspace } from './access.js';
 import type { Principal } from './api-keys.js';
 import type { AppContext } from './app-context.js';
 import { runExecution } from './executions.js';
-import { enqueueCompletionDeliveries } from './webhooks/outbox.js';
+import { INTERRUPTED_MESSAGE, settleEarlierAttempt } from './triggers/interrupted-run.js';
 
 export const EXECUTION_JOB = 'execution.run';
 
@@ -85,34 +85,6 @@ function finished(result: ExecutionJobResult): JobResult {
     : { outcome: { type: 'fail', error: result.error ?? 'The workflow failed', result } };
 }
 
-const INTERRUPTED =
-  'The worker running this execution stopped before it finished; it was not started again, so none of its steps ran twice';
-
-/**
- * The job was claimed again after its worker died mid-run: close the orphaned log as an error (with its
- * completion webhooks, like any completed execution) instead of running the workflow a second time. Safe to repeat:
- * if this worker dies too before the job is settled, the next claim finds the log closed and reports it.
- */
-async function closeInterrupted(app: AppContext, row: typeof executions.$inferSelect, now: number): Promise<JobResult> {
-  const endedAt = new Date(now);
-  await app.db.transaction(async (tx) => {
-    const [closed] = await tx
-      .update(executions)
-      .set({
-        status: 'error',
-        level: 'error',
-        endedAt,
-        totalDurationMs: Math.max(0, endedAt.getTime() - row.startedAt.getTime()),
-        error: INTERRUPTED,
-      })
-      .where(and(eq(executions.id, row.id), eq(executions.status, 'running')))
-      .returning();
-    if (closed) await enqueueCompletionDeliveries(tx, app, closed);
-  });
-  const result: ExecutionJobResult = { ...resultFromRow(row), success: false, error: INTERRUPTED, endTime: endedAt.toISOString() };
-  return { outcome: { type: 'fail', error: INTERRUPTED, result } };
-}
-
 async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRunContext): Promise<JobResult> {
   const parsed = jobPayload.safeParse(job.payload);
   if (!parsed.success) return { outcome: { type: 'fail', error: 'Malformed job payload' } };
@@ -121,7 +93,14 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (job.attempts > 1) {
     const [existing] = await app.db.select().from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
     if (existing && existing.status !== 'running') return finished(resultFromRow(existing));
-    if (existing) return closeInterrupted(app, existing, context.clock.now());
+    if (existing) {
+      // Its worker died mid-run: close the log as an error (with its webhooks) rather than run the workflow twice.
+      // Safe to repeat: should this worker die too, the next claim finds the log closed and reports it.
+      const endedAt = new Date(context.clock.now());
+      await settleEarlierAttempt(app, payload.executionId, endedAt);
+      const error = INTERRUPTED_MESSAGE;
+      return { outcome: { type: 'fail', error, result: { ...resultFromRow(existing), success: false, error, endTime: endedAt.toISOString() } } };
+    }
   }
 
   const [workflow] = await app.db.select().from(workflows).where(eq(workflows.id, payload.workflowId)).limit(1);

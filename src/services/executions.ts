@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { hostname } from 'node:os';
 import { withRelaxedCommit } from '../db/relaxed.js';
 import { executions, stateSnapshots } from '../db/schema.js';
+import { withoutNul } from '../db/without-nul.js';
 import { runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
 import type { TriggerType, WorkflowState } from '../workflow/index.js';
@@ -90,7 +91,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       executionId,
       workflowId: input.workflow.id,
       state: input.state,
-      trigger: { type: input.trigger, input: input.input, blockId: input.triggerBlockId },
+      // Same characters as will be logged, so what a block saw is what the log shows.
+      trigger: { type: input.trigger, input: withoutNul(input.input) as Record<string, unknown>, blockId: input.triggerBlockId },
       env,
       services: app.blockServices,
       signal: input.signal,
@@ -126,9 +128,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
         costTotal: cost.total,
         cost,
         models: Object.keys(cost.models),
-        finalOutput: result.output,
-        traceSpans: result.traceSpans,
-        error: result.error ?? null,
+        finalOutput: withoutNul(result.output),
+        traceSpans: withoutNul(result.traceSpans),
+        error: result.error === undefined ? null : (withoutNul(result.error) as string),
       })
       .where(eq(executions.id, logId))
       .returning();

@@ -9,6 +9,7 @@ import { emptyState, validateState, type WorkflowState } from '../workflow/index
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
+import { registerTriggers, unregisterTriggers } from './triggers/registration.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -31,6 +32,7 @@ export function toWorkflowSummary(row: WorkflowRow) {
     folderId: row.folderId,
     name: row.name,
     description: row.description,
+    chatPublic: row.chatPublic,
     isDeployed: row.activeVersion !== null,
     activeVersion: row.activeVersion,
     deployedAt: row.deployedAt?.toISOString() ?? null,
@@ -95,11 +97,12 @@ export async function createWorkflow(
 export async function updateWorkflow(
   db: Db,
   row: WorkflowRow,
-  patch: { name?: string; description?: string; folderId?: string | null; state?: unknown },
+  patch: { name?: string; description?: string; folderId?: string | null; state?: unknown; chatPublic?: boolean },
 ): Promise<WorkflowRow> {
   const changes: Partial<typeof workflows.$inferInsert> = { updatedAt: new Date() };
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.description !== undefined) changes.description = patch.description;
+  if (patch.chatPublic !== undefined) changes.chatPublic = patch.chatPublic;
   if (patch.folderId !== undefined) {
     await assertFolderInWorkspace(db, row.workspaceId, patch.folderId);
     changes.folderId = patch.folderId;
@@ -115,7 +118,11 @@ export async function updateWorkflow(
 }
 
 export async function deleteWorkflow(db: Db, workflowId: string): Promise<void> {
-  await db.delete(workflows).where(eq(workflows.id, workflowId));
+  await db.transaction(async (tx) => {
+    // Paths and schedules cascade with the row; the queued schedule ticks are jobs and have to go explicitly.
+    await unregisterTriggers(tx, workflowId);
+    await tx.delete(workflows).where(eq(workflows.id, workflowId));
+  });
 }
 
 export async function listWorkflows(db: Db, filter: { workspaceId: string; folderId?: string | null }) {
@@ -150,6 +157,7 @@ export async function deployWorkflow(db: Db, workflowId: string, deployedBy: str
       .update(workflows)
       .set({ activeVersion: version, deployedAt: deployment.createdAt })
       .where(eq(workflows.id, workflowId));
+    await registerTriggers(tx, { workflowId, state, deploymentVersion: version });
     return deployment;
   });
 }
@@ -171,17 +179,24 @@ export async function activateDeployment(db: Db, row: WorkflowRow, version: numb
     .where(and(eq(deployments.workflowId, row.id), eq(deployments.version, version)))
     .limit(1);
   if (!deployment) throw notFound(`Deployment version ${version}`);
-  const [updated] = await db
-    .update(workflows)
-    .set({ activeVersion: version, deployedAt: new Date() })
-    .where(eq(workflows.id, row.id))
-    .returning();
+  const updated = await db.transaction(async (tx) => {
+    const [activated] = await tx
+      .update(workflows)
+      .set({ activeVersion: version, deployedAt: new Date() })
+      .where(eq(workflows.id, row.id))
+      .returning();
+    await registerTriggers(tx, { workflowId: row.id, state: deployment.state as WorkflowState, deploymentVersion: version });
+    return activated;
+  });
   return { deployment: toDeploymentView(deployment, version), deployedAt: updated.deployedAt!.toISOString() };
 }
 
 export async function undeployWorkflow(db: Db, row: WorkflowRow): Promise<void> {
   if (row.activeVersion === null) throw conflict('WORKFLOW_NOT_DEPLOYED', 'The workflow is not deployed');
-  await db.update(workflows).set({ activeVersion: null, deployedAt: null }).where(eq(workflows.id, row.id));
+  await db.transaction(async (tx) => {
+    await tx.update(workflows).set({ activeVersion: null, deployedAt: null }).where(eq(workflows.id, row.id));
+    await unregisterTriggers(tx, row.id);
+  });
 }
 
 /** The state an API call runs: the active deployment. 409 when there is none. */

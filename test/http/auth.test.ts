@@ -180,9 +180,12 @@ describe('error model', () => {
     const unknown = await t.request('GET', '/api/v1/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
-    const root404 = await t.request('GET', '/definitely/not/here', { apiKey: null });
-    expect(root404.status).toBe(404);
-    expect(root404.body.code).toBe('NOT_FOUND');
+    const api404 = await t.request('POST', '/api/definitely/not/here', { apiKey: null });
+    expect(api404.status).toBe(404);
+    expect(api404.body.code).toBe('NOT_FOUND');
+    // Outside /api, unknown paths belong to the web app (single-page fallback), never to the JSON API.
+    const page = await t.request('GET', '/definitely/not/here', { apiKey: null });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
 
     const malformed = await t.request('POST', '/api/v1/workflows', {
       rawBody: '{"name": ',

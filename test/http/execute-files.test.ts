@@ -79,3 +79,27 @@ describe('execute with files', () => {
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
+
+describe('NUL characters', () => {
+  it('runs and logs input containing NUL (stored as U+FFFD) instead of failing with 500', async () => {
+    const echo = await createAndDeploy(
+      t,
+      makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API' },
+          { id: 'fn', type: 'function', name: 'Fn', config: { code: 'return <api.input>;' } },
+        ],
+        [['start', 'fn']],
+      ),
+    );
+    const res = await t.request('POST', `/api/workflows/${echo}/execute`, { body: { text: 'a\u0000b' } });
+    expect(res.status).toBe(200);
+    expect(res.body.output.result).toEqual({ text: 'a\uFFFDb' });
+  });
+
+  it('refuses NUL in management bodies with 400', async () => {
+    const res = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'bad\u0000name' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+});

@@ -155,3 +155,17 @@ describe('deployments', () => {
     expect(results.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes the routes with the request schemas the server validates against', async () => {
+    const res = await t.request('GET', '/api/openapi.json', { apiKey: null });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const create = res.body.paths['/api/v1/workflows'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(expect.arrayContaining(['workspaceId', 'name']));
+    expect(create.properties.name.maxLength).toBe(200);
+    const logs = res.body.paths['/api/v1/logs'].get.parameters.map((p: { name: string }) => p.name);
+    expect(logs).toEqual(expect.arrayContaining(['workspaceId', 'cursor', 'order', 'details', 'limit']));
+    expect(res.body.paths['/api/workflows/{workflowId}/execute'].post).toBeDefined();
+  });
+});

@@ -13,8 +13,7 @@ import { runExecution } from '../../src/services/executions.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, subscribe, type TestClock } from '../webhooks/support.js';
+import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, startReceiver, subscribe, type TestClock } from '../webhooks/support.js';
 
 let t: TestApp;
 let clock: TestClock;
@@ -107,7 +106,7 @@ describe('async executions', () => {
   });
 
   it('reports a failed workflow as failed with its error, and sends its completion webhook', async () => {
-    const receiver = await startUpstream((_req, res) => res.end('ok'));
+    const receiver = await startReceiver((_req, res) => res.end('ok'));
     try {
       const wf = await createDeployedWorkflow(t, failingState());
       await subscribe(t, wf.id, { url: receiver.url });
@@ -142,7 +141,7 @@ describe('async executions', () => {
   });
 
   it('does not run again a job whose worker died after the run completed', async () => {
-    const upstream = await startUpstream((_req, res) => res.end('{}'));
+    const upstream = await startReceiver((_req, res) => res.end('{}'));
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api' });
@@ -173,8 +172,8 @@ describe('async executions', () => {
   });
 
   it('does not start again a run its dead worker left half done: the log is closed as an error', async () => {
-    const upstream = await startUpstream((_req, res) => res.end('{}'));
-    const receiver = await startUpstream((_req, res) => res.end('ok'));
+    const upstream = await startReceiver((_req, res) => res.end('{}'));
+    const receiver = await startReceiver((_req, res) => res.end('ok'));
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       await subscribe(t, wf.id, { url: receiver.url });

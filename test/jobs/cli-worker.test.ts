@@ -3,10 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, pgliteDataDir } from '../../src/db/client.js';
+import { deliveries, jobs } from '../../src/db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
-import { eventually, plainState } from '../webhooks/support.js';
+import { eventually, plainState, startReceiver } from '../webhooks/support.js';
 import { startWorkerProcess } from './worker-process.js';
 
 let dataDir: string;
@@ -41,7 +44,8 @@ async function call(server: SluiceProcess, method: string, path: string, body?: 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe('sluice worker', () => {
+// Each test starts several real processes; on a busy machine one start-up can take seconds.
+describe('sluice worker', { timeout: 120_000 }, () => {
   it('runs a run queued before a restart, once', async () => {
     const first = await startSluice(env, ['serve', '--no-worker']);
     let taskId: string;
@@ -79,6 +83,57 @@ describe('sluice worker', () => {
     const worker = await startWorkerProcess(env);
     expect(await worker.stop('SIGTERM')).toBe(0);
     expect(worker.output()).toContain('"msg":"worker stopped"');
+  });
+
+  it('on SIGTERM hands an in-flight delivery back unattempted, and the next worker delivers it', async () => {
+    let answer = false;
+    const receiver = await startReceiver((_req, res) => {
+      if (answer) res.end('ok'); // otherwise hang: the delivery is in flight when SIGTERM arrives
+    });
+    try {
+      const server = await startSluice({ ...env, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' }, ['serve', '--no-worker']);
+      let workflowId: string;
+      try {
+        const created = await call(server, 'POST', '/api/v1/workflows', { workspaceId: creds.workspaceId, name: 'Hooked', state: plainState() });
+        workflowId = created.body.data.id;
+        await call(server, 'POST', `/api/v1/workflows/${workflowId}/deploy`);
+        expect((await call(server, 'POST', `/api/v1/workflows/${workflowId}/webhooks`, { url: receiver.url })).status).toBe(201);
+        expect((await call(server, 'POST', `/api/workflows/${workflowId}/execute`, { q: 'x' })).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+
+      const workerEnv = { ...env, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_SHUTDOWN_GRACE_MS: '200' };
+      const first = await startWorkerProcess(workerEnv);
+      await receiver.waitForRequests(1);
+      const started = Date.now();
+      expect(await first.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+
+      // Nothing was recorded as an attempt: the job is back in the queue as it was.
+      const database = env.DATABASE_URL
+        ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL })
+        : await openDatabase({ kind: 'pglite', dataDir: pgliteDataDir(dataDir) });
+      try {
+        const [delivery] = await database.db.select().from(deliveries).where(eq(deliveries.workflowId, workflowId));
+        expect(delivery).toMatchObject({ status: 'pending', attempts: 0 });
+        const [job] = await database.db.select().from(jobs).where(eq(jobs.kind, 'webhook.deliver'));
+        expect(job).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+      } finally {
+        await database.close();
+      }
+
+      answer = true;
+      const second = await startWorkerProcess(workerEnv);
+      try {
+        await receiver.waitForRequests(2);
+        expect(receiver.requests[1].headers['service-delivery-id']).toBe(receiver.requests[0].headers['service-delivery-id']);
+      } finally {
+        expect(await second.stop('SIGTERM')).toBe(0);
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)('serves with --no-worker while a separate worker process runs the jobs', async () => {

@@ -6,15 +6,15 @@ import { deliveries } from '../../src/db/schema.js';
 import { createAppWorker } from '../../src/jobs/app-worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, failingState, plainState, runOnce, subscribe, verifyDelivery } from './support.js';
+import type { FakeUpstream } from '../net/fake-upstream.js';
+import { createDeployedWorkflow, eventually, failingState, plainState, runOnce, startReceiver, subscribe, verifyDelivery } from './support.js';
 
 let t: TestApp;
 let worker: Worker;
 const receivers: FakeUpstream[] = [];
 
 async function receiver(status = 200) {
-  const r = await startUpstream((_req, res) => {
+  const r = await startReceiver((_req, res) => {
     res.writeHead(status);
     res.end('ok');
   });
@@ -51,7 +51,7 @@ describe('completion deliveries', () => {
 
     const req = r.requests[0];
     expect(req.method).toBe('POST');
-    expect(req.url).toBe('/hook');
+    expect(req.url).toBe(`${new URL(r.url).pathname}/hook`);
     const body = bodyOf(r);
     expect(Object.keys(body)).toEqual(['id', 'type', 'timestamp', 'data', 'links']);
     expect(body.id).toMatch(/^evt_/);

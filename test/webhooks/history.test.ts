@@ -3,15 +3,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/jobs/app-worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, runOnce, subscribe, verifyDelivery } from './support.js';
+import type { FakeUpstream } from '../net/fake-upstream.js';
+import { createDeployedWorkflow, eventually, runOnce, startReceiver, subscribe, verifyDelivery } from './support.js';
 
 let t: TestApp;
 let worker: Worker;
 const receivers: FakeUpstream[] = [];
 
 async function receiver(statuses: number[]) {
-  const r = await startUpstream((_req, res, _recorded, index) => {
+  const r = await startReceiver((_req, res, _recorded, index) => {
     res.writeHead(statuses[Math.min(index, statuses.length - 1)]);
     res.end('{"received":true}');
   });

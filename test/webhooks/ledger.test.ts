@@ -19,9 +19,8 @@ import { createWorkflow, deployWorkflow } from '../../src/services/workflows.js'
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
 import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.js';
-import { startUpstream } from '../net/fake-upstream.js';
 import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
-import { eventually, plainState } from './support.js';
+import { eventually, plainState, startReceiver } from './support.js';
 
 const EXECUTIONS = 300;
 const BATCH = 25;
@@ -49,10 +48,10 @@ describe.runIf(TEST_DATABASE_URL)('reliability ledger (PostgreSQL)', () => {
     const testDb = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'sluice-ledger-'));
     const arrivals: Arrival[] = [];
-    const receiver = await startUpstream((req, res, recorded) => {
+    const receiver = await startReceiver((req, res, recorded) => {
       const body = JSON.parse(recorded.body.toString()) as { id: string };
       const arrival: Arrival = {
-        path: recorded.url,
+        path: recorded.url.slice(recorded.url.lastIndexOf('/')),
         deliveryId: String(req.headers['service-delivery-id']),
         eventId: body.id,
         acked: false,

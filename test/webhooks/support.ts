@@ -1,11 +1,12 @@
 // Shared by the webhook and job tests: a clock tests can move, polling with a deadline, deployed workflows, and a
 // receiver that checks signatures the way SEED.md tells a receiver to.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/jobs/types.js';
 import { runExecution } from '../../src/services/executions.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import type { TestApp } from '../support/app.js';
+import { startUpstream, type FakeUpstream, type UpstreamHandler } from '../net/fake-upstream.js';
 import { echoState } from '../support/states.js';
 
 export interface TestClock extends Clock {
@@ -137,4 +138,37 @@ export function verifyDelivery(
   if (t !== timestamp) return 401;
   if (!/^\d+$/.test(timestamp) || now - Number(timestamp) > FIVE_MINUTES_MS) return 401;
   return 200;
+}
+
+/**
+ * A loopback receiver that only counts requests meant for it: its URL carries a random path prefix, and anything
+ * else (a retry aimed at a closed receiver of another test or process whose port the OS handed to this one) is
+ * answered 410 and left out of `requests`.
+ */
+export async function startReceiver(handler: UpstreamHandler): Promise<FakeUpstream> {
+  const token = `/r-${randomBytes(6).toString('hex')}`;
+  let mine = 0;
+  const upstream = await startUpstream((req, res, recorded) => {
+    if (!recorded.url.startsWith(token)) {
+      res.writeHead(410).end('not this receiver');
+      return;
+    }
+    handler(req, res, recorded, mine++);
+  });
+  const requests: FakeUpstream['requests'] = [];
+  const own = () => {
+    requests.splice(0, requests.length, ...upstream.requests.filter((r) => r.url.startsWith(token)));
+    return requests;
+  };
+  return {
+    url: upstream.url + token,
+    port: upstream.port,
+    get requests() {
+      return own();
+    },
+    waitForRequests: async (n) => {
+      await eventually(() => own().length >= n, 15_000, `${n} request(s) at the receiver`);
+    },
+    close: () => upstream.close(),
+  };
 }

@@ -2,22 +2,19 @@
 // Every check that can refuse the call (auth, access, deployment, limits, input) happens before a run starts,
 // so a streaming caller gets ordinary JSON errors and a stream only once the run is under way.
 import { Hono, type Context } from 'hono';
-import { stream } from 'hono/streaming';
-import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { and, eq } from 'drizzle-orm';
 import { deployments, users, workflows, workspaceMembers, workspaces } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
 import type { AppContext } from '../../services/app-context.js';
 import { enqueueAsyncExecution } from '../../services/async-executions.js';
-import { runExecution, type ExecutionOutcome } from '../../services/executions.js';
+import { runExecution } from '../../services/executions.js';
 import { checkFileInputs, storeFileInputs, type UserFile } from '../../services/files/index.js';
 import {
   checkIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,
-  type StoredResponse,
 } from '../../services/idempotency.js';
 import {
   consumeRateLimit,
@@ -35,7 +32,9 @@ import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { errorResponse, toAppError } from '../errors.js';
+import { responseFor, sendResponse } from '../execution-response.js';
 import { id } from '../schemas.js';
+import { doneRecord, streamRun } from '../sse.js';
 import { parseWith } from '../validation.js';
 
 interface PreparedRun {
@@ -161,39 +160,6 @@ async function prepare(c: Context<AppEnv>, bucket: RateBucket): Promise<Prepared
   };
 }
 
-/** The non-streaming HTTP answer for a finished run (SPEC §4), as a storable response. */
-function responseFor(outcome: ExecutionOutcome, timeoutMs: number): StoredResponse {
-  const { result } = outcome;
-  const metadata = { duration: result.durationMs, startTime: result.startedAt, endTime: result.endedAt };
-  if (outcome.timedOut) {
-    return {
-      status: 408,
-      headers: {},
-      body: { error: `Execution timed out after ${timeoutMs} ms`, code: 'EXECUTION_TIMEOUT', executionId: outcome.executionId },
-    };
-  }
-  if (!result.success) {
-    return {
-      status: 500,
-      headers: {},
-      body: { success: false, executionId: outcome.executionId, error: result.error ?? 'Execution failed', code: 'EXECUTION_FAILED', output: result.output, metadata },
-    };
-  }
-  if (result.response) {
-    return { status: result.response.status, headers: result.response.headers, body: result.response.body };
-  }
-  return { status: 200, headers: {}, body: { success: true, executionId: outcome.executionId, output: result.output, metadata } };
-}
-
-function send(c: Context<AppEnv>, response: StoredResponse, extraHeaders: Record<string, string>) {
-  for (const [name, value] of Object.entries({ ...extraHeaders, ...response.headers })) c.header(name, value);
-  const status = (response.status >= 200 && response.status <= 599 ? response.status : 200) as StatusCode;
-  if (status === 204 || status === 304) return c.body(null, status);
-  const hasContentType = Object.keys(response.headers).some((h) => h.toLowerCase() === 'content-type');
-  if (typeof response.body === 'string' && hasContentType) return c.body(response.body, status as ContentfulStatusCode);
-  return c.json(response.body ?? null, status as ContentfulStatusCode);
-}
-
 async function runSync(c: Context<AppEnv>, run: PreparedRun) {
   const { app } = run;
   const idempotencyKey = c.req.header('idempotency-key');
@@ -201,7 +167,7 @@ async function runSync(c: Context<AppEnv>, run: PreparedRun) {
   if (idempotencyKey !== undefined) {
     checkIdempotencyKey(idempotencyKey);
     const claim = await claimIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey, executionId });
-    if (claim.kind === 'replay') return send(c, claim.response, { ...run.headers, 'Idempotent-Replayed': 'true' });
+    if (claim.kind === 'replay') return sendResponse(c, claim.response, { ...run.headers, 'Idempotent-Replayed': 'true' });
   }
   const timeoutMs = app.config.executionTimeoutMs;
   try {
@@ -221,67 +187,31 @@ async function runSync(c: Context<AppEnv>, run: PreparedRun) {
     if (idempotencyKey !== undefined) {
       await completeIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey, response });
     }
-    return send(c, response, run.headers);
+    return sendResponse(c, response, run.headers);
   } catch (err) {
     if (idempotencyKey !== undefined) await releaseIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey });
     throw err;
   }
 }
 
-const sse = (record: unknown) => `data: ${typeof record === 'string' ? record : JSON.stringify(record)}\n\n`;
-
 function runStreaming(c: Context<AppEnv>, run: PreparedRun) {
   const { app } = run;
   const selection = run.selectedOutputs ? parseSelectedOutputs(run.state, run.selectedOutputs) : defaultSelection(run.state);
-  for (const [name, value] of Object.entries(run.headers)) c.header(name, value);
-  c.header('Content-Type', 'text/event-stream');
-  c.header('Cache-Control', 'no-cache');
-  c.header('X-Accel-Buffering', 'no');
-  c.header('Connection', 'keep-alive');
-  return stream(c, async (out) => {
-    const cancel = new AbortController();
-    out.onAbort(() => cancel.abort(new Error('client disconnected')));
-    // Writes are serialised: chunk events arrive synchronously from the engine while earlier writes still flush.
-    let pending = Promise.resolve();
-    const write = (text: string) => {
-      pending = pending.then(() => (cancel.signal.aborted ? undefined : out.write(text).then(() => undefined)));
-      return pending;
-    };
-    const keepalive = setInterval(() => void write(': ping\n\n'), app.config.sseKeepaliveMs);
-    try {
-      const route = createChunkRouter(selection, (record) => void write(sse(record)));
-      const outcome = await runExecution(app, {
-        workflow: run.workflow,
-        state: run.state,
-        deploymentVersion: run.deploymentVersion,
-        trigger: 'api',
-        input: run.input,
-        executionId: run.executionId,
-        timeoutMs: app.config.executionTimeoutMs,
-        files: run.files,
-        owner: run.owner,
-        signal: cancel.signal,
-        onEvent: route,
-      });
-      const { result } = outcome;
-      await write(
-        sse({
-          event: 'done',
-          success: result.success,
-          output: result.output,
-          metadata: { duration: result.durationMs },
-          ...(result.success ? {} : { error: result.error ?? 'Execution failed' }),
-        }),
-      );
-      await write(sse('[DONE]'));
-    } catch (err) {
-      app.logger.error({ err }, 'streaming execution failed');
-      await write(sse({ event: 'done', success: false, output: {}, metadata: { duration: 0 }, error: 'Internal server error' }));
-      await write(sse('[DONE]'));
-    } finally {
-      clearInterval(keepalive);
-      await pending.catch(() => undefined);
-    }
+  return streamRun(c, { headers: run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
+    const outcome = await runExecution(app, {
+      workflow: run.workflow,
+      state: run.state,
+      deploymentVersion: run.deploymentVersion,
+      trigger: 'api',
+      input: run.input,
+      executionId: run.executionId,
+      timeoutMs: app.config.executionTimeoutMs,
+      files: run.files,
+      owner: run.owner,
+      signal,
+      onEvent: createChunkRouter(selection, send),
+    });
+    return doneRecord(outcome.result);
   });
 }
 

@@ -1,0 +1,101 @@
+// Web app sign-in (SPEC §10): email + password → an httpOnly, SameSite=Lax session cookie, plus a CSRF token the app
+// echoes in X-CSRF-Token on state-changing requests. Mounted at /api/v1/auth.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { MAX_PASSWORD_LENGTH } from '../../services/passwords.js';
+import {
+  authenticateSession,
+  deleteSessionByToken,
+  EMAIL_PATTERN,
+  SESSION_COOKIE,
+  sessionPrincipal,
+  signIn,
+  signUp,
+  type SessionUser,
+} from '../../services/sessions.js';
+import { listWorkspaces } from '../../services/workspaces.js';
+import { sessionCookie } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { errorResponse } from '../errors.js';
+import { readBody } from '../validation.js';
+
+export const credentials = z.strictObject({
+  email: z.string().trim().max(320).regex(EMAIL_PATTERN, 'must be an email address'),
+  password: z.string().min(1, 'must not be empty').max(MAX_PASSWORD_LENGTH),
+});
+
+const smallBody = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 16 KB')),
+});
+
+/**
+ * Sign-in and sign-up only take JSON: an HTML form on another site cannot send that content type without a CORS
+ * preflight, so it cannot sign a victim's browser in to an attacker's account (login CSRF).
+ */
+function requireJson(c: Context<AppEnv>) {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'Send the request body as application/json');
+  }
+}
+
+function writeSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date) {
+  setCookie(c, SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: c.get('app').config.baseUrl.startsWith('https://'),
+    expires: expiresAt,
+  });
+}
+
+function sessionBody(user: SessionUser, csrfToken: string, expiresAt: Date) {
+  return { user, csrfToken, expiresAt: expiresAt.toISOString() };
+}
+
+export const authSessionRoutes = new Hono<AppEnv>()
+  // Bodies carry the session's CSRF token: nothing between the server and the browser may keep a copy.
+  .use(async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  })
+  // What the sign-in page needs to know before anyone is signed in.
+  .get('/options', (c) => c.json({ signupAllowed: c.get('app').config.allowSignup }))
+  .post('/sign-in', smallBody, async (c) => {
+    requireJson(c);
+    const body = await readBody(c, credentials);
+    const { token, session, user } = await signIn(c.get('app').db, body);
+    writeSessionCookie(c, token, session.expiresAt);
+    return c.json(sessionBody(user, session.csrfToken, session.expiresAt));
+  })
+  .post('/sign-up', smallBody, async (c) => {
+    const { config, db } = c.get('app');
+    if (!config.allowSignup) throw new AppError('FORBIDDEN', 403, 'Sign-up is switched off on this server; ask an administrator');
+    requireJson(c);
+    const body = await readBody(c, credentials);
+    const { token, session, user } = await signUp(db, { ...body, plan: config.defaultPlan });
+    writeSessionCookie(c, token, session.expiresAt);
+    return c.json(sessionBody(user, session.csrfToken, session.expiresAt), 201);
+  })
+  // Ending one's own session needs no CSRF token: the worst a forged request can do is sign the user out.
+  .post('/sign-out', async (c) => {
+    const token = sessionCookie(c);
+    if (token) await deleteSessionByToken(c.get('app').db, token);
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.body(null, 204);
+  })
+  .get('/session', async (c) => {
+    const token = sessionCookie(c);
+    const { db } = c.get('app');
+    const session = token ? await authenticateSession(db, token) : null;
+    if (!session) throw new AppError('UNAUTHORIZED', 401, 'Not signed in');
+    const workspaces = await listWorkspaces(db, sessionPrincipal(session));
+    return c.json({
+      ...sessionBody(session.user, session.csrfToken, session.expiresAt),
+      workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role })),
+    });
+  });

@@ -1,0 +1,107 @@
+// Anthropic's Messages API through @anthropic-ai/sdk, streamed.
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { toLlmError, truncatedStream } from './errors.js';
+import { guardedFetch } from './guarded-fetch.js';
+import { jsonInstruction } from './json-output.js';
+import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
+import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection } from './types.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const LABEL = 'Anthropic';
+/** The Messages API requires max_tokens; this is used when the block leaves it unset. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+function buildParams(request: ChatRequest): MessageCreateParamsStreaming {
+  // No response-format parameter is relied upon here: the schema goes into the system prompt, and the block validates
+  // the answer against it either way.
+  const system = [request.systemPrompt, request.responseFormat ? jsonInstruction(request.responseFormat) : undefined]
+    .filter((part): part is string => Boolean(part))
+    .join('\n\n');
+  const params: MessageCreateParamsStreaming = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages: [{ role: 'user', content: request.userPrompt }],
+    stream: true,
+  };
+  if (system) params.system = system;
+  // No temperature: the Messages API deprecated it and SDK 1.x no longer has the parameter, so it is not sent.
+  return params;
+}
+
+const count = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+export const anthropicProvider: LlmProvider = {
+  label: LABEL,
+  async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
+    const client = new Anthropic({
+      apiKey: connection.apiKey,
+      baseURL: connection.baseUrl,
+      fetch: guardedFetch(connection.allowPrivateNetwork),
+      // Retries and time-outs are ours (call-model.ts): only before the first token, and with the same messages.
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      logLevel: 'off',
+      openTelemetry: false,
+    });
+    let content = '';
+    let reportedModel: string | undefined;
+    let promptTokens = 0;
+    let completionTokens = 0;
+    let sawUsage = false;
+    let stopReason: string | undefined;
+    let stopped = false;
+    try {
+      const stream = await client.messages.create(buildParams(request), { signal: hooks.signal });
+      for await (const event of stream) {
+        hooks.onActivity();
+        switch (event.type) {
+          case 'message_start': {
+            reportedModel = event.message.model || reportedModel;
+            const usage = event.message.usage;
+            if (usage) {
+              sawUsage = true;
+              // Cached prompt tokens are still prompt tokens; they are priced at the input rate (an upper bound).
+              promptTokens =
+                count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens);
+              completionTokens = count(usage.output_tokens);
+            }
+            break;
+          }
+          case 'content_block_delta':
+            if (event.delta.type === 'text_delta' && event.delta.text) {
+              content += event.delta.text;
+              hooks.onToken(event.delta.text);
+            }
+            break;
+          case 'message_delta':
+            if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+            if (event.usage) {
+              sawUsage = true;
+              // message_delta counts are cumulative; input counts appear here only on some API versions.
+              completionTokens = count(event.usage.output_tokens);
+              if (typeof event.usage.input_tokens === 'number') {
+                promptTokens =
+                  count(event.usage.input_tokens) +
+                  count(event.usage.cache_creation_input_tokens) +
+                  count(event.usage.cache_read_input_tokens);
+              }
+            }
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (error) {
+      throw toLlmError(LABEL, error, Anthropic);
+    }
+    if (!hooks.signal.aborted && !stopped) throw truncatedStream(LABEL);
+    const usage = sawUsage
+      ? { prompt: promptTokens, completion: completionTokens, total: promptTokens + completionTokens }
+      : undefined;
+    return { content, reportedModel, usage, finishReason: stopReason };
+  },
+};

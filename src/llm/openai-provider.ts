@@ -1,0 +1,91 @@
+// Any OpenAI-compatible chat-completions API (OpenAI, Ollama, vLLM, LM Studio, OpenRouter, …) through the official SDK.
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { toLlmError, truncatedStream } from './errors.js';
+import { guardedFetch } from './guarded-fetch.js';
+import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
+import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, TokenCounts } from './types.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const LABEL = 'OpenAI';
+
+function isOpenAiItself(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionCreateParamsStreaming['messages'] = [];
+  if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
+  if (request.userPrompt) messages.push({ role: 'user', content: request.userPrompt });
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: request.model,
+    messages,
+    stream: true,
+    // Without this the stream carries no token counts, and cost could not be computed.
+    stream_options: { include_usage: true },
+  };
+  if (request.temperature !== undefined) params.temperature = request.temperature;
+  if (request.maxTokens !== undefined) {
+    // OpenAI's reasoning models refuse max_tokens; many compatible servers only know max_tokens.
+    if (isOpenAiItself(baseUrl)) params.max_completion_tokens = request.maxTokens;
+    else params.max_tokens = request.maxTokens;
+  }
+  if (request.responseFormat) {
+    params.response_format = {
+      type: 'json_schema',
+      json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema },
+    };
+  }
+  return params;
+}
+
+export const openAiProvider: LlmProvider = {
+  label: LABEL,
+  async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
+    const client = new OpenAI({
+      apiKey: connection.apiKey,
+      baseURL: connection.baseUrl,
+      fetch: guardedFetch(connection.allowPrivateNetwork),
+      // Retries and time-outs are ours (call-model.ts): only before the first token, and with the same messages.
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      logLevel: 'off',
+    });
+    let content = '';
+    let reportedModel: string | undefined;
+    let usage: TokenCounts | undefined;
+    let finishReason: string | undefined;
+    try {
+      const stream = await client.chat.completions.create(buildParams(request, connection.baseUrl), { signal: hooks.signal });
+      for await (const chunk of stream) {
+        hooks.onActivity();
+        if (typeof chunk.model === 'string' && chunk.model) reportedModel = chunk.model;
+        if (chunk.usage) {
+          const prompt = chunk.usage.prompt_tokens ?? 0;
+          const completion = chunk.usage.completion_tokens ?? 0;
+          usage = { prompt, completion, total: chunk.usage.total_tokens ?? prompt + completion };
+        }
+        for (const choice of chunk.choices ?? []) {
+          // Only one completion is requested; a server that sends more gets its first one used.
+          if (choice.index !== 0 && choice.index !== undefined) continue;
+          const text = choice.delta?.content;
+          if (typeof text === 'string' && text !== '') {
+            content += text;
+            hooks.onToken(text);
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+        }
+      }
+    } catch (error) {
+      throw toLlmError(LABEL, error, OpenAI);
+    }
+    // The SDK ends iteration quietly when aborted; the caller tells that apart. Otherwise a missing finish_reason means
+    // the connection dropped mid-answer, and a partial answer must not pass as a whole one.
+    if (!hooks.signal.aborted && finishReason === undefined) throw truncatedStream(LABEL);
+    return { content, reportedModel, usage, finishReason };
+  },
+};

@@ -1,0 +1,19 @@
+// What deploy, activate, undeploy and delete call, inside their own transactions, so a workflow's inbound paths
+// and schedules always match its active deployment: both commit with the change of version, or neither does.
+import type { Db } from '../../db/client.js';
+import type { WorkflowState } from '../../workflow/index.js';
+import { replaceSchedules, removeSchedules } from './schedules.js';
+import { removeWebhookPaths, replaceWebhookPaths } from './webhook-paths.js';
+
+export async function registerTriggers(
+  tx: Db,
+  input: { workflowId: string; state: WorkflowState; deploymentVersion: number },
+): Promise<void> {
+  await replaceWebhookPaths(tx, input.workflowId, input.state);
+  await replaceSchedules(tx, input);
+}
+
+export async function unregisterTriggers(tx: Db, workflowId: string): Promise<void> {
+  await removeWebhookPaths(tx, workflowId);
+  await removeSchedules(tx, workflowId);
+}

@@ -1,0 +1,387 @@
+// The web app in a real browser, walked the way a new user would (issue 9): set a password with the CLI, sign in,
+// build `api_trigger → api → condition → two responses`, run it manually, deploy (and redeploy / roll back), call it
+// with the curl example from the API tab, subscribe a webhook and see its deliveries, read the log's waterfall, and
+// manage keys in settings. Screenshots of every page go to test/web/screenshots/ (git-ignored) for people to look at.
+import { execFile, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../web/build-if-stale.mjs';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { SLUICE_BIN, startSluice, type SluiceProcess } from '../support/process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = resolve('test/web/screenshots');
+const EMAIL = 'admin@localhost';
+const PASSWORD = 'correct horse battery';
+const WEBHOOK_SECRET = 'whsec-journey-0123';
+const run = promisify(execFile);
+
+interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+let sluice: SluiceProcess;
+let browser: Browser;
+let page: Page;
+let upstream: Server;
+let receiver: Server;
+let upstreamUrl: string;
+let receiverUrl: string;
+const received: Received[] = [];
+let dataDir: string;
+let testDb: TestDatabase | undefined;
+const browserErrors: string[] = [];
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** `sluice admin set-password --password-stdin`, the way an administrator gives the bootstrap admin a password. */
+function setPassword(env: Record<string, string>): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [SLUICE_BIN, 'admin', 'set-password', '--email', EMAIL, '--password-stdin'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`set-password exited ${code}: ${output}`))));
+    child.stdin.end(`${PASSWORD}\n`);
+  });
+}
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const block = (name: string): Locator => page.locator(`.react-flow__node [data-block-name="${name}"]`);
+const handle = (name: string, id: string) => block(name).locator(`.react-flow__handle[data-handleid="${id}"]`);
+
+async function dropBlock(type: string, x: number, y: number) {
+  await page.getByTestId(`palette-${type}`).dragTo(page.locator('.react-flow__pane'), { targetPosition: { x, y } });
+}
+
+/** Drags with several mouse moves, as React Flow's node dragging needs (pane coordinates). */
+async function dragMouse(what: Locator, x: number, y: number) {
+  const box = (await what.boundingBox())!;
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(pane.x + x, pane.y + y, { steps: 8 });
+  await page.mouse.up();
+}
+
+async function connect(from: Locator, to: Locator) {
+  const a = await from.boundingBox();
+  const b = await to.boundingBox();
+  if (!a || !b) throw new Error('handle not visible');
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+async function waitSaved() {
+  await page.locator('[data-testid=save-state][data-status=saved]').waitFor({ timeout: 10_000 });
+}
+
+async function curl(code: string): Promise<string> {
+  const { stdout } = await run('sh', ['-c', code], { timeout: 20_000 });
+  return stdout;
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  rmSync(join(SHOTS, 'failure.png'), { force: true });
+  await buildWeb({ quiet: true });
+
+  upstream = createServer((req, res) => {
+    const id = /\/orders\/(\w+)/.exec(req.url ?? '')?.[1];
+    res.writeHead(id ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(id ? { id, status: 'shipped' } : { error: 'no such order' }));
+  });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200).end('ok');
+    });
+  });
+  upstreamUrl = await listen(upstream);
+  receiverUrl = await listen(receiver);
+
+  dataDir = mkdtempSync(join(tmpdir(), 'sluice-web-'));
+  const env: Record<string, string> = {
+    SLUICE_DATA_DIR: dataDir,
+    SLUICE_ALLOW_PRIVATE_NETWORK: 'true',
+    SLUICE_SECRET: 'web-journey-secret-web-journey-secret-01',
+    HOST: '127.0.0.1',
+  };
+  if (process.env.TEST_DATABASE_URL) {
+    testDb = await createTestDatabase();
+    await testDb.database.close();
+    env.DATABASE_URL = testDb.url!;
+  }
+  await setPassword(env);
+  sluice = await startSluice(env);
+
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => browserErrors.push(error.message));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sluice?.stop();
+  await new Promise((done) => upstream?.close(done));
+  await new Promise((done) => receiver?.close(done));
+  if (testDb) await testDb.drop().catch(() => undefined);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('web app journey', { timeout: 150_000 }, () => {
+  it('signs in, builds, runs, deploys, calls, subscribes and inspects a workflow', async () => {
+    try {
+      await journey();
+    } catch (error) {
+      await shot('failure').catch(() => undefined);
+      throw error;
+    }
+  });
+});
+
+async function journey() {
+    const base = sluice.url;
+
+    // ---- sign in ---------------------------------------------------------------------------------------------
+    await page.goto(`${base}/workflows`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shot('01-sign-in');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid email or password');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Workflows' }).waitFor();
+
+    // ---- create a workflow -----------------------------------------------------------------------------------
+    await page.getByLabel('New workflow name').fill('Order status');
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    await block('Start').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/workflows\/wf_/);
+    const workflowId = new URL(page.url()).pathname.split('/')[2];
+
+    // Input Format with its value column (used by manual runs).
+    await block('Start').click();
+    await page.getByRole('button', { name: '+ Add field' }).click();
+    await page.getByLabel('Field 1 name').fill('orderId');
+    await page.getByLabel('Field 1 value').fill('42');
+
+    // ---- build: api → condition → two responses --------------------------------------------------------------
+    await page.getByRole('button', { name: 'zoom out' }).click();
+    await page.getByRole('button', { name: 'zoom out' }).click();
+    // Start on the left, the rest in columns to its right (pane coordinates; zoomed out to fit 1280×800).
+    await dragMouse(block('Start').locator('.block-name'), 100, 300);
+
+    await dropBlock('api', 240, 280);
+    await page.getByLabel('Block name').fill('Fetch');
+    const url = page.getByLabel('URL', { exact: true });
+    await url.fill(`${upstreamUrl}/orders/`);
+    await url.pressSequentially('<st');
+    await expect.poll(() => page.locator('.suggestions li').first().textContent()).toContain('<start.orderId>');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => url.inputValue()).toBe(`${upstreamUrl}/orders/<start.orderId>`);
+
+    await dropBlock('condition', 425, 280);
+    await page.getByLabel('Block name').fill('Check');
+    await page.getByLabel('Condition 1 expression').fill('<fetch.status> === 200');
+
+    await dropBlock('response', 605, 170);
+    await page.getByLabel('Block name').fill('Ok');
+    await page.getByLabel('Body (JSON)').fill('{"order": "<fetch.data.id>", "state": "<fetch.data.status>"}');
+
+    await dropBlock('response', 605, 400);
+    await page.getByLabel('Block name').fill('Fail');
+    await page.getByLabel('Status').fill('502');
+    await page.getByLabel('Body (JSON)').fill('{"error": "upstream failed"}');
+
+    await connect(handle('Start', 'source'), handle('Fetch', 'target'));
+    await connect(handle('Fetch', 'source'), handle('Check', 'target'));
+    await connect(block('Check').locator('.cond-handle').nth(0), handle('Ok', 'target'));
+    await connect(block('Check').locator('.cond-handle').nth(1), handle('Fail', 'target'));
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(4);
+
+    // Keyboard: delete a block, undo brings it (and its connection) back.
+    await block('Fail').click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => block('Fail').count()).toBe(0);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(3);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => block('Fail').count()).toBe(1);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(4);
+
+    // An invalid state is shown on the block it concerns, and not saved.
+    await block('Ok').click();
+    await page.getByLabel('Block name').fill('Fetch');
+    await page.locator('[data-testid=save-state][data-status=invalid]').waitFor();
+    await expect.poll(() => block('Fetch').locator('[data-testid=node-problems]').count()).toBeGreaterThan(0);
+    await page.getByLabel('Block name').fill('Ok');
+    await page.getByRole('button', { name: 'fit view' }).click();
+    await waitSaved();
+    await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await shot('03-editor');
+
+    // ---- manual run with live per-block status ---------------------------------------------------------------
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid=run-panel][data-status=success]').waitFor();
+    for (const name of ['Start', 'Fetch', 'Check', 'Ok']) {
+      expect(await block(name).locator('[data-testid=run-status]').getAttribute('data-status')).toBe('success');
+    }
+    expect(await block('Fail').locator('[data-testid=run-status]').count()).toBe(0);
+    expect(await page.getByTestId('run-panel').textContent()).toContain('shipped');
+    await shot('04-manual-run');
+
+    // ---- another tab saves a different draft: the editor notices instead of overwriting it -------------------
+    await page.evaluate(async (id) => {
+      const { csrfToken } = (await (await fetch('/api/v1/auth/session')).json()) as { csrfToken: string };
+      const { data } = (await (await fetch(`/api/v1/workflows/${id}`)).json()) as {
+        data: { state: { blocks: Record<string, { name: string; config: Record<string, unknown> }> } };
+      };
+      Object.values(data.state.blocks).find((b) => b.name === 'Fail')!.config.status = 504;
+      await fetch(`/api/v1/workflows/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body: JSON.stringify({ state: data.state }),
+      });
+    }, workflowId);
+    await block('Check').click();
+    await page.getByLabel('Condition 1 expression').fill('<fetch.status> == 200');
+    await page.locator('[data-testid=save-state][data-status=conflict]').waitFor();
+    await page.getByRole('button', { name: 'Load their version' }).click();
+    await expect.poll(() => block('Fail').textContent()).toContain('Status 504');
+    await expect.poll(() => block('Check').textContent()).toContain('=== 200');
+
+    // ---- deploy, change, redeploy, roll back -----------------------------------------------------------------
+    await page.getByRole('tab', { name: 'Deploy' }).click();
+    await page.getByTestId('deploy-button').click();
+    await expect.poll(() => page.getByTestId('deploy-badge').textContent()).toBe('Deployed v1');
+
+    await page.getByRole('tab', { name: 'Editor' }).click();
+    await block('Fail').click();
+    await page.getByLabel('Status').fill('503');
+    await waitSaved();
+    await expect.poll(() => page.getByTestId('deploy-badge').textContent()).toContain('needs redeployment');
+    await page.getByRole('tab', { name: 'Deploy' }).click();
+    await page.getByRole('button', { name: 'Redeploy' }).click();
+    await expect.poll(() => page.getByTestId('deploy-badge').textContent()).toBe('Deployed v2');
+    await page.getByRole('button', { name: 'Roll back to this' }).click();
+    await expect.poll(() => page.getByTestId('deploy-badge').textContent()).toContain('Deployed v1');
+    await expect.poll(() => page.getByTestId('deploy-state').textContent()).toContain('Needs redeployment');
+    await shot('05-deploy');
+    await page.getByRole('button', { name: 'Redeploy' }).click();
+    await expect.poll(() => page.getByTestId('deploy-badge').textContent()).toBe('Deployed v3');
+
+    // ---- API tab: the curl examples work as printed ----------------------------------------------------------
+    await page.getByRole('tab', { name: 'API' }).click();
+    await expect.poll(() => page.getByTestId('execute-url').textContent()).toContain(`/api/workflows/${workflowId}/execute`);
+    await page.getByTestId('create-key').click();
+    const newKey = (await page.getByTestId('new-key').locator('code').textContent())!;
+    expect(newKey).toMatch(/^sk-sluice-[A-Za-z0-9]+$/);
+    const plain = (await page.getByTestId('curl-plain').locator('pre').textContent())!;
+    expect(JSON.parse(await curl(plain))).toEqual({ order: '42', state: 'shipped' });
+    const streaming = (await page.getByTestId('curl-stream').locator('pre').textContent())!;
+    const events = await curl(streaming);
+    expect(events).toContain('"event":"done"');
+    expect(events.trim().endsWith('data: [DONE]')).toBe(true);
+    const asyncExample = (await page.getByTestId('curl-async').locator('pre').textContent())!;
+    const queued = JSON.parse(await curl(asyncExample.split('\n\n')[0]));
+    expect(queued).toMatchObject({ success: true, async: true, status: 'queued' });
+    await page.getByLabel('API key').selectOption({ index: 0 });
+    await shot('06-api-tab');
+    // The picker never offers an existing key's secret.
+    await page.reload();
+    await page.getByTestId('curl-plain').waitFor();
+    expect(await page.content()).not.toContain(newKey);
+
+    // ---- webhook subscription with deliveries ----------------------------------------------------------------
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    await page.getByTestId('new-subscription').click();
+    await page.getByLabel('Webhook URL').fill(`${receiverUrl}/hooks`);
+    await page.getByLabel('Signing secret').fill(WEBHOOK_SECRET);
+    await page.getByLabel('Final output').check();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('subscription').waitFor();
+    await page.getByTestId('send-test').click();
+    await page.locator('[data-testid=delivery][data-status=succeeded]').first().waitFor({ timeout: 20_000 });
+    // A real run is delivered too, signed with the secret.
+    expect(JSON.parse(await curl(plain))).toEqual({ order: '42', state: 'shipped' });
+    await expect.poll(() => page.locator('[data-testid=delivery][data-status=succeeded]').count(), { timeout: 20_000 }).toBe(2);
+    const delivered = received.find((r) => r.headers['service-test'] === undefined)!;
+    const [t, v1] = String(delivered.headers['service-signature']).split(',').map((p) => p.split('=')[1]);
+    expect(createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${delivered.body}`).digest('hex')).toBe(v1);
+    expect(JSON.parse(delivered.body).data.finalOutput).toBeDefined();
+    await page.locator('[data-testid=delivery]').first().locator('summary').click();
+    await shot('07-webhooks');
+
+    // ---- logs: list, detail with the waterfall ---------------------------------------------------------------
+    await page.getByRole('link', { name: 'Logs' }).click();
+    await page.getByTestId('logs-table').waitFor();
+    expect(await page.locator('[data-testid=log-row][data-trigger=manual]').count()).toBeGreaterThan(0);
+    await shot('08-logs');
+    await page.locator('[data-testid=log-row][data-trigger=api]').first().click();
+    await page.getByTestId('waterfall').waitFor();
+    for (const name of ['Start', 'Fetch', 'Check', 'Ok']) {
+      expect(await page.locator(`[data-testid=span-row][data-span-name="${name}"]`).count()).toBe(1);
+    }
+    await page.locator('[data-testid=span-row][data-span-name="Fetch"]').click();
+    expect(await page.locator('.span-detail').textContent()).toContain('shipped');
+    await shot('09-log-detail');
+
+    // ---- settings: keys by hint only, env vars masked --------------------------------------------------------
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('api-keys').getByTestId('key-row').first().waitFor();
+    expect(await page.content()).not.toContain(newKey);
+    await page.getByLabel('Variable name').fill('ORDER_API_TOKEN');
+    await page.getByLabel('Variable value').fill('s3cret-value');
+    await page.getByRole('button', { name: 'Save variable' }).click();
+    await page.getByTestId('env-vars').getByText('ORDER_API_TOKEN').waitFor();
+    expect(await page.content()).not.toContain('s3cret-value');
+    await shot('10-settings');
+
+    // ---- the workflow list, then sign out ----------------------------------------------------------------------
+    await page.getByRole('link', { name: 'Workflows' }).click();
+    await page.getByTestId('workflow-row').first().waitFor();
+    await expect.poll(() => page.getByTestId('workflow-row').first().textContent()).toContain('Deployed v3');
+    await shot('02-workflow-list');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const after = await fetch(`${base}/api/v1/me`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } });
+    expect(after.status).toBe(401);
+
+    expect(browserErrors).toEqual([]);
+}

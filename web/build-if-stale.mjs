@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Builds web/dist when it is missing or older than any web source, so `npm start` from a fresh clone serves the app
+// and a checkout with edited sources never serves a stale bundle. `--force` always builds.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const stamp = join(webDir, 'dist', 'index.html');
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'build-if-stale.mjs'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+export function webBuildIsStale() {
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  return sources.some((source) => newestMtime(join(webDir, source)) > built);
+}
+
+export async function buildWeb({ force = false, quiet = false } = {}) {
+  if (!force && !webBuildIsStale()) return false;
+  let build;
+  try {
+    ({ build } = await import('vite'));
+  } catch {
+    // Installed without dev dependencies: serve whatever build exists (or the server's "not built" page).
+    process.stderr.write('web: vite is not installed (npm install without --omit=dev builds the web app); skipping the build\n');
+    return false;
+  }
+  await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  return true;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const force = process.argv.includes('--force');
+  const built = await buildWeb({ force });
+  if (!built) process.stdout.write('web/dist is up to date\n');
+}

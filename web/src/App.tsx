@@ -1,0 +1,93 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api, setCsrfToken } from './api';
+import { ErrorBox, Spinner } from './components/ui';
+import { LogDetailPage } from './pages/LogDetail';
+import { LogsPage } from './pages/Logs';
+import { SettingsPage } from './pages/Settings';
+import { SignInPage } from './pages/SignIn';
+import { WorkflowListPage } from './pages/WorkflowList';
+import { WorkflowPage } from './pages/WorkflowPage';
+import { Link, matchPath, navigate, useLocation } from './router';
+import { useSessionQuery, useWorkspace, WorkspaceProvider } from './session';
+
+export function App() {
+  const session = useSessionQuery();
+  if (session.isPending) return <div className="page-message"><Spinner /> Loading…</div>;
+  if (session.isError) return <div className="page-message"><ErrorBox error={session.error} /></div>;
+  if (!session.data) return <SignInPage />;
+  return (
+    <WorkspaceProvider session={session.data}>
+      <Shell />
+    </WorkspaceProvider>
+  );
+}
+
+function Shell() {
+  const { pathname } = useLocation();
+  const { session, workspace, workspaces, selectWorkspace } = useWorkspace();
+  const client = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: () => api('/api/v1/auth/sign-out', { method: 'POST' }),
+    onSettled: () => {
+      setCsrfToken(null);
+      // Nothing of the signed-in user may stay in memory for whoever signs in next.
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+      client.setQueryData(['session'], null);
+      navigate('/workflows');
+    },
+  });
+
+  useEffect(() => {
+    if (pathname === '/' || pathname === '/sign-in') navigate('/workflows', { replace: true });
+  }, [pathname]);
+
+  const section = pathname.split('/')[1] ?? '';
+  const workflow = matchPath('/workflows/:id/:tab?', pathname);
+  const log = matchPath('/logs/:id', pathname);
+
+  let page;
+  if (workflow) page = <WorkflowPage key={workflow.id} workflowId={workflow.id} tab={workflow.tab ?? 'editor'} />;
+  else if (section === 'workflows') page = <WorkflowListPage />;
+  else if (log) page = <LogDetailPage key={log.id} logId={log.id} />;
+  else if (section === 'logs') page = <LogsPage />;
+  else if (section === 'settings') page = <SettingsPage />;
+  else page = <div className="page-message">Nothing here. <Link to="/workflows">Go to workflows</Link></div>;
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/workflows" className="brand">
+          <img src="/favicon.svg" alt="" width={22} height={22} /> Sluice
+        </Link>
+        <select
+          className="workspace-picker"
+          aria-label="Workspace"
+          value={workspace.id}
+          onChange={(e) => {
+            selectWorkspace(e.target.value);
+            navigate('/workflows');
+          }}
+        >
+          {workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+        <nav className="mainnav">
+          <Link to="/workflows" className={section === 'workflows' ? 'active' : ''}>Workflows</Link>
+          <Link to="/logs" className={section === 'logs' ? 'active' : ''}>Logs</Link>
+          <Link to="/settings" className={section === 'settings' ? 'active' : ''}>Settings</Link>
+        </nav>
+        <div className="topbar-user">
+          <span title={`Plan: ${session.user.plan}`}>{session.user.email}</span>
+          <button className="btn ghost small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main className="content">{page}</main>
+    </div>
+  );
+}

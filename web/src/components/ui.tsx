@@ -1,0 +1,157 @@
+// Small shared pieces: loading and error states, buttons that ask before destroying, copy, JSON view, time.
+import { useEffect, useState, type ReactNode } from 'react';
+import { ApiError, errorMessage } from '../api';
+
+export function Spinner({ label }: { label?: string }) {
+  return <span className="spinner" role="status" aria-label={label ?? 'Loading'} />;
+}
+
+export function Loading({ what }: { what?: string }) {
+  return (
+    <div className="loading">
+      <Spinner /> Loading{what ? ` ${what}` : ''}…
+    </div>
+  );
+}
+
+export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  if (!error) return null;
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div className="error-box" role="alert">
+      <strong>{errorMessage(error)}</strong>
+      {details.length > 0 && (
+        <ul>
+          {details.slice(0, 20).map((d, i) => (
+            <li key={i}>
+              {d.path && <code>{d.path}</code>} {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {onRetry && (
+        <button className="btn small" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A destructive button that asks for a second click instead of a browser dialog. */
+export function ConfirmButton({
+  children,
+  confirmLabel = 'Confirm',
+  onConfirm,
+  disabled,
+  className = 'btn danger small',
+}: {
+  children: ReactNode;
+  confirmLabel?: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  className?: string;
+}) {
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!asking) return;
+    const timer = setTimeout(() => setAsking(false), 4000);
+    return () => clearTimeout(timer);
+  }, [asking]);
+  if (asking) {
+    return (
+      <span className="confirm">
+        <button
+          className={className}
+          disabled={disabled}
+          onClick={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {confirmLabel}
+        </button>
+        <button className="btn ghost small" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </span>
+    );
+  }
+  return (
+    <button className={className} disabled={disabled} onClick={() => setAsking(true)}>
+      {children}
+    </button>
+  );
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without clipboard permission (plain http on another host): fall back to a selection copy.
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      className="btn small"
+      onClick={() => {
+        void copyText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function JsonView({ value, maxHeight }: { value: unknown; maxHeight?: number }) {
+  const text = value === undefined ? 'undefined' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return (
+    <pre className="json" style={maxHeight ? { maxHeight } : undefined}>
+      {text}
+    </pre>
+  );
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return date.toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '—';
+  return `$${usd.toFixed(usd < 0.01 ? 6 : 4)}`;
+}
+
+export function Badge({ tone, children }: { tone: 'ok' | 'error' | 'warn' | 'info' | 'muted'; children: ReactNode }) {
+  return <span className={`badge ${tone}`}>{children}</span>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}

@@ -1,0 +1,365 @@
+// The form of the selected block, generated from its field list in catalog.ts.
+import { useState } from 'react';
+import { specOf, type FieldSpec } from './catalog';
+import type { BlockData, FlowNode } from './model';
+import { conditionTitle } from './nodes';
+import { RefInput } from './RefInput';
+
+type Config = Record<string, unknown>;
+
+export interface ConfigPanelProps {
+  node: FlowNode;
+  problems: string[];
+  onChange: (patch: Partial<BlockData>, key: string) => void;
+  onConditionsChange: (conditions: Condition[]) => void;
+  onDelete: () => void;
+}
+
+export interface Condition {
+  id: string;
+  title: string;
+  expression: string;
+}
+
+const shortId = () => Math.random().toString(36).slice(2, 8);
+
+export function ConfigPanel({ node, problems, onChange, onConditionsChange, onDelete }: ConfigPanelProps) {
+  const spec = specOf(node.data.type);
+  const config = node.data.config;
+  const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
+  return (
+    <div className="config-panel" data-testid="config-panel">
+      <div className="panel-title" style={{ borderColor: spec.color }}>
+        <span className="block-icon" style={{ background: spec.color }}>
+          {spec.icon}
+        </span>
+        <div>
+          <div className="muted small">{spec.label}</div>
+          <div className="muted tiny">{spec.description}</div>
+        </div>
+      </div>
+      {problems.length > 0 && (
+        <div className="error-box small">
+          {problems.map((p, i) => (
+            <div key={i}>⚠ {p}</div>
+          ))}
+        </div>
+      )}
+      <label className="field">
+        <span>Name</span>
+        <input aria-label="Block name" value={node.data.name} onChange={(e) => onChange({ name: e.target.value }, 'name')} />
+      </label>
+      {!spec.container && (
+        <label className="check">
+          <input type="checkbox" checked={node.data.enabled} onChange={(e) => onChange({ enabled: e.target.checked }, 'enabled')} />
+          Enabled
+        </label>
+      )}
+      {spec.fields
+        .filter((field) => !field.when || field.when(config))
+        .map((field) => (
+          <Field
+            key={`${node.id}:${field.key}`}
+            field={field}
+            config={config}
+            value={config[field.key]}
+            onChange={(value) => setConfig(field.key, value)}
+            onConditionsChange={onConditionsChange}
+          />
+        ))}
+      {spec.outputs.length > 0 && (
+        <div className="outputs muted small">
+          Outputs:{' '}
+          {spec.outputs.map((o) => (
+            <code key={o}>
+              &lt;{node.data.name.toLowerCase().replace(/\s+/g, '')}.{o}&gt;
+            </code>
+          ))}
+        </div>
+      )}
+      <button className="btn danger small" onClick={onDelete}>
+        Delete block
+      </button>
+    </div>
+  );
+}
+
+function Field({
+  field,
+  value,
+  config,
+  onChange,
+  onConditionsChange,
+}: {
+  field: FieldSpec;
+  value: unknown;
+  config: Config;
+  onChange: (value: unknown) => void;
+  onConditionsChange: (conditions: Condition[]) => void;
+}) {
+  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value);
+  let control;
+  switch (field.kind) {
+    case 'text':
+    case 'number':
+      control = <RefInput label={field.label} value={text} placeholder={field.placeholder} onChange={onChange} />;
+      break;
+    case 'textarea':
+      control = <RefInput label={field.label} value={text} multiline onChange={onChange} />;
+      break;
+    case 'code':
+      control = <RefInput label={field.label} value={text} multiline rows={10} className="mono" onChange={onChange} />;
+      break;
+    case 'select':
+      control = (
+        <select aria-label={field.label} value={text || field.options?.[0]} onChange={(e) => onChange(e.target.value)}>
+          {field.options?.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+      );
+      break;
+    case 'json':
+      control = <JsonField label={field.label} value={value} onChange={onChange} />;
+      break;
+    case 'keyValue':
+      control = <KeyValueField label={field.label} value={value} onChange={onChange} keyName="key" />;
+      break;
+    case 'assignments':
+      control = <KeyValueField label={field.label} value={value} onChange={onChange} keyName="name" />;
+      break;
+    case 'conditions':
+      control = <ConditionsField value={config.conditions} onChange={onConditionsChange} />;
+      break;
+    case 'inputFormat':
+      control = <InputFormatField value={value} onChange={onChange} />;
+      break;
+  }
+  return (
+    <div className="field">
+      <span>{field.label}</span>
+      {control}
+      {field.help && <div className="muted tiny">{field.help}</div>}
+    </div>
+  );
+}
+
+/** JSON when the text parses, otherwise the text itself (so `<api.data>` or a half-typed object still saves). */
+function JsonField({ label, value, onChange }: { label: string; value: unknown; onChange: (value: unknown) => void }) {
+  const [text, setText] = useState(() =>
+    value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2),
+  );
+  const [valid, setValid] = useState(true);
+  return (
+    <>
+      <RefInput
+        label={label}
+        multiline
+        rows={5}
+        className="mono"
+        value={text}
+        onChange={(next) => {
+          setText(next);
+          if (next.trim() === '') {
+            setValid(true);
+            onChange(undefined);
+            return;
+          }
+          try {
+            onChange(JSON.parse(next));
+            setValid(true);
+          } catch {
+            onChange(next);
+            setValid(/^\s*<[^>]+>\s*$/.test(next) || !/^\s*[[{]/.test(next));
+          }
+        }}
+      />
+      {!valid && <div className="muted tiny warn-text">Not valid JSON yet: it will be sent as text.</div>}
+    </>
+  );
+}
+
+function KeyValueField({
+  label,
+  value,
+  onChange,
+  keyName,
+}: {
+  label: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  keyName: 'key' | 'name';
+}) {
+  const rows = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  const set = (index: number, patch: Record<string, unknown>) => onChange(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+  return (
+    <div className="kv">
+      {rows.map((row, index) => (
+        <div className="kv-row" key={index}>
+          <input
+            aria-label={`${label} ${keyName} ${index + 1}`}
+            placeholder={keyName}
+            value={String(row[keyName] ?? '')}
+            onChange={(e) => set(index, { [keyName]: e.target.value })}
+          />
+          <RefInput
+            label={`${label} value ${index + 1}`}
+            value={typeof row.value === 'string' ? row.value : row.value === undefined ? '' : JSON.stringify(row.value)}
+            placeholder="value"
+            onChange={(v) => set(index, { value: v })}
+          />
+          <button className="btn ghost small" aria-label="Remove" onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+            ✕
+          </button>
+        </div>
+      ))}
+      <button className="btn small" onClick={() => onChange([...rows, { [keyName]: '', value: '' }])}>
+        + Add
+      </button>
+    </div>
+  );
+}
+
+function ConditionsField({ value, onChange }: { value: unknown; onChange: (value: Condition[]) => void }) {
+  const list = Array.isArray(value) ? (value as Condition[]) : [];
+  const hasElse = list.length > 1 && list[list.length - 1].title === 'else';
+  const normalize = (items: Condition[]) =>
+    items.map((c, i) => ({ ...c, title: c.title === 'else' && i === items.length - 1 && i > 0 ? 'else' : i === 0 ? 'if' : 'else if' }));
+  const set = (index: number, expression: string) => onChange(list.map((c, i) => (i === index ? { ...c, expression } : c)));
+  const addElseIf = () => {
+    const next = [...list];
+    next.splice(hasElse ? list.length - 1 : list.length, 0, { id: shortId(), title: 'else if', expression: '' });
+    onChange(normalize(next));
+  };
+  return (
+    <div className="conditions">
+      {list.map((condition, index) => (
+        <div className="condition" key={condition.id}>
+          <div className="condition-head">
+            <strong>{conditionTitle(index, condition, list.length)}</strong>
+            {list.length > 1 && (
+              <button className="btn ghost small" aria-label="Remove branch" onClick={() => onChange(normalize(list.filter((_, i) => i !== index)))}>
+                ✕
+              </button>
+            )}
+          </div>
+          {condition.title !== 'else' || index === 0 ? (
+            <RefInput
+              label={`Condition ${index + 1} expression`}
+              className="mono"
+              value={condition.expression}
+              placeholder="<api.status> === 200"
+              onChange={(v) => set(index, v)}
+            />
+          ) : (
+            <div className="muted tiny">Taken when no branch above matches.</div>
+          )}
+        </div>
+      ))}
+      <div className="row gap">
+        <button className="btn small" onClick={addElseIf}>
+          + else if
+        </button>
+        {!hasElse && (
+          <button className="btn small" onClick={() => onChange(normalize([...list, { id: shortId(), title: 'else', expression: '' }]))}>
+            + else
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+interface InputField {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'json' | 'files';
+  value?: unknown;
+  required?: boolean;
+  description?: string;
+}
+
+const INPUT_TYPES: InputField['type'][] = ['string', 'number', 'boolean', 'json', 'files'];
+
+function valueText(field: InputField): string {
+  if (field.value === undefined || field.value === null) return '';
+  if (field.type === 'string' && typeof field.value === 'string') return field.value;
+  return typeof field.value === 'string' ? field.value : JSON.stringify(field.value);
+}
+
+/** Parses what was typed in the value column according to the field's type; text that does not parse is kept. */
+function parseValue(type: InputField['type'], text: string): unknown {
+  if (text === '') return undefined;
+  if (type === 'string') return text;
+  if (type === 'number') return /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(text) ? Number(text) : text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The API trigger's Input Format: one row per field, with the value column manual runs use (SEED.md rule 1). */
+function InputFormatField({ value, onChange }: { value: unknown; onChange: (value: unknown) => void }) {
+  const fields = Array.isArray(value) ? (value as InputField[]) : [];
+  const set = (index: number, patch: Partial<InputField>) => onChange(fields.map((f, i) => (i === index ? { ...f, ...patch } : f)));
+  return (
+    <div className="input-format" data-testid="input-format">
+      {fields.length > 0 && (
+        <div className="if-row if-head muted tiny">
+          <span>Name</span>
+          <span>Type</span>
+          <span>Value (manual runs)</span>
+          <span title="Required">Req.</span>
+          <span />
+        </div>
+      )}
+      {fields.map((field, index) => (
+        <div className="if-row" key={index}>
+          <input aria-label={`Field ${index + 1} name`} placeholder="name" value={field.name} onChange={(e) => set(index, { name: e.target.value })} />
+          <select
+            aria-label={`Field ${index + 1} type`}
+            value={field.type}
+            onChange={(e) => {
+              const type = e.target.value as InputField['type'];
+              set(index, { type, value: parseValue(type, valueText(field)) });
+            }}
+          >
+            {INPUT_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+          {field.type === 'boolean' ? (
+            <select
+              aria-label={`Field ${index + 1} value`}
+              value={field.value === undefined ? '' : String(field.value)}
+              onChange={(e) => set(index, { value: e.target.value === '' ? undefined : e.target.value === 'true' })}
+            >
+              <option value="">—</option>
+              <option value="true">true</option>
+              <option value="false">false</option>
+            </select>
+          ) : (
+            <input
+              aria-label={`Field ${index + 1} value`}
+              placeholder={field.type === 'json' || field.type === 'files' ? 'JSON' : 'value'}
+              value={valueText(field)}
+              onChange={(e) => set(index, { value: parseValue(field.type, e.target.value) })}
+            />
+          )}
+          <input
+            type="checkbox"
+            aria-label={`Field ${index + 1} required`}
+            checked={field.required === true}
+            onChange={(e) => set(index, { required: e.target.checked || undefined })}
+          />
+          <button className="btn ghost small" aria-label={`Remove field ${index + 1}`} onClick={() => onChange(fields.filter((_, i) => i !== index))}>
+            ✕
+          </button>
+        </div>
+      ))}
+      <button className="btn small" onClick={() => onChange([...fields, { name: `field${fields.length + 1}`, type: 'string' }])}>
+        + Add field
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,573 @@
+// The canvas editor: palette, React Flow canvas, the selected block's form, autosave, undo/redo and manual runs.
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+  type OnBeforeDelete,
+  type XYPosition,
+} from '@xyflow/react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
+import { api } from '../api';
+import type { EnvVar, Workflow } from '../types';
+import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
+import { ConfigPanel, type Condition } from './ConfigPanel';
+import {
+  DEFAULT_CONTAINER_SIZE,
+  edgeStyle,
+  fromState,
+  isContainer,
+  outputsOf,
+  sortParentsFirst,
+  toState,
+  type BlockData,
+  type FlowEdge,
+  type FlowNode,
+} from './model';
+import { EditorStatusContext, nodeTypes } from './nodes';
+import { SuggestionsContext, type Suggestion } from './RefInput';
+import { RunPanel, useManualRun } from './RunPanel';
+import { useAutosave, type AutosaveState } from './useAutosave';
+
+const PALETTE_MIME = 'application/x-sluice-block';
+const HISTORY_LIMIT = 100;
+
+interface Snapshot {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+}
+
+export interface EditorHandle {
+  flush(): Promise<boolean>;
+}
+
+export interface EditorProps {
+  workflow: Workflow;
+  knownUpdatedAt: MutableRefObject<string>;
+  handle: MutableRefObject<EditorHandle | null>;
+  onSaved: (workflow: Workflow) => void;
+  visible: boolean;
+}
+
+export function Editor(props: EditorProps) {
+  return (
+    <ReactFlowProvider>
+      <EditorCanvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+const normalizeState = (state: Workflow['state']) => {
+  const flow = fromState(state);
+  return toState(flow.nodes, flow.edges);
+};
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+}
+
+function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: EditorProps) {
+  // Built once per workflow: afterwards the canvas is the source of truth and the server only hears from it.
+  const initial = useMemo(() => fromState(workflow.state), [workflow.id]);
+  const [nodes, setNodes] = useState<FlowNode[]>(initial.nodes);
+  const [edges, setEdges] = useState<FlowEdge[]>(initial.edges);
+  const nodesRef = useRef(nodes);
+  const edgesRef = useRef(edges);
+  nodesRef.current = nodes;
+  edgesRef.current = edges;
+  const flow = useReactFlow<FlowNode, FlowEdge>();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const [panel, setPanel] = useState<'block' | 'run'>('block');
+
+  // ---- undo / redo -------------------------------------------------------------------------------------------
+  const history = useRef<{ past: Snapshot[]; future: Snapshot[]; lastKey?: string; lastAt: number }>({ past: [], future: [], lastAt: 0 });
+  const [, setHistoryVersion] = useState(0);
+  /** Remembers the state before a change. Edits of one field in quick succession count as one step. */
+  const record = useCallback((coalesceKey?: string) => {
+    const h = history.current;
+    const now = Date.now();
+    if (coalesceKey && h.lastKey === coalesceKey && now - h.lastAt < 1500) {
+      h.lastAt = now;
+      return;
+    }
+    h.past.push({ nodes: nodesRef.current, edges: edgesRef.current });
+    if (h.past.length > HISTORY_LIMIT) h.past.shift();
+    h.future = [];
+    h.lastKey = coalesceKey;
+    h.lastAt = now;
+    setHistoryVersion((v) => v + 1);
+  }, []);
+  const undo = useCallback(() => {
+    const h = history.current;
+    const previous = h.past.pop();
+    if (!previous) return;
+    h.future.push({ nodes: nodesRef.current, edges: edgesRef.current });
+    h.lastKey = undefined;
+    setNodes(previous.nodes);
+    setEdges(previous.edges);
+    setHistoryVersion((v) => v + 1);
+  }, []);
+  const redo = useCallback(() => {
+    const h = history.current;
+    const next = h.future.pop();
+    if (!next) return;
+    h.past.push({ nodes: nodesRef.current, edges: edgesRef.current });
+    h.lastKey = undefined;
+    setNodes(next.nodes);
+    setEdges(next.edges);
+    setHistoryVersion((v) => v + 1);
+  }, []);
+  useEffect(() => {
+    if (!visible) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (isTyping(event.target)) return;
+      const mod = event.metaKey || event.ctrlKey;
+      if (mod && event.key.toLowerCase() === 'z' && !event.shiftKey) {
+        event.preventDefault();
+        undo();
+      } else if (mod && (event.key.toLowerCase() === 'y' || (event.key.toLowerCase() === 'z' && event.shiftKey))) {
+        event.preventDefault();
+        redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo, redo, visible]);
+
+  // Opened on another tab first (a deep link to /api, say), the canvas had no size to fit into: fit when first shown.
+  const fitted = useRef(visible);
+  useEffect(() => {
+    if (!visible || fitted.current) return;
+    fitted.current = true;
+    requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, padding: 0.2 }));
+  }, [visible, flow]);
+
+  // ---- autosave ----------------------------------------------------------------------------------------------
+  const dragging = nodes.some((n) => n.dragging);
+  const state = useMemo(() => toState(nodes, edges), [nodes, edges]);
+  const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging, normalize: normalizeState });
+  const run = useManualRun(workflow.id, autosave.flush);
+  handle.current = { flush: autosave.flush };
+
+  // ---- React Flow callbacks ----------------------------------------------------------------------------------
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    setNodes((current) => {
+      const next = applyNodeChanges(changes, current);
+      if (!changes.some((c) => c.type === 'remove')) return next;
+      // Children of a deleted container go with it.
+      const ids = new Set(next.map((n) => n.id));
+      let kept = next;
+      for (let guard = 0; guard < 10; guard++) {
+        const filtered = kept.filter((n) => !n.parentId || ids.has(n.parentId));
+        if (filtered.length === kept.length) break;
+        kept = filtered;
+        ids.clear();
+        kept.forEach((n) => ids.add(n.id));
+      }
+      if (kept.length !== next.length) setEdges((es) => es.filter((e) => ids.has(e.source) && ids.has(e.target)));
+      return kept;
+    });
+  }, []);
+  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => setEdges((current) => applyEdgeChanges(changes, current)), []);
+  const onBeforeDelete: OnBeforeDelete<FlowNode, FlowEdge> = useCallback(async () => {
+    record();
+    return true;
+  }, [record]);
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      if (connection.source === connection.target) return;
+      const handleId = connection.sourceHandle ?? 'source';
+      const exists = edgesRef.current.some(
+        (e) => e.source === connection.source && e.target === connection.target && (e.sourceHandle ?? 'source') === handleId,
+      );
+      if (exists) return;
+      record();
+      const edge: FlowEdge = {
+        id: `e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+        source: connection.source,
+        target: connection.target,
+        sourceHandle: handleId,
+        ...edgeStyle(handleId),
+      };
+      setEdges((es) => [...es, edge]);
+    },
+    [record],
+  );
+
+  /** The container whose box holds this point (flow coordinates), innermost first. */
+  const containerAt = useCallback(
+    (point: XYPosition, exclude?: string) => {
+      let best: { id: string; x: number; y: number; area: number } | undefined;
+      for (const node of nodesRef.current) {
+        if (node.type !== 'container' || node.id === exclude) continue;
+        const internal = flow.getInternalNode(node.id);
+        if (!internal) continue;
+        const { x, y } = internal.internals.positionAbsolute;
+        const width = internal.measured.width ?? node.width ?? DEFAULT_CONTAINER_SIZE.width;
+        const height = internal.measured.height ?? node.height ?? DEFAULT_CONTAINER_SIZE.height;
+        if (point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height) {
+          const area = width * height;
+          if (!best || area < best.area) best = { id: node.id, x, y, area };
+        }
+      }
+      return best;
+    },
+    [flow],
+  );
+
+  const addBlock = useCallback(
+    (type: string, at?: XYPosition) => {
+      const spec = specOf(type);
+      let position = at;
+      if (!position) {
+        const box = wrapper.current?.getBoundingClientRect();
+        const center = box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 };
+        position = flow.screenToFlowPosition(center);
+        position = { x: position.x - 100 + (nodesRef.current.length % 5) * 24, y: position.y - 40 + (nodesRef.current.length % 5) * 24 };
+      }
+      record();
+      const parent = spec.container ? undefined : containerAt(position);
+      const id = newBlockId();
+      const node: FlowNode = {
+        id,
+        type: spec.container ? 'container' : 'block',
+        position: parent ? { x: position.x - parent.x, y: position.y - parent.y } : position,
+        ...(parent ? { parentId: parent.id } : {}),
+        ...(spec.container
+          ? { style: { ...DEFAULT_CONTAINER_SIZE }, width: DEFAULT_CONTAINER_SIZE.width, height: DEFAULT_CONTAINER_SIZE.height, zIndex: -1 }
+          : {}),
+        selected: true,
+        data: {
+          type,
+          name: uniqueName(spec.baseName, nodesRef.current.map((n) => n.data.name)),
+          enabled: true,
+          config: spec.defaultConfig(),
+        },
+      };
+      setNodes((current) => sortParentsFirst([...current.map((n) => (n.selected ? { ...n, selected: false } : n)), node]));
+      setEdges((current) => current.map((e) => (e.selected ? { ...e, selected: false } : e)));
+      setPanel('block');
+    },
+    [containerAt, flow, record],
+  );
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      event.preventDefault();
+      const type = event.dataTransfer.getData(PALETTE_MIME);
+      if (!type) return;
+      addBlock(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+    },
+    [addBlock, flow],
+  );
+
+  /** Dropping a block inside a container puts it in; dragging it out takes it out. */
+  const onNodeDragStart = useCallback(() => record(), [record]);
+  const onNodeDragStop = useCallback(
+    (_event: unknown, _node: FlowNode, dragged: FlowNode[]) => {
+      const moves = new Map<string, { parentId?: string; position: XYPosition }>();
+      for (const node of dragged) {
+        if (node.type === 'container') continue;
+        const internal = flow.getInternalNode(node.id);
+        if (!internal) continue;
+        const abs = internal.internals.positionAbsolute;
+        const center = { x: abs.x + (internal.measured.width ?? 0) / 2, y: abs.y + (internal.measured.height ?? 0) / 2 };
+        const target = containerAt(center, node.id);
+        if ((target?.id ?? undefined) === node.parentId) continue;
+        moves.set(node.id, target ? { parentId: target.id, position: { x: abs.x - target.x, y: abs.y - target.y } } : { position: abs });
+      }
+      if (moves.size === 0) return;
+      setNodes((current) =>
+        sortParentsFirst(
+          current.map((n) => {
+            const move = moves.get(n.id);
+            if (!move) return n;
+            const { parentId: _old, ...rest } = n;
+            return move.parentId ? { ...rest, parentId: move.parentId, position: move.position } : { ...rest, position: move.position };
+          }),
+        ),
+      );
+    },
+    [containerAt, flow],
+  );
+
+  // ---- selected element and its form -------------------------------------------------------------------------
+  const selectedNodes = nodes.filter((n) => n.selected);
+  const selectedNode = selectedNodes.length === 1 ? selectedNodes[0] : undefined;
+  const selectedEdge = !selectedNode ? edges.find((e) => e.selected) : undefined;
+
+  const updateNode = useCallback(
+    (id: string, patch: Partial<BlockData>, key: string) => {
+      record(`${id}:${key}`);
+      setNodes((current) => current.map((n) => (n.id === id ? { ...n, data: { ...n.data, ...patch } } : n)));
+    },
+    [record],
+  );
+  const updateConditions = useCallback(
+    (id: string, conditions: Condition[]) => {
+      record(`${id}:conditions`);
+      setNodes((current) => current.map((n) => (n.id === id ? { ...n, data: { ...n.data, config: { ...n.data.config, conditions } } } : n)));
+      const handles = new Set(conditions.map((c) => `condition-${c.id}`));
+      setEdges((current) => current.filter((e) => e.source !== id || !e.sourceHandle?.startsWith('condition-') || handles.has(e.sourceHandle)));
+    },
+    [record],
+  );
+  const deleteSelected = useCallback(
+    (nodeIds: string[], edgeIds: string[]) => {
+      void flow.deleteElements({ nodes: nodeIds.map((id) => ({ id })), edges: edgeIds.map((id) => ({ id })) });
+    },
+    [flow],
+  );
+
+  // ---- references for autocomplete ---------------------------------------------------------------------------
+  const env = useQuery({
+    queryKey: ['env', workflow.workspaceId],
+    queryFn: () => api<{ data: EnvVar[] }>(`/api/v1/workspaces/${workflow.workspaceId}/env`).then((r) => r.data),
+    staleTime: 60_000,
+  });
+  const suggestions = useMemo<Suggestion[]>(() => {
+    const list: Suggestion[] = [];
+    for (const node of nodes) {
+      if (node.id === selectedNode?.id) continue;
+      const name = normalizeName(node.data.name);
+      for (const output of outputsOf(node.data)) list.push({ value: `<${name}.${output}>`, detail: specOf(node.data.type).label });
+    }
+    let parent = selectedNode?.parentId ? nodes.find((n) => n.id === selectedNode.parentId) : undefined;
+    while (parent) {
+      const kind = parent.data.type;
+      list.unshift({ value: `<${kind}.index>`, detail: `current ${kind} iteration` }, { value: `<${kind}.currentItem>`, detail: `current ${kind} item` });
+      const grand = parent.parentId;
+      parent = grand ? nodes.find((n) => n.id === grand) : undefined;
+    }
+    for (const node of nodes) {
+      if (node.data.type !== 'variables' || !Array.isArray(node.data.config.assignments)) continue;
+      for (const a of node.data.config.assignments as { name?: string }[]) {
+        if (a.name) list.push({ value: `<variable.${a.name}>`, detail: 'workflow variable' });
+      }
+    }
+    for (const v of env.data ?? []) list.push({ value: `{{${v.name}}}`, detail: 'environment variable' });
+    return list;
+  }, [nodes, selectedNode?.id, selectedNode?.parentId, env.data]);
+
+  // ---- rendering ---------------------------------------------------------------------------------------------
+  const problems = autosave.save.problems;
+  const renderedEdges = useMemo(
+    () =>
+      edges.map((e) =>
+        problems.byEdge[e.id]
+          ? { ...e, className: 'edge-problem', label: '⚠', style: { ...e.style, stroke: '#d93025', strokeDasharray: '6 4' } }
+          : e,
+      ),
+    [edges, problems.byEdge],
+  );
+  const status = useMemo(() => ({ problems: problems.byNode, run: run.blocks }), [problems.byNode, run.blocks]);
+  const hasApiTrigger = nodes.some((n) => n.data.type === 'api_trigger');
+
+  const resolveConflict = (choice: 'theirs' | 'mine') => {
+    const theirs = autosave.save.conflict;
+    if (!theirs) return;
+    autosave.resolveConflict(choice, theirs);
+    if (choice === 'theirs') {
+      const next = fromState(theirs.state);
+      setNodes(next.nodes);
+      setEdges(next.edges);
+      history.current = { past: [], future: [], lastAt: 0 };
+      onSaved(theirs);
+    }
+  };
+
+  return (
+    <EditorStatusContext.Provider value={status}>
+      <SuggestionsContext.Provider value={suggestions}>
+        <div className="editor">
+          <div className="editor-toolbar">
+            <button className="btn primary" onClick={() => { setPanel('run'); void run.start(); }} disabled={run.running} data-testid="run-button">
+              {run.running ? 'Running…' : '▶ Run'}
+            </button>
+            {run.running && (
+              <button className="btn small" onClick={run.cancel}>
+                Stop
+              </button>
+            )}
+            <SaveIndicator save={autosave.save} onRetry={() => void autosave.flush()} />
+            <span className="grow" />
+            <button className="btn ghost small" onClick={undo} disabled={history.current.past.length === 0} title="Undo (Ctrl+Z)">
+              ↶ Undo
+            </button>
+            <button className="btn ghost small" onClick={redo} disabled={history.current.future.length === 0} title="Redo (Ctrl+Shift+Z)">
+              ↷ Redo
+            </button>
+          </div>
+          {autosave.save.status === 'conflict' && (
+            <div className="banner warn" role="alert">
+              Someone else saved this workflow while you were editing.
+              <button className="btn small" onClick={() => resolveConflict('theirs')}>
+                Load their version
+              </button>
+              <button className="btn small danger" onClick={() => resolveConflict('mine')}>
+                Overwrite with mine
+              </button>
+            </div>
+          )}
+          <div className="editor-body">
+            <aside className="palette" aria-label="Blocks">
+              {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
+                <div key={group}>
+                  <h4>{group}</h4>
+                  {BLOCK_TYPES.filter((t) => t.group === group).map((t) => {
+                    const disabled = t.type === 'api_trigger' && hasApiTrigger;
+                    return (
+                      <div
+                        key={t.type}
+                        className={`palette-item ${disabled ? 'disabled' : ''}`}
+                        draggable={!disabled}
+                        data-testid={`palette-${t.type}`}
+                        title={disabled ? 'A workflow has at most one API trigger' : `${t.description} — drag onto the canvas or click`}
+                        onDragStart={(e) => {
+                          e.dataTransfer.setData(PALETTE_MIME, t.type);
+                          e.dataTransfer.effectAllowed = 'move';
+                        }}
+                        onClick={() => !disabled && addBlock(t.type)}
+                      >
+                        <span className="block-icon" style={{ background: t.color }}>
+                          {t.icon}
+                        </span>
+                        {t.label}
+                      </div>
+                    );
+                  })}
+                </div>
+              ))}
+              <p className="muted tiny hint">Drag from a block's right edge to connect. Select and press Delete to remove; Ctrl+Z undoes.</p>
+            </aside>
+            <div className="canvas" ref={wrapper} onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }} onDrop={onDrop}>
+              <ReactFlow<FlowNode, FlowEdge>
+                nodes={nodes}
+                edges={renderedEdges}
+                nodeTypes={nodeTypes}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onConnect={onConnect}
+                onBeforeDelete={onBeforeDelete}
+                onNodeDragStart={onNodeDragStart}
+                onNodeDragStop={onNodeDragStop}
+                onNodeClick={() => setPanel('block')}
+                onEdgeClick={() => setPanel('block')}
+                deleteKeyCode={['Delete', 'Backspace']}
+                isValidConnection={(c) => c.source !== c.target}
+                fitView
+                fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+                minZoom={0.2}
+                snapToGrid
+                snapGrid={[8, 8]}
+                proOptions={{ hideAttribution: true }}
+              >
+                <Background gap={16} />
+                <Controls showInteractive={false} />
+                <MiniMap pannable zoomable style={{ width: 140, height: 90 }} />
+              </ReactFlow>
+              {problems.general.length > 0 && (
+                <div className="canvas-problems">
+                  {problems.general.map((p, i) => (
+                    <div key={i}>⚠ {p}</div>
+                  ))}
+                </div>
+              )}
+            </div>
+            <aside className="inspector">
+              <div className="tabs small">
+                <button className={panel === 'block' ? 'active' : ''} onClick={() => setPanel('block')}>
+                  Block
+                </button>
+                <button className={panel === 'run' ? 'active' : ''} onClick={() => setPanel('run')} data-testid="run-tab">
+                  Run {run.status === 'running' ? '…' : ''}
+                </button>
+              </div>
+              {panel === 'run' ? (
+                <RunPanel run={run} nodes={nodes} />
+              ) : selectedNode ? (
+                <ConfigPanel
+                  key={selectedNode.id}
+                  node={selectedNode}
+                  problems={problems.byNode[selectedNode.id] ?? []}
+                  onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
+                  onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
+                  onDelete={() => deleteSelected([selectedNode.id], [])}
+                />
+              ) : selectedEdge ? (
+                <div className="config-panel">
+                  <h3>Connection</h3>
+                  <p>
+                    {nodes.find((n) => n.id === selectedEdge.source)?.data.name} → {nodes.find((n) => n.id === selectedEdge.target)?.data.name}
+                  </p>
+                  <p className="muted small">Handle: {selectedEdge.sourceHandle ?? 'source'}</p>
+                  {problems.byEdge[selectedEdge.id]?.map((p, i) => (
+                    <div className="error-box small" key={i}>
+                      ⚠ {p}
+                    </div>
+                  ))}
+                  <button className="btn danger small" onClick={() => deleteSelected([], [selectedEdge.id])}>
+                    Delete connection
+                  </button>
+                </div>
+              ) : (
+                <div className="config-panel muted">
+                  <p>Select a block to configure it.</p>
+                  <p className="small">
+                    {nodes.length} block{nodes.length === 1 ? '' : 's'}, {edges.length} connection{edges.length === 1 ? '' : 's'}.
+                  </p>
+                  {isContainerHint(nodes)}
+                </div>
+              )}
+            </aside>
+          </div>
+        </div>
+      </SuggestionsContext.Provider>
+    </EditorStatusContext.Provider>
+  );
+}
+
+function isContainerHint(nodes: FlowNode[]) {
+  if (!nodes.some((n) => isContainer(n.data.type))) return null;
+  return <p className="small">Drop blocks inside a loop or parallel to repeat them; connect its “start” to the first one.</p>;
+}
+
+function SaveIndicator({ save, onRetry }: { save: AutosaveState; onRetry: () => void }) {
+  const problemCount =
+    Object.values(save.problems.byNode).reduce((n, list) => n + list.length, 0) + save.problems.general.length;
+  switch (save.status) {
+    case 'saved':
+      return <span className="save-state ok" data-testid="save-state" data-status="saved">All changes saved</span>;
+    case 'dirty':
+      return <span className="save-state" data-testid="save-state" data-status="dirty">Unsaved changes…</span>;
+    case 'saving':
+      return <span className="save-state" data-testid="save-state" data-status="saving">Saving…</span>;
+    case 'invalid':
+      return (
+        <span className="save-state bad" data-testid="save-state" data-status="invalid">
+          Not saved: {problemCount} problem{problemCount === 1 ? '' : 's'} to fix
+        </span>
+      );
+    case 'conflict':
+      return <span className="save-state bad" data-testid="save-state" data-status="conflict">Not saved: edit conflict</span>;
+    case 'error':
+      return (
+        <span className="save-state bad" data-testid="save-state" data-status="error">
+          Save failed: {save.error}{' '}
+          <button className="btn small" onClick={onRetry}>
+            Retry
+          </button>
+        </span>
+      );
+  }
+}
+

@@ -1,0 +1,167 @@
+// Between the saved workflow state (SPEC §3) and React Flow's nodes and edges. Child positions are relative to their
+// container, as React Flow keeps them; a container's size is kept in its block config (width, height).
+import { MarkerType, type Edge, type Node } from '@xyflow/react';
+import type { Block, Loop, Parallel, StateEdge, WorkflowState } from '../types';
+import { CONTAINER_SETTING_KEYS, specOf } from './catalog';
+
+export interface BlockData extends Record<string, unknown> {
+  type: string;
+  name: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+}
+
+export type FlowNode = Node<BlockData>;
+export type FlowEdge = Edge;
+
+/** The handle inside a container that starts each iteration; saved as an ordinary `source` edge to a child. */
+export const CONTAINER_START_HANDLE = 'start';
+export const DEFAULT_CONTAINER_SIZE = { width: 420, height: 240 };
+
+export const isContainer = (type: string) => type === 'loop' || type === 'parallel';
+
+export function edgeStyle(sourceHandle: string | null | undefined): Partial<FlowEdge> {
+  const color = sourceHandle === 'error' ? '#d93025' : sourceHandle?.startsWith('condition-') ? '#c27c0e' : '#8a94a6';
+  return {
+    style: { stroke: color, strokeWidth: 2 },
+    markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
+  };
+}
+
+function depthOf(block: Block, blocks: Record<string, Block>): number {
+  let depth = 0;
+  let current = block.parentId ? blocks[block.parentId] : undefined;
+  while (current && depth < 50) {
+    depth++;
+    current = current.parentId ? blocks[current.parentId] : undefined;
+  }
+  return depth;
+}
+
+/** Parents must come before their children in React Flow's node array. */
+export function sortParentsFirst(nodes: FlowNode[]): FlowNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const depth = (node: FlowNode) => {
+    let d = 0;
+    let parent = node.parentId ? byId.get(node.parentId) : undefined;
+    while (parent && d < 50) {
+      d++;
+      parent = parent.parentId ? byId.get(parent.parentId) : undefined;
+    }
+    return d;
+  };
+  return [...nodes].sort((a, b) => depth(a) - depth(b));
+}
+
+export function fromState(state: WorkflowState): { nodes: FlowNode[]; edges: FlowEdge[] } {
+  const blocks = state.blocks ?? {};
+  const ordered = Object.values(blocks).sort((a, b) => depthOf(a, blocks) - depthOf(b, blocks));
+  const nodes: FlowNode[] = ordered.map((block) => {
+    const container = isContainer(block.type);
+    const config = { ...(block.config ?? {}) };
+    let style: FlowNode['style'];
+    if (container) {
+      const settings: Loop | Parallel | undefined = block.type === 'loop' ? state.loops?.[block.id] : state.parallels?.[block.id];
+      for (const key of CONTAINER_SETTING_KEYS[block.type]) {
+        const value = (settings as unknown as Record<string, unknown> | undefined)?.[key];
+        if (value !== undefined) config[key] = typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
+      }
+      if (!config[CONTAINER_SETTING_KEYS[block.type][0]]) Object.assign(config, specOf(block.type).defaultConfig());
+      style = {
+        width: Number(config.width) || DEFAULT_CONTAINER_SIZE.width,
+        height: Number(config.height) || DEFAULT_CONTAINER_SIZE.height,
+      };
+      delete config.width;
+      delete config.height;
+    }
+    return {
+      id: block.id,
+      type: container ? 'container' : 'block',
+      position: { x: block.position?.x ?? 0, y: block.position?.y ?? 0 },
+      ...(block.parentId && blocks[block.parentId] ? { parentId: block.parentId } : {}),
+      ...(style ? { style, width: Number(style.width), height: Number(style.height) } : {}),
+      ...(container ? { zIndex: -1 } : {}),
+      data: { type: block.type, name: block.name, enabled: block.enabled !== false, config },
+    };
+  });
+  const edges: FlowEdge[] = (state.edges ?? []).map((edge) => {
+    const target = blocks[edge.target];
+    const startsIteration = target?.parentId === edge.source && isContainer(blocks[edge.source]?.type ?? '');
+    const handle = startsIteration ? CONTAINER_START_HANDLE : (edge.sourceHandle ?? 'source');
+    return { id: edge.id, source: edge.source, target: edge.target, sourceHandle: handle, ...edgeStyle(handle) };
+  });
+  return { nodes, edges };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function numberOrText(value: unknown): unknown {
+  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return value;
+}
+
+export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
+  const state: WorkflowState = { blocks: {}, edges: [], loops: {}, parallels: {} };
+  for (const node of nodes) {
+    const { type, name, enabled, config } = node.data;
+    const block: Block = {
+      id: node.id,
+      type,
+      name,
+      position: { x: round(node.position.x), y: round(node.position.y) },
+      enabled,
+      config: { ...config },
+    };
+    if (node.parentId) block.parentId = node.parentId;
+    if (isContainer(type)) {
+      const width = node.width ?? node.measured?.width ?? (Number(node.style?.width) || DEFAULT_CONTAINER_SIZE.width);
+      const height = node.height ?? node.measured?.height ?? (Number(node.style?.height) || DEFAULT_CONTAINER_SIZE.height);
+      block.config = { width: Math.round(width), height: Math.round(height) };
+      const children = nodes.filter((n) => n.parentId === node.id).map((n) => n.id);
+      if (type === 'loop') {
+        const loop: Loop = { id: node.id, nodes: children, loopType: config.loopType === 'forEach' ? 'forEach' : 'for' };
+        if (loop.loopType === 'for') loop.iterations = Number(config.iterations) || 1;
+        else if (config.forEachItems !== undefined && config.forEachItems !== '') loop.forEachItems = config.forEachItems;
+        state.loops[node.id] = loop;
+      } else {
+        const parallel: Parallel = {
+          id: node.id,
+          nodes: children,
+          parallelType: config.parallelType === 'collection' ? 'collection' : 'count',
+        };
+        if (parallel.parallelType === 'count') parallel.count = Number(config.count) || 1;
+        else if (config.distribution !== undefined && config.distribution !== '') parallel.distribution = config.distribution;
+        state.parallels[node.id] = parallel;
+      }
+    } else {
+      for (const key of ['timeoutMs', 'retries', 'ms', 'status', 'temperature', 'maxTokens']) {
+        if (key in block.config) {
+          if (block.config[key] === '' || block.config[key] === undefined) delete block.config[key];
+          else block.config[key] = numberOrText(block.config[key]);
+        }
+      }
+    }
+    state.blocks[node.id] = block;
+  }
+  for (const edge of edges) {
+    const saved: StateEdge = { id: edge.id, source: edge.source, target: edge.target };
+    const handle = edge.sourceHandle === CONTAINER_START_HANDLE ? 'source' : (edge.sourceHandle ?? 'source');
+    saved.sourceHandle = handle;
+    state.edges.push(saved);
+  }
+  return state;
+}
+
+/** Output names a block offers to `<name.field>` references. */
+export function outputsOf(data: BlockData): string[] {
+  const spec = specOf(data.type);
+  if (data.type === 'api_trigger') {
+    const fields = Array.isArray(data.config.inputFormat) ? (data.config.inputFormat as { name?: string }[]) : [];
+    return [...fields.map((f) => f.name ?? '').filter(Boolean), 'input'];
+  }
+  if (data.type === 'variables') {
+    const list = Array.isArray(data.config.assignments) ? (data.config.assignments as { name?: string }[]) : [];
+    return list.map((a) => a.name ?? '').filter(Boolean);
+  }
+  return spec.outputs;
+}

@@ -1,0 +1,120 @@
+// Autosave of the draft: a change is saved ~0.8 s after the last edit. Before each save the workflow's `updatedAt` is
+// compared with the one this editor last saw; if someone else saved meanwhile the editor stops and asks (conflict)
+// instead of overwriting their work. A state the server refuses (400) stays local and its problems are shown.
+import { useCallback, useEffect, useRef, useState, type MutableRefObject } from 'react';
+import { api, ApiError, errorMessage } from '../api';
+import type { Workflow, WorkflowState } from '../types';
+import { NO_PROBLEMS, placeProblems, type PlacedProblems } from './problems';
+
+export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'invalid' | 'conflict' | 'error';
+
+export interface AutosaveState {
+  status: SaveStatus;
+  problems: PlacedProblems;
+  error?: string;
+  conflict?: Workflow;
+}
+
+const DEBOUNCE_MS = 800;
+
+export function useAutosave(options: {
+  workflowId: string;
+  state: WorkflowState;
+  /** The updatedAt this client last saw; shared with other writers of the same page (renames). */
+  knownUpdatedAt: MutableRefObject<string>;
+  onSaved: (workflow: Workflow) => void;
+  paused: boolean;
+  /** The state as this editor would write it, to tell a real conflict from a rename elsewhere. */
+  normalize: (state: WorkflowState) => WorkflowState;
+}) {
+  const { workflowId, knownUpdatedAt, onSaved, paused, normalize } = options;
+  const json = JSON.stringify(options.state);
+  const jsonRef = useRef(json);
+  jsonRef.current = json;
+  /** What the server holds, as far as this editor knows (normalized JSON). */
+  const serverJson = useRef(json);
+  /** The last text the server refused (400), so it is not sent again until it changes. */
+  const refusedJson = useRef<string | null>(null);
+  const [save, setSave] = useState<AutosaveState>({ status: 'saved', problems: NO_PROBLEMS });
+  const chain = useRef<Promise<boolean>>(Promise.resolve(true));
+  const statusRef = useRef<SaveStatus>('saved');
+  statusRef.current = save.status;
+
+  const saveNow = useCallback((): Promise<boolean> => {
+    const run = async (): Promise<boolean> => {
+      const body = jsonRef.current;
+      if (body === serverJson.current) return true;
+      if (body === refusedJson.current || statusRef.current === 'conflict') return false;
+      setSave((s) => ({ ...s, status: 'saving' }));
+      try {
+        const remote = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`);
+        if (remote.data.updatedAt !== knownUpdatedAt.current) {
+          // Someone saved since we last did. Only a different state is a conflict (a rename or move is not).
+          if (JSON.stringify(normalize(remote.data.state)) !== serverJson.current) {
+            setSave({ status: 'conflict', problems: NO_PROBLEMS, conflict: remote.data });
+            return false;
+          }
+          knownUpdatedAt.current = remote.data.updatedAt;
+        }
+        const state = JSON.parse(body) as WorkflowState;
+        const saved = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { state } });
+        knownUpdatedAt.current = saved.data.updatedAt;
+        serverJson.current = body;
+        refusedJson.current = null;
+        setSave({ status: body === jsonRef.current ? 'saved' : 'dirty', problems: NO_PROBLEMS });
+        onSaved(saved.data);
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
+          refusedJson.current = body;
+          setSave({ status: 'invalid', problems: placeProblems(error.details, JSON.parse(body) as WorkflowState) });
+        } else {
+          setSave({ status: 'error', problems: NO_PROBLEMS, error: errorMessage(error) });
+        }
+        return false;
+      }
+    };
+    chain.current = chain.current.then(run, run);
+    return chain.current;
+  }, [workflowId, knownUpdatedAt, onSaved, normalize]);
+
+  useEffect(() => {
+    if (statusRef.current === 'conflict') return;
+    if (json === serverJson.current) {
+      // Back to what the server holds (an undo, say): nothing to save, nothing wrong.
+      if (statusRef.current !== 'saved' && statusRef.current !== 'saving') setSave({ status: 'saved', problems: NO_PROBLEMS });
+      return;
+    }
+    if (paused || json === refusedJson.current) return;
+    setSave((s) => (s.status === 'dirty' ? s : { ...s, status: 'dirty' }));
+    const timer = setTimeout(() => void saveNow(), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [json, paused, saveNow]);
+
+  // Leaving the page with edits not yet saved: ask the browser to warn.
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (jsonRef.current !== serverJson.current) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, []);
+
+  /** Saves now if needed; true when the server holds exactly what the editor shows. */
+  const flush = useCallback(() => saveNow(), [saveNow]);
+
+  /** After a conflict: either take the other version (the editor resets to it) or overwrite it with ours. */
+  const resolveConflict = useCallback(
+    (choice: 'theirs' | 'mine', theirs: Workflow) => {
+      knownUpdatedAt.current = theirs.updatedAt;
+      serverJson.current = JSON.stringify(normalize(theirs.state));
+      refusedJson.current = null;
+      statusRef.current = choice === 'theirs' ? 'saved' : 'dirty';
+      setSave({ status: statusRef.current, problems: NO_PROBLEMS });
+      if (choice === 'mine') void saveNow();
+    },
+    [knownUpdatedAt, normalize, saveNow],
+  );
+
+  return { save, flush, resolveConflict };
+}

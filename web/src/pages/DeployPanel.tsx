@@ -1,0 +1,124 @@
+// Deploy, redeploy when the draft changed ("needs redeployment"), roll back to an earlier version, undeploy.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api';
+import { Badge, ConfirmButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { Link } from '../router';
+import type { Deployment } from '../types';
+import { useWorkflowStatus } from './WorkflowPage';
+
+export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: () => Promise<boolean> }) {
+  const client = useQueryClient();
+  const status = useWorkflowStatus(workflowId);
+  const deployments = useQuery({
+    queryKey: ['deployments', workflowId],
+    queryFn: () => api<{ data: Deployment[] }>(`/api/v1/workflows/${workflowId}/deployments`).then((r) => r.data),
+  });
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['workflow-status', workflowId] });
+    void client.invalidateQueries({ queryKey: ['deployments', workflowId] });
+    void client.invalidateQueries({ queryKey: ['workflows'] });
+  };
+  const deploy = useMutation({
+    mutationFn: async () => {
+      if (!(await flush())) throw new Error('The draft has unsaved problems; fix them in the editor before deploying.');
+      return api<{ version: number; deployedAt: string }>(`/api/v1/workflows/${workflowId}/deploy`, { method: 'POST' });
+    },
+    onSuccess: refresh,
+  });
+  const activate = useMutation({
+    mutationFn: (version: number) => api(`/api/v1/workflows/${workflowId}/deployments/${version}/activate`, { method: 'POST' }),
+    onSuccess: refresh,
+  });
+  const undeploy = useMutation({
+    mutationFn: () => api(`/api/v1/workflows/${workflowId}/deploy`, { method: 'DELETE' }),
+    onSuccess: refresh,
+  });
+
+  const s = status.data;
+  const error = deploy.error ?? activate.error ?? undeploy.error;
+  return (
+    <div className="page narrow">
+      <section className="card">
+        <h3>Deployment</h3>
+        {status.isPending ? (
+          <Loading />
+        ) : status.isError ? (
+          <ErrorBox error={status.error} onRetry={() => void status.refetch()} />
+        ) : (
+          <div className="deploy-state" data-testid="deploy-state">
+            {!s?.isDeployed ? (
+              <p>
+                <Badge tone="muted">Not deployed</Badge> The API endpoint answers 409 until you deploy.
+              </p>
+            ) : (
+              <p>
+                <Badge tone="ok">Active: v{s.activeVersion}</Badge> since {formatTime(s.deployedAt)}.{' '}
+                {s.needsRedeployment ? (
+                  <Badge tone="warn">Needs redeployment</Badge>
+                ) : (
+                  <span className="muted">The draft matches the active version.</span>
+                )}
+              </p>
+            )}
+            {s?.needsRedeployment && <p className="small">The draft has changed since this version was deployed; API calls still run v{s.activeVersion}.</p>}
+            <div className="row gap">
+              <button
+                className="btn primary"
+                data-testid="deploy-button"
+                onClick={() => deploy.mutate()}
+                disabled={deploy.isPending || (s?.isDeployed && !s.needsRedeployment)}
+              >
+                {deploy.isPending ? 'Deploying…' : s?.isDeployed ? 'Redeploy' : 'Deploy'}
+              </button>
+              {s?.isDeployed && (
+                <ConfirmButton confirmLabel="Undeploy now" onConfirm={() => undeploy.mutate()} disabled={undeploy.isPending}>
+                  Undeploy
+                </ConfirmButton>
+              )}
+              {s?.isDeployed && <Link to={`/workflows/${workflowId}/api`}>Call it from the API tab →</Link>}
+            </div>
+            {deploy.data && <p className="small ok-text">Deployed version {deploy.data.version}.</p>}
+          </div>
+        )}
+        <ErrorBox error={error} />
+      </section>
+      <section className="card">
+        <h3>History</h3>
+        {deployments.isPending ? (
+          <Loading />
+        ) : deployments.isError ? (
+          <ErrorBox error={deployments.error} />
+        ) : deployments.data.length === 0 ? (
+          <Empty>No deployments yet.</Empty>
+        ) : (
+          <table className="table" data-testid="deployments">
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Deployed</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {deployments.data.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    v{d.version} {d.isActive && <Badge tone="ok">active</Badge>}
+                  </td>
+                  <td className="muted">{formatTime(d.createdAt)}</td>
+                  <td className="actions">
+                    {!d.isActive && (
+                      <button className="btn small" onClick={() => activate.mutate(d.version)} disabled={activate.isPending}>
+                        {s?.activeVersion && d.version < s.activeVersion ? 'Roll back to this' : 'Activate'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

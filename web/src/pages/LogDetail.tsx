@@ -1,0 +1,187 @@
+// One log: summary, cost and tokens per model, the trace-span waterfall (bars to scale on one time axis, loop and
+// parallel iterations nested under their container) and the final output.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { api } from '../api';
+import { Badge, ErrorBox, formatCost, formatDuration, formatTime, JsonView, Loading } from '../components/ui';
+import { Link } from '../router';
+import type { LogDetail, TraceSpan } from '../types';
+import { rateLimitRetry } from './Logs';
+
+interface Row {
+  span: TraceSpan;
+  depth: number;
+  key: string;
+}
+
+function flatten(spans: TraceSpan[], depth = 0, prefix = ''): Row[] {
+  const rows: Row[] = [];
+  spans.forEach((span, index) => {
+    const key = `${prefix}${index}`;
+    rows.push({ span, depth, key });
+    if (span.children?.length) rows.push(...flatten(span.children, depth + 1, `${key}.`));
+  });
+  return rows;
+}
+
+export function LogDetailPage({ logId }: { logId: string }) {
+  const log = useQuery({
+    queryKey: ['log', logId],
+    queryFn: () => api<{ data: LogDetail }>(`/api/v1/logs/${logId}`).then((r) => r.data),
+    staleTime: Infinity,
+    ...rateLimitRetry,
+  });
+  if (log.isPending) return <Loading what="log" />;
+  if (log.isError) {
+    return (
+      <div className="page">
+        <ErrorBox error={log.error} onRetry={() => void log.refetch()} />
+        <Link to="/logs">Back to logs</Link>
+      </div>
+    );
+  }
+  const d = log.data;
+  const tokens = d.cost.tokens;
+  const models = Object.entries(d.cost.models ?? {});
+  return (
+    <div className="page">
+      <div className="page-head">
+        <Link to="/logs" className="muted">
+          Logs /
+        </Link>
+        <h1>{d.workflow?.name ?? d.workflowId}</h1>
+        {d.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}
+        <Badge tone="info">{d.trigger}</Badge>
+      </div>
+      <div className="stats">
+        <Stat label="Started" value={formatTime(d.startedAt)} />
+        <Stat label="Duration" value={formatDuration(d.totalDurationMs)} />
+        <Stat label="Cost" value={formatCost(d.cost.total)} />
+        <Stat label="Tokens" value={tokens ? `${tokens.total} (${tokens.prompt} in / ${tokens.completion} out)` : '—'} />
+        <Stat label="Execution" value={<code>{d.executionId}</code>} />
+      </div>
+      {models.length > 0 && (
+        <section className="card">
+          <h3>Models</h3>
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th>Model</th>
+                <th>Input</th>
+                <th>Output</th>
+                <th>Total</th>
+                <th>Tokens</th>
+              </tr>
+            </thead>
+            <tbody>
+              {models.map(([name, m]) => (
+                <tr key={name}>
+                  <td>{name}</td>
+                  <td>{formatCost(m.input)}</td>
+                  <td>{formatCost(m.output)}</td>
+                  <td>{formatCost(m.total)}</td>
+                  <td>
+                    {m.tokens.total} ({m.tokens.prompt} / {m.tokens.completion})
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <section className="card">
+        <h3>Trace</h3>
+        <Waterfall spans={d.executionData.traceSpans ?? []} />
+      </section>
+      <section className="card">
+        <h3>Final output</h3>
+        <JsonView value={d.executionData.finalOutput ?? null} maxHeight={360} />
+      </section>
+    </div>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <div className="stat">
+      <div className="muted tiny">{label}</div>
+      <div>{value}</div>
+    </div>
+  );
+}
+
+export function Waterfall({ spans }: { spans: TraceSpan[] }) {
+  const rows = useMemo(() => flatten(spans), [spans]);
+  const [selected, setSelected] = useState<string | null>(null);
+  if (rows.length === 0) return <p className="muted">No trace spans were recorded for this run.</p>;
+  const starts = rows.map((r) => Date.parse(r.span.startTime)).filter(Number.isFinite);
+  const ends = rows.map((r) => Date.parse(r.span.endTime)).filter(Number.isFinite);
+  const t0 = Math.min(...starts);
+  const total = Math.max(1, Math.max(...ends) - t0);
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  const chosen = rows.find((r) => r.key === selected);
+  return (
+    <div className="waterfall" data-testid="waterfall">
+      <div className="wf-row wf-axis">
+        <div className="wf-label" />
+        <div className="wf-track">
+          {ticks.map((t) => (
+            <span key={t} className="wf-tick" style={{ left: `${t * 100}%` }}>
+              {formatDuration(total * t)}
+            </span>
+          ))}
+        </div>
+        <div className="wf-duration" />
+      </div>
+      {rows.map(({ span, depth, key }) => {
+        const start = Date.parse(span.startTime) - t0;
+        const width = Math.max(0.4, (span.duration / total) * 100);
+        return (
+          <div
+            key={key}
+            className={`wf-row clickable ${selected === key ? 'selected' : ''}`}
+            onClick={() => setSelected(selected === key ? null : key)}
+            data-testid="span-row"
+            data-span-name={span.name}
+          >
+            <div className="wf-label" style={{ paddingLeft: 8 + depth * 16 }} title={span.type}>
+              <span className={`dot ${span.status}`} /> {span.name}
+              <span className="muted tiny"> {span.type}</span>
+            </div>
+            <div className="wf-track">
+              <div
+                className={`wf-bar ${span.status}`}
+                style={{ left: `${(start / total) * 100}%`, width: `${Math.min(width, 100 - (start / total) * 100)}%` }}
+              />
+            </div>
+            <div className="wf-duration small">{formatDuration(span.duration)}</div>
+          </div>
+        );
+      })}
+      {chosen && (
+        <div className="span-detail">
+          <h4>
+            {chosen.span.name} <span className="muted small">{chosen.span.type}</span>
+          </h4>
+          <div className="small muted">
+            {formatTime(chosen.span.startTime)} · {formatDuration(chosen.span.duration)}
+            {chosen.span.model ? ` · ${chosen.span.model}` : ''}
+            {chosen.span.tokens ? ` · ${chosen.span.tokens.total} tokens` : ''}
+            {chosen.span.cost !== undefined ? ` · ${formatCost(chosen.span.cost)}` : ''}
+          </div>
+          {chosen.span.error && <div className="error-box small">{chosen.span.error}</div>}
+          <div className="two-col">
+            <div>
+              <h5>Input</h5>
+              <JsonView value={chosen.span.input ?? null} maxHeight={260} />
+            </div>
+            <div>
+              <h5>Output</h5>
+              <JsonView value={chosen.span.output ?? null} maxHeight={260} />
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

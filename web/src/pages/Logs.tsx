@@ -1,0 +1,230 @@
+// The logs explorer: the logs API's filters (kept in the URL), newest or oldest first, infinite scroll by cursor.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, ApiError } from '../api';
+import { Badge, Empty, ErrorBox, formatCost, formatDuration, formatTime, Loading } from '../components/ui';
+import { navigate, useLocation } from '../router';
+import { useWorkspace } from '../session';
+import { LEVELS, TRIGGERS, type LogsPage as LogsPageData, type WorkflowSummary } from '../types';
+
+const FILTER_KEYS = [
+  'workflowIds',
+  'triggers',
+  'level',
+  'startDate',
+  'endDate',
+  'executionId',
+  'minDurationMs',
+  'maxDurationMs',
+  'minCost',
+  'maxCost',
+  'model',
+  'order',
+] as const;
+type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
+
+const PAGE_SIZE = 50;
+
+/** Logs API calls count against a small per-minute budget on the free plan: wait as the server says, then retry. */
+export const rateLimitRetry = {
+  retry: (count: number, error: unknown) =>
+    error instanceof ApiError ? error.status === 429 && count < 3 : count < 2,
+  retryDelay: (count: number, error: unknown) =>
+    error instanceof ApiError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 1000 * 2 ** count,
+};
+
+function toLocalInput(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+export function LogsPage() {
+  const { workspace } = useWorkspace();
+  const { search } = useLocation();
+  const filters: Filters = {};
+  for (const key of FILTER_KEYS) {
+    const value = search.get(key);
+    if (value) filters[key] = value;
+  }
+  const filterKey = JSON.stringify(filters);
+  const [draft, setDraft] = useState<Filters>(filters);
+  useEffect(() => setDraft(JSON.parse(filterKey) as Filters), [filterKey]);
+
+  const workflows = useQuery({
+    queryKey: ['workflows', workspace.id],
+    queryFn: () => api<{ data: WorkflowSummary[] }>(`/api/v1/workflows?workspaceId=${workspace.id}`).then((r) => r.data),
+  });
+  const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
+
+  const logs = useInfiniteQuery({
+    queryKey: ['logs', workspace.id, filterKey],
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ workspaceId: workspace.id, limit: String(PAGE_SIZE), ...filters });
+      if (pageParam) params.set('cursor', pageParam);
+      return api<LogsPageData>(`/api/v1/logs?${params}`);
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 5_000,
+    ...rateLimitRetry,
+  });
+
+  // Infinite scroll: load the next page when the sentinel under the table comes into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && logs.hasNextPage && !logs.isFetchingNextPage) void logs.fetchNextPage();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [logs]);
+
+  const apply = (event?: FormEvent) => {
+    event?.preventDefault();
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(draft)) if (value) params.set(key, value);
+    const query = params.toString();
+    navigate(`/logs${query ? `?${query}` : ''}`);
+  };
+  const set = (key: keyof Filters, value: string) => setDraft((d) => ({ ...d, [key]: value || undefined }));
+  const triggers = new Set((draft.triggers ?? '').split(',').filter(Boolean));
+  const toggleTrigger = (t: string, on: boolean) => {
+    if (on) triggers.add(t);
+    else triggers.delete(t);
+    set('triggers', [...triggers].join(','));
+  };
+
+  const rows = logs.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Logs</h1>
+      </div>
+      <form className="filters card" onSubmit={apply} aria-label="Log filters">
+        <label>
+          Workflow
+          <select value={draft.workflowIds ?? ''} onChange={(e) => set('workflowIds', e.target.value)}>
+            <option value="">All</option>
+            {workflows.data?.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Level
+          <select value={draft.level ?? ''} onChange={(e) => set('level', e.target.value)}>
+            <option value="">Any</option>
+            {LEVELS.map((l) => (
+              <option key={l}>{l}</option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="inline">
+          <legend>Triggers</legend>
+          {TRIGGERS.map((t) => (
+            <label key={t} className="check small">
+              <input type="checkbox" checked={triggers.has(t)} onChange={(e) => toggleTrigger(t, e.target.checked)} />
+              {t}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          From
+          <input
+            type="datetime-local"
+            value={toLocalInput(draft.startDate)}
+            onChange={(e) => set('startDate', e.target.value ? new Date(e.target.value).toISOString() : '')}
+          />
+        </label>
+        <label>
+          To
+          <input
+            type="datetime-local"
+            value={toLocalInput(draft.endDate)}
+            onChange={(e) => set('endDate', e.target.value ? new Date(e.target.value).toISOString() : '')}
+          />
+        </label>
+        <label>
+          Execution id
+          <input value={draft.executionId ?? ''} onChange={(e) => set('executionId', e.target.value.trim())} placeholder="exec_…" />
+        </label>
+        <label className="pair">
+          Duration (ms)
+          <span>
+            <input inputMode="numeric" placeholder="min" value={draft.minDurationMs ?? ''} onChange={(e) => set('minDurationMs', e.target.value)} />
+            <input inputMode="numeric" placeholder="max" value={draft.maxDurationMs ?? ''} onChange={(e) => set('maxDurationMs', e.target.value)} />
+          </span>
+        </label>
+        <label className="pair">
+          Cost ($)
+          <span>
+            <input inputMode="decimal" placeholder="min" value={draft.minCost ?? ''} onChange={(e) => set('minCost', e.target.value)} />
+            <input inputMode="decimal" placeholder="max" value={draft.maxCost ?? ''} onChange={(e) => set('maxCost', e.target.value)} />
+          </span>
+        </label>
+        <label>
+          Model
+          <input value={draft.model ?? ''} onChange={(e) => set('model', e.target.value.trim())} placeholder="gpt-4o-mini" />
+        </label>
+        <label>
+          Order
+          <select value={draft.order ?? 'desc'} onChange={(e) => set('order', e.target.value === 'desc' ? '' : e.target.value)}>
+            <option value="desc">Newest first</option>
+            <option value="asc">Oldest first</option>
+          </select>
+        </label>
+        <div className="row gap">
+          <button className="btn primary" type="submit">
+            Apply
+          </button>
+          <button className="btn ghost" type="button" onClick={() => navigate('/logs')}>
+            Clear
+          </button>
+        </div>
+      </form>
+      {logs.isPending ? (
+        <Loading what="logs" />
+      ) : logs.isError ? (
+        <ErrorBox error={logs.error} onRetry={() => void logs.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty>No runs match these filters.</Empty>
+      ) : (
+        <table className="table logs" data-testid="logs-table">
+          <thead>
+            <tr>
+              <th>Started</th>
+              <th>Workflow</th>
+              <th>Trigger</th>
+              <th>Level</th>
+              <th>Duration</th>
+              <th>Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((log) => (
+              <tr key={log.id} className="clickable" onClick={() => navigate(`/logs/${log.id}`)} data-testid="log-row" data-trigger={log.trigger}>
+                <td>{formatTime(log.startedAt)}</td>
+                <td>{names.get(log.workflowId) ?? log.workflowId}</td>
+                <td>
+                  <Badge tone="info">{log.trigger}</Badge>
+                </td>
+                <td>{log.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}</td>
+                <td>{formatDuration(log.totalDurationMs)}</td>
+                <td>{formatCost(log.cost.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div ref={sentinel} className="sentinel">
+        {logs.isFetchingNextPage ? <Loading what="more" /> : logs.hasNextPage ? '' : rows.length > 0 ? <span className="muted small">End of logs</span> : ''}
+      </div>
+    </div>
+  );
+}

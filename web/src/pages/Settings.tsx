@@ -1,0 +1,219 @@
+// Settings: API keys (a new key is shown once; then only its name and last four characters) and the workspace's
+// environment variables (values are write-only: the API never returns them, so the page shows them masked).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api } from '../api';
+import { Badge, ConfirmButton, CopyButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { useWorkspace } from '../session';
+import type { ApiKey, EnvVar } from '../types';
+
+export function SettingsPage() {
+  return (
+    <div className="page narrow">
+      <h1>Settings</h1>
+      <ApiKeys />
+      <EnvVars />
+      <Workspaces />
+    </div>
+  );
+}
+
+function ApiKeys() {
+  const client = useQueryClient();
+  const { workspace } = useWorkspace();
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<{ data: ApiKey[] }>('/api/v1/api-keys').then((r) => r.data) });
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<'workspace' | 'personal'>('workspace');
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const create = useMutation({
+    mutationFn: () =>
+      api<{ data: ApiKey & { key: string } }>('/api/v1/api-keys', {
+        method: 'POST',
+        body: { name: name.trim(), workspaceId: scope === 'workspace' ? workspace.id : null },
+      }),
+    onSuccess: ({ data }) => {
+      setCreated(data);
+      setName('');
+      void client.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => api(`/api/v1/api-keys/${id}`, { method: 'DELETE' }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['api-keys'] }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim()) create.mutate();
+  };
+  return (
+    <section className="card" data-testid="api-keys">
+      <h3>API keys</h3>
+      <p className="small muted">Keys call the execute endpoint and the logs API. A key is shown once, when it is created.</p>
+      <form className="inline-form" onSubmit={submit}>
+        <input aria-label="Key name" placeholder="Key name, e.g. CI" value={name} onChange={(e) => setName(e.target.value)} />
+        <select aria-label="Key scope" value={scope} onChange={(e) => setScope(e.target.value as 'workspace' | 'personal')}>
+          <option value="workspace">Only workspace “{workspace.name}”</option>
+          <option value="personal">All my workspaces</option>
+        </select>
+        <button className="btn primary" type="submit" disabled={create.isPending || !name.trim()}>
+          Create key
+        </button>
+      </form>
+      <ErrorBox error={create.error ?? revoke.error} />
+      {created && (
+        <div className="secret-once" data-testid="created-key">
+          <Badge tone="warn">Copy it now</Badge> Key “{created.name}”: <code>{created.key}</code> <CopyButton text={created.key} />
+          <button className="btn ghost small" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {keys.isPending ? (
+        <Loading what="keys" />
+      ) : keys.isError ? (
+        <ErrorBox error={keys.error} />
+      ) : keys.data.length === 0 ? (
+        <Empty>No keys yet.</Empty>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Key</th>
+              <th>Scope</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((k) => (
+              <tr key={k.id} data-testid="key-row">
+                <td>{k.name}</td>
+                <td>
+                  <code>{k.hint}</code>
+                </td>
+                <td>{k.scope === 'personal' ? 'all workspaces' : 'workspace'}</td>
+                <td className="muted">{formatTime(k.createdAt)}</td>
+                <td className="muted">{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
+                <td className="actions">
+                  <ConfirmButton confirmLabel="Revoke now" onConfirm={() => revoke.mutate(k.id)}>
+                    Revoke
+                  </ConfirmButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function EnvVars() {
+  const client = useQueryClient();
+  const { workspace } = useWorkspace();
+  const base = `/api/v1/workspaces/${workspace.id}/env`;
+  const vars = useQuery({ queryKey: ['env', workspace.id], queryFn: () => api<{ data: EnvVar[] }>(base).then((r) => r.data) });
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const save = useMutation({
+    mutationFn: () => api(base, { method: 'PUT', body: { variables: { [name.trim()]: value } } }),
+    onSuccess: () => {
+      setName('');
+      setValue('');
+      void client.invalidateQueries({ queryKey: ['env', workspace.id] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (n: string) => api(`${base}/${encodeURIComponent(n)}`, { method: 'DELETE' }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['env', workspace.id] }),
+  });
+  return (
+    <section className="card" data-testid="env-vars">
+      <h3>Environment variables · {workspace.name}</h3>
+      <p className="small muted">
+        Use them in any block as <code>{'{{NAME}}'}</code>. Values are encrypted at rest and never shown again; set a name again to replace its value.
+      </p>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) save.mutate();
+        }}
+      >
+        <input aria-label="Variable name" placeholder="NAME" value={name} onChange={(e) => setName(e.target.value.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))} />
+        <input aria-label="Variable value" type="password" autoComplete="off" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+        <button className="btn primary" type="submit" disabled={save.isPending || !name.trim()}>
+          Save variable
+        </button>
+      </form>
+      <ErrorBox error={save.error ?? remove.error} />
+      {vars.isPending ? (
+        <Loading />
+      ) : vars.isError ? (
+        <ErrorBox error={vars.error} />
+      ) : vars.data.length === 0 ? (
+        <Empty>No variables yet.</Empty>
+      ) : (
+        <table className="table">
+          <tbody>
+            {vars.data.map((v) => (
+              <tr key={v.name}>
+                <td>
+                  <code>{v.name}</code>
+                </td>
+                <td className="muted">••••••••</td>
+                <td className="muted">updated {formatTime(v.updatedAt)}</td>
+                <td className="actions">
+                  <ConfirmButton confirmLabel="Delete" onConfirm={() => remove.mutate(v.name)}>
+                    Delete
+                  </ConfirmButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Workspaces() {
+  const client = useQueryClient();
+  const { workspaces, selectWorkspace } = useWorkspace();
+  const [name, setName] = useState('');
+  const create = useMutation({
+    mutationFn: () => api<{ data: { id: string } }>('/api/v1/workspaces', { method: 'POST', body: { name: name.trim() } }),
+    onSuccess: async ({ data }) => {
+      setName('');
+      await client.invalidateQueries({ queryKey: ['session'] });
+      selectWorkspace(data.id);
+    },
+  });
+  return (
+    <section className="card">
+      <h3>Workspaces</h3>
+      <ul>
+        {workspaces.map((w) => (
+          <li key={w.id}>
+            {w.name} <span className="muted small">({w.role ?? 'member'}, plan {w.plan})</span>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) create.mutate();
+        }}
+      >
+        <input aria-label="Workspace name" placeholder="New workspace" value={name} onChange={(e) => setName(e.target.value)} />
+        <button className="btn" type="submit" disabled={create.isPending || !name.trim()}>
+          Create workspace
+        </button>
+      </form>
+      <ErrorBox error={create.error} />
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, setCsrfToken } from '../api';
+import { ErrorBox } from '../components/ui';
+import type { SessionInfo } from '../types';
+
+export function SignInPage() {
+  const client = useQueryClient();
+  const [mode, setMode] = useState<'sign-in' | 'sign-up'>('sign-in');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const options = useQuery({
+    queryKey: ['auth-options'],
+    queryFn: () => api<{ signupAllowed: boolean }>('/api/v1/auth/options'),
+  });
+  const submit = useMutation({
+    mutationFn: () =>
+      api<Omit<SessionInfo, 'workspaces'>>(`/api/v1/auth/${mode}`, { method: 'POST', body: { email, password } }),
+    onSuccess: (session) => {
+      setCsrfToken(session.csrfToken);
+      void client.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit.mutate();
+  };
+  const signingUp = mode === 'sign-up';
+  return (
+    <div className="signin">
+      <form className="card signin-card" onSubmit={onSubmit}>
+        <div className="brand big">
+          <img src="/favicon.svg" alt="" width={32} height={32} /> Sluice
+        </div>
+        <h1>{signingUp ? 'Create an account' : 'Sign in'}</h1>
+        <label>
+          Email
+          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            autoComplete={signingUp ? 'new-password' : 'current-password'}
+            required
+            minLength={signingUp ? 8 : undefined}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <ErrorBox error={submit.error} />
+        <button className="btn primary wide" type="submit" disabled={submit.isPending}>
+          {submit.isPending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
+        </button>
+        {options.data?.signupAllowed ? (
+          <p className="muted center">
+            {signingUp ? 'Already have an account? ' : 'New here? '}
+            <button type="button" className="linklike" onClick={() => setMode(signingUp ? 'sign-in' : 'sign-up')}>
+              {signingUp ? 'Sign in' : 'Create an account'}
+            </button>
+          </p>
+        ) : (
+          <p className="muted small center">
+            No account? An administrator can set one up with <code>npx sluice admin set-password --email you@example.com</code>.
+          </p>
+        )}
+      </form>
+    </div>
+  );
+}

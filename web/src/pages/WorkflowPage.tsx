@@ -1,0 +1,122 @@
+// One workflow: its header (name, deploy state) and tabs — editor, deployments, API, webhooks. The editor stays
+// mounted while another tab shows, so its undo history and unsaved edits survive a look at the API tab.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { api } from '../api';
+import { Badge, ErrorBox, Loading } from '../components/ui';
+import { Editor, type EditorHandle } from '../editor/Editor';
+import { Link, navigate } from '../router';
+import { useWorkspace } from '../session';
+import type { Workflow, WorkflowStatus } from '../types';
+import { ApiTab } from './ApiTab';
+import { DeployPanel } from './DeployPanel';
+import { WebhooksPanel } from './WebhooksPanel';
+import { EditableText } from './WorkflowList';
+
+const TABS = [
+  { id: 'editor', label: 'Editor' },
+  { id: 'deploy', label: 'Deploy' },
+  { id: 'api', label: 'API' },
+  { id: 'webhooks', label: 'Webhooks' },
+];
+
+export function useWorkflowStatus(workflowId: string) {
+  return useQuery({
+    queryKey: ['workflow-status', workflowId],
+    queryFn: () => api<WorkflowStatus>(`/api/workflows/${workflowId}/status`),
+  });
+}
+
+export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: string }) {
+  const client = useQueryClient();
+  const { workspace, workspaces, selectWorkspace } = useWorkspace();
+  const workflow = useQuery({
+    queryKey: ['workflow', workflowId],
+    queryFn: () => api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`).then((r) => r.data),
+    staleTime: Infinity,
+  });
+  const status = useWorkflowStatus(workflowId);
+  const knownUpdatedAt = useRef('');
+  const editorHandle = useRef<EditorHandle | null>(null);
+  if (workflow.data && !knownUpdatedAt.current) knownUpdatedAt.current = workflow.data.updatedAt;
+
+  // A deep link into another workspace's workflow switches the workspace picker to it.
+  useEffect(() => {
+    const owner = workflow.data?.workspaceId;
+    if (owner && owner !== workspace.id && workspaces.some((w) => w.id === owner)) selectWorkspace(owner);
+  }, [workflow.data?.workspaceId, workspace.id, workspaces, selectWorkspace]);
+
+  const onSaved = useCallback(
+    (saved: Workflow) => {
+      client.setQueryData(['workflow', workflowId], (old: Workflow | undefined) => (old ? { ...old, ...saved, state: old.state } : saved));
+      void client.invalidateQueries({ queryKey: ['workflow-status', workflowId] });
+      void client.invalidateQueries({ queryKey: ['workflows', saved.workspaceId] });
+    },
+    [client, workflowId],
+  );
+
+  const rename = useMutation({
+    mutationFn: (name: string) => api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { name } }),
+    onSuccess: ({ data }) => {
+      knownUpdatedAt.current = data.updatedAt;
+      onSaved(data);
+    },
+  });
+
+  const flush = useCallback(async () => (editorHandle.current ? editorHandle.current.flush() : true), []);
+
+  if (workflow.isPending) return <Loading what="workflow" />;
+  if (workflow.isError) {
+    return (
+      <div className="page">
+        <ErrorBox error={workflow.error} onRetry={() => void workflow.refetch()} />
+        <Link to="/workflows">Back to workflows</Link>
+      </div>
+    );
+  }
+  const data = workflow.data;
+  const s = status.data;
+  return (
+    <div className="workflow-page">
+      <div className="workflow-head">
+        <Link to="/workflows" className="muted">
+          Workflows /
+        </Link>
+        <h2>
+          <EditableText value={data.name} label="Workflow name" onSave={(name) => rename.mutate(name)} />
+        </h2>
+        <span data-testid="deploy-badge">
+          {!s ? null : !s.isDeployed ? (
+            <Badge tone="muted">Not deployed</Badge>
+          ) : s.needsRedeployment ? (
+            <Badge tone="warn">Deployed v{s.activeVersion} · needs redeployment</Badge>
+          ) : (
+            <Badge tone="ok">Deployed v{s.activeVersion}</Badge>
+          )}
+        </span>
+        <nav className="tabs" role="tablist">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              role="tab"
+              aria-selected={tab === t.id}
+              className={tab === t.id ? 'active' : ''}
+              onClick={() => navigate(t.id === 'editor' ? `/workflows/${workflowId}` : `/workflows/${workflowId}/${t.id}`)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </nav>
+      </div>
+      <ErrorBox error={rename.error} />
+      <div className="workflow-body">
+        <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
+          <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+        </div>
+        {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
+        {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
+        {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+      </div>
+    </div>
+  );
+}

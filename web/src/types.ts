@@ -1,0 +1,209 @@
+// Shapes of the server's API responses, as the app uses them (SPEC §3, §5, §6, §9).
+
+export interface SessionInfo {
+  user: { id: string; email: string; plan: string };
+  csrfToken: string;
+  expiresAt: string;
+  workspaces: Workspace[];
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: string;
+  role?: string;
+}
+
+export interface Position {
+  x: number;
+  y: number;
+}
+
+export interface Block {
+  id: string;
+  type: string;
+  name: string;
+  position: Position;
+  enabled?: boolean;
+  parentId?: string;
+  config: Record<string, unknown>;
+}
+
+export interface StateEdge {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string;
+}
+
+export interface Loop {
+  id: string;
+  nodes: string[];
+  loopType: 'for' | 'forEach';
+  iterations?: number;
+  forEachItems?: unknown;
+}
+
+export interface Parallel {
+  id: string;
+  nodes: string[];
+  parallelType: 'count' | 'collection';
+  count?: number;
+  distribution?: unknown;
+}
+
+export interface WorkflowState {
+  blocks: Record<string, Block>;
+  edges: StateEdge[];
+  loops: Record<string, Loop>;
+  parallels: Record<string, Parallel>;
+}
+
+export interface WorkflowSummary {
+  id: string;
+  workspaceId: string;
+  folderId: string | null;
+  name: string;
+  description: string;
+  isDeployed: boolean;
+  activeVersion: number | null;
+  deployedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Workflow extends WorkflowSummary {
+  state: WorkflowState;
+}
+
+export interface Folder {
+  id: string;
+  workspaceId: string;
+  parentId: string | null;
+  name: string;
+}
+
+export interface WorkflowStatus {
+  isDeployed: boolean;
+  deployedAt: string | null;
+  activeVersion?: number;
+  needsRedeployment: boolean;
+}
+
+export interface Deployment {
+  id: string;
+  version: number;
+  isActive: boolean;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  workspaceId: string | null;
+  scope: 'personal' | 'workspace';
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface EnvVar {
+  name: string;
+  updatedAt: string;
+}
+
+export interface LogEntry {
+  id: string;
+  workflowId: string;
+  executionId: string;
+  level: 'info' | 'error';
+  trigger: string;
+  startedAt: string;
+  endedAt: string;
+  totalDurationMs: number;
+  cost: { total: number };
+  files: unknown;
+}
+
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export interface TraceSpan {
+  id: string;
+  blockId: string;
+  name: string;
+  type: string;
+  status: 'success' | 'error' | 'skipped';
+  startTime: string;
+  endTime: string;
+  duration: number;
+  input?: unknown;
+  output?: unknown;
+  error?: string;
+  tokens?: TokenUsage;
+  cost?: number;
+  model?: string;
+  children?: TraceSpan[];
+}
+
+export interface LogDetail extends Omit<LogEntry, 'cost'> {
+  workflow: { id: string; name: string; description: string };
+  cost: {
+    total: number;
+    tokens?: TokenUsage;
+    models?: Record<string, { input: number; output: number; total: number; tokens: TokenUsage }>;
+  };
+  executionData: { traceSpans?: TraceSpan[]; finalOutput?: unknown };
+}
+
+export interface LogsPage {
+  data: LogEntry[];
+  nextCursor: string | null;
+}
+
+export const TRIGGERS = ['api', 'webhook', 'schedule', 'manual', 'chat'] as const;
+export const LEVELS = ['info', 'error'] as const;
+
+export interface Subscription {
+  id: string;
+  workflowId: string;
+  url: string;
+  hasSecret: boolean;
+  includeFinalOutput: boolean;
+  includeTraceSpans: boolean;
+  includeRateLimits: boolean;
+  includeUsageData: boolean;
+  levelFilter: string[];
+  triggerFilter: string[];
+  active: boolean;
+  createdAt: string;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  executionId: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  payload: unknown;
+  attempts: DeliveryAttempt[];
+}

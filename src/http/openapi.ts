@@ -2,8 +2,10 @@
 // with, so the description cannot drift from what the server accepts.
 import { z } from 'zod';
 import { logsQuerySchema } from '../services/logs/params.js';
+import { credentials } from './routes/auth-session.js';
 import { chatBody } from './routes/chat.js';
 import { manualRunBody } from './routes/manual-run.js';
+import { deliveryListQuery, subscriptionCreate, subscriptionUpdate } from './routes/webhooks.js';
 import * as schemas from './schemas.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -96,6 +98,28 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
   },
   '/api/webhooks/trigger/{path}': {
     post: { summary: 'Inbound webhook trigger (any content type; optional X-Sluice-Signature)', public: true },
+  },
+  '/api/v1/auth/options': { get: { summary: 'Whether sign-up is allowed', public: true } },
+  '/api/v1/auth/sign-in': { post: { summary: 'Web app sign-in (sets the session cookie)', body: credentials, public: true } },
+  '/api/v1/auth/sign-up': { post: { summary: 'Web app sign-up (when SLUICE_ALLOW_SIGNUP=true)', body: credentials, public: true } },
+  '/api/v1/auth/sign-out': { post: { summary: 'End the web app session' } },
+  '/api/v1/auth/session': { get: { summary: 'The signed-in user and CSRF token' } },
+  '/api/jobs/{taskId}': { get: { summary: 'Status of an async execution' } },
+  '/api/v1/workflows/{workflowId}/webhooks': {
+    get: { summary: 'List completion webhook subscriptions' },
+    post: { summary: 'Create a subscription (secret is write-only)', body: subscriptionCreate, success: 201 },
+  },
+  '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}': {
+    get: { summary: 'Read a subscription' },
+    patch: { summary: 'Update a subscription', body: subscriptionUpdate },
+    delete: { summary: 'Delete a subscription', success: 204 },
+  },
+  '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/test': { post: { summary: 'Send a signed test event' } },
+  '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/deliveries': {
+    get: { summary: 'Delivery history with attempts', query: deliveryListQuery },
+  },
+  '/api/v1/workflows/{workflowId}/webhooks/deliveries/{deliveryId}/redeliver': {
+    post: { summary: 'Send a delivery again (new delivery id, same event)', success: 202 },
   },
   '/api/chat/{workflowId}': { post: { summary: 'Chat with a deployed workflow (streams by default)', body: chatBody } },
 };

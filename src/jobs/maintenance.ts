@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import { pruneRateWindows } from '../services/limits.js';
+import { pruneExpiredSessions } from '../services/sessions.js';
 
 const INTERVAL_MS = 5 * 60_000;
 /** Finished async tasks stay queryable through GET /api/jobs/{taskId} this long. */
@@ -12,6 +13,7 @@ export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 3_600_000;
 
 export async function runMaintenance(db: Db, now = Date.now()): Promise<void> {
   await pruneRateWindows(db, now);
+  await pruneExpiredSessions(db, new Date(now));
   await db
     .delete(jobs)
     .where(and(inArray(jobs.status, ['completed', 'failed']), lt(jobs.completedAt, new Date(now - FINISHED_JOB_RETENTION_MS))));

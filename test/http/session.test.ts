@@ -267,3 +267,16 @@ describe('the web app at /', () => {
     }
   });
 });
+
+describe('logs API from the web app', () => {
+  it('does not count a signed-in person against the per-key logs rate limit', async () => {
+    const session = await signIn();
+    const free = Number((await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}`)).headers.get('x-ratelimit-limit'));
+    expect(free).toBeGreaterThan(0);
+    for (let i = 0; i < free + 2; i++) {
+      const res = await asSession(session, 'GET', `/api/v1/logs?workspaceId=${t.workspaceId}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+});

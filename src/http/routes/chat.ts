@@ -10,7 +10,7 @@ import { canAccessWorkspace } from '../../services/access.js';
 import type { Principal } from '../../services/api-keys.js';
 import { runExecution } from '../../services/executions.js';
 import { createChunkRouter, defaultSelection, parseSelectedOutputs } from '../../services/output-selection.js';
-import { admitRun } from '../../services/triggers/admission.js';
+import { admitRun } from '../../services/admission.js';
 import { loadDeployedWorkflow } from '../../services/triggers/deployed-workflow.js';
 import type { WorkflowState } from '../../workflow/index.js';
 import { requireApiKey } from '../auth.js';
@@ -66,7 +66,7 @@ export const chatRoutes = new Hono<AppEnv>().post('/:workflowId', async (c) => {
   if (!deployment) throw new AppError('WORKFLOW_NOT_DEPLOYED', 409, 'The workflow is not deployed; deploy it to chat with it');
   if (!hasChatTrigger(deployment.state)) throw notFound('Chat trigger in the active deployment of this workflow');
 
-  const { headers } = await admitRun(app, owner, { rateLimited: true });
+  const { headers } = await admitRun(app, owner, { rateBucket: 'sync' });
   const body = parseWith(chatBody, await readJsonBodyLimited(c, app.config.maxRequestBytes), 'request body');
   const selection = body.selectedOutputs ? parseSelectedOutputs(deployment.state, body.selectedOutputs) : defaultSelection(deployment.state);
   const conversationId = body.conversationId ?? `conv_${randomBase62(20)}`;

@@ -8,7 +8,7 @@ import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
 import type { AppContext } from '../../services/app-context.js';
 import { enqueueAsyncExecution } from '../../services/async-executions.js';
-import { runExecution } from '../../services/executions.js';
+import { runExecution, type RunExecutionInput } from '../../services/executions.js';
 import { checkFileInputs, storeFileInputs, type UserFile } from '../../services/files/index.js';
 import {
   checkIdempotencyKey,
@@ -16,14 +16,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from '../../services/idempotency.js';
-import {
-  consumeRateLimit,
-  getUsage,
-  planLimit,
-  rateLimitExceeded,
-  rateLimitHeaders,
-  type RateBucket,
-} from '../../services/limits.js';
+import { admitRun } from '../../services/admission.js';
 import { createChunkRouter, defaultSelection, parseSelectedOutputs } from '../../services/output-selection.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../../services/trigger-input.js';
 import { newId } from '../../ids.js';
@@ -94,30 +87,14 @@ function parseControlKeys(body: Record<string, unknown>) {
   return { stream: streamFlag === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
 }
 
-async function prepare(c: Context<AppEnv>, bucket: RateBucket): Promise<PreparedRun> {
+async function prepare(c: Context<AppEnv>, bucket: 'sync' | 'async'): Promise<PreparedRun> {
   const app = c.get('app');
   const principal = c.get('principal');
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
   const { workflow, deployment, owner } = await loadForExecution(app, principal, workflowId);
 
   // Limits follow the workspace owner's plan, counted per owner across every process.
-  const decision = await consumeRateLimit(app.db, {
-    bucket,
-    userId: owner.id,
-    limit: planLimit(app.config, bucket === 'async' ? 'ASYNC' : 'SYNC', owner.plan),
-  });
-  if (!decision.allowed) throw rateLimitExceeded(decision, `${bucket} executions`);
-  const headers = rateLimitHeaders(decision);
-  const usage = await getUsage(app.db, app.config, owner);
-  if (usage.isExceeded) {
-    throw new AppError(
-      'USAGE_LIMIT_EXCEEDED',
-      402,
-      `Usage limit reached: $${usage.currentPeriodCost.toFixed(4)} of $${usage.limit} this period on the ${usage.plan} plan`,
-      undefined,
-      headers,
-    );
-  }
+  const { headers } = await admitRun(app, owner, { rateBucket: bucket });
 
   const body = await readJsonBodyLimited(c, app.config.maxRequestBytes);
   if (!isPlainObject(body)) throw new AppError('INVALID_JSON', 400, 'The request body must be a JSON object');
@@ -160,6 +137,21 @@ async function prepare(c: Context<AppEnv>, bucket: RateBucket): Promise<Prepared
   };
 }
 
+function executionInput(run: PreparedRun, signal: AbortSignal): RunExecutionInput {
+  return {
+    workflow: run.workflow,
+    state: run.state,
+    deploymentVersion: run.deploymentVersion,
+    trigger: 'api',
+    input: run.input,
+    executionId: run.executionId,
+    timeoutMs: run.app.config.executionTimeoutMs,
+    files: run.files,
+    owner: run.owner,
+    signal,
+  };
+}
+
 async function runSync(c: Context<AppEnv>, run: PreparedRun) {
   const { app } = run;
   const idempotencyKey = c.req.header('idempotency-key');
@@ -171,18 +163,7 @@ async function runSync(c: Context<AppEnv>, run: PreparedRun) {
   }
   const timeoutMs = app.config.executionTimeoutMs;
   try {
-    const outcome = await runExecution(app, {
-      workflow: run.workflow,
-      state: run.state,
-      deploymentVersion: run.deploymentVersion,
-      trigger: 'api',
-      input: run.input,
-      executionId,
-      timeoutMs,
-      files: run.files,
-      owner: run.owner,
-      signal: c.req.raw.signal,
-    });
+    const outcome = await runExecution(app, executionInput(run, c.req.raw.signal));
     const response = responseFor(outcome, timeoutMs);
     if (idempotencyKey !== undefined) {
       await completeIdempotencyKey(app.db, { workflowId: run.workflow.id, key: idempotencyKey, response });
@@ -198,19 +179,7 @@ function runStreaming(c: Context<AppEnv>, run: PreparedRun) {
   const { app } = run;
   const selection = run.selectedOutputs ? parseSelectedOutputs(run.state, run.selectedOutputs) : defaultSelection(run.state);
   return streamRun(c, { headers: run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
-    const outcome = await runExecution(app, {
-      workflow: run.workflow,
-      state: run.state,
-      deploymentVersion: run.deploymentVersion,
-      trigger: 'api',
-      input: run.input,
-      executionId: run.executionId,
-      timeoutMs: app.config.executionTimeoutMs,
-      files: run.files,
-      owner: run.owner,
-      signal,
-      onEvent: createChunkRouter(selection, send),
-    });
+    const outcome = await runExecution(app, { ...executionInput(run, signal), onEvent: createChunkRouter(selection, send) });
     return doneRecord(outcome.result);
   });
 }

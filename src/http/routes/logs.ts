@@ -13,6 +13,7 @@ import {
   workspaceOwner,
 } from '../../services/limits.js';
 import { getExecutionDetail, getLogDetail, listLogs, LOGS_QUERY_PARAMETERS, logsQuerySchema } from '../../services/logs/index.js';
+import { isSessionPrincipal } from '../../services/sessions.js';
 import type { AppEnv } from '../env.js';
 import { id } from '../schemas.js';
 import { parseWith } from '../validation.js';
@@ -24,6 +25,8 @@ import { parseWith } from '../validation.js';
 const logsRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const { db, config } = c.get('app');
   const principal = c.get('principal');
+  // SPEC §5 limits API clients per key owner; the web app's logs explorer (a signed-in person) is not an API client.
+  if (isSessionPrincipal(principal)) return next();
   const decision = await consumeRateLimit(db, {
     bucket: 'logs',
     userId: principal.userId,

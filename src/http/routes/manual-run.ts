@@ -10,7 +10,7 @@ import type { EngineEvent } from '../../engine/index.js';
 import { AppError, badRequest } from '../../errors.js';
 import { runExecution } from '../../services/executions.js';
 import { workspaceOwner } from '../../services/limits.js';
-import { admitRun } from '../../services/triggers/admission.js';
+import { admitRun } from '../../services/admission.js';
 import { getWorkflowForPrincipal } from '../../services/workflows.js';
 import type { WorkflowState } from '../../workflow/index.js';
 import { requireApiKey } from '../auth.js';
@@ -78,7 +78,7 @@ export const manualRunRoutes = new Hono<AppEnv>().post('/:workflowId/run', authe
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
   const row = await getWorkflowForPrincipal(app.db, c.get('principal'), workflowId);
   const owner = await workspaceOwner(app.db, row.workspaceId);
-  await admitRun(app, owner, { rateLimited: false });
+  await admitRun(app, owner, { rateBucket: null });
   const body = await readManualBody(c);
   const state = row.state as WorkflowState;
   checkTriggerBlock(state, body.triggerBlockId);

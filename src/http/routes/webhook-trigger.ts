@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { webhookTriggerConfigSchema } from '../../blocks/webhook-trigger.js';
 import { AppError, notFound } from '../../errors.js';
 import { runExecution } from '../../services/executions.js';
-import { admitRun } from '../../services/triggers/admission.js';
+import { admitRun } from '../../services/admission.js';
 import { loadDeployedWorkflow } from '../../services/triggers/deployed-workflow.js';
 import { findWebhookPath } from '../../services/triggers/webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from '../../services/triggers/webhook-request.js';
@@ -37,7 +37,7 @@ export const webhookTriggerRoutes = new Hono<AppEnv>().post('/trigger/:path{.+}'
     if (!check.ok) throw new AppError('UNAUTHORIZED', 401, check.reason);
   }
   // After the signature: forged calls must not use up the owner's rate limit.
-  const { headers } = await admitRun(app, owner, { rateLimited: true });
+  const { headers } = await admitRun(app, owner, { rateBucket: 'sync' });
   const input = {
     body: await parseWebhookBody(raw, c.req.header('content-type')),
     headers: webhookHeaders(c.req.raw.headers),

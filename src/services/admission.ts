@@ -1,0 +1,40 @@
+// The checks every inbound run makes before it starts (SPEC §4 limits), counted against the workspace owner: the
+// per-minute rate limit of its bucket for request-driven runs (execute: sync or async; webhook and chat: sync), and
+// the usage limit always. Manual runs are not rate limited (SPEC §4); schedules are paced by their cron.
+import { AppError } from '../errors.js';
+import type { AppContext } from './app-context.js';
+import { consumeRateLimit, getUsage, planLimit, rateLimitExceeded, rateLimitHeaders } from './limits.js';
+
+export interface Admission {
+  /** X-RateLimit-* headers to put on the response (empty when not rate limited). */
+  headers: Record<string, string>;
+}
+
+export async function admitRun(
+  app: AppContext,
+  owner: { id: string; plan: string },
+  options: { rateBucket: 'sync' | 'async' | null },
+): Promise<Admission> {
+  let headers: Record<string, string> = {};
+  const bucket = options.rateBucket;
+  if (bucket) {
+    const decision = await consumeRateLimit(app.db, {
+      bucket,
+      userId: owner.id,
+      limit: planLimit(app.config, bucket === 'async' ? 'ASYNC' : 'SYNC', owner.plan),
+    });
+    if (!decision.allowed) throw rateLimitExceeded(decision, `${bucket} executions`);
+    headers = rateLimitHeaders(decision);
+  }
+  const usage = await getUsage(app.db, app.config, owner);
+  if (usage.isExceeded) {
+    throw new AppError(
+      'USAGE_LIMIT_EXCEEDED',
+      402,
+      `Usage limit reached: $${usage.currentPeriodCost.toFixed(4)} of $${usage.limit} this period on the ${usage.plan} plan`,
+      undefined,
+      headers,
+    );
+  }
+  return { headers };
+}

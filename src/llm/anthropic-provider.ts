@@ -2,9 +2,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { toLlmError, truncatedStream } from './errors.js';
-import { guardedFetch } from './guarded-fetch.js';
 import { jsonInstruction } from './json-output.js';
-import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
+import { sdkClientOptions } from './sdk-client-options.js';
 import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -35,13 +34,7 @@ export const anthropicProvider: LlmProvider = {
   label: LABEL,
   async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
     const client = new Anthropic({
-      apiKey: connection.apiKey,
-      baseURL: connection.baseUrl,
-      fetch: guardedFetch(connection.allowPrivateNetwork),
-      // Retries and time-outs are ours (call-model.ts): only before the first token, and with the same messages.
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      logLevel: 'off',
+      ...sdkClientOptions(connection),
       openTelemetry: false,
     });
     let content = '';

@@ -2,8 +2,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toLlmError, truncatedStream } from './errors.js';
-import { guardedFetch } from './guarded-fetch.js';
-import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
+import { sdkClientOptions } from './sdk-client-options.js';
 import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, TokenCounts } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -47,13 +46,7 @@ export const openAiProvider: LlmProvider = {
   label: LABEL,
   async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
     const client = new OpenAI({
-      apiKey: connection.apiKey,
-      baseURL: connection.baseUrl,
-      fetch: guardedFetch(connection.allowPrivateNetwork),
-      // Retries and time-outs are ours (call-model.ts): only before the first token, and with the same messages.
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      logLevel: 'off',
+      ...sdkClientOptions(connection),
     });
     let content = '';
     let reportedModel: string | undefined;

@@ -9,6 +9,7 @@ import { runExecution } from '../../src/services/executions.js';
 import { contentHash } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
+import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -56,14 +57,6 @@ const list = (query: Record<string, string>) =>
 
 const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((l) => l.id);
 
-async function eventually(check: () => Promise<boolean>, what: string, deadlineMs = 15_000) {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function completedRows() {
   const rows = await t.app.db.select().from(executions).where(eq(executions.workspaceId, t.workspaceId));
@@ -118,7 +111,7 @@ describe('incremental polling with order=asc + startDate + cursor', () => {
     await eventually(async () => {
       await poll();
       return seen.length >= done.length;
-    }, 'the poller to catch up').catch(() => undefined);
+    }, 15_000, 'the poller to catch up').catch(() => undefined);
 
     // Exactly once: no repeats, nothing missing.
     const ids = seen.map((s) => s.id);
@@ -144,7 +137,7 @@ describe('the visibility horizon', () => {
   it('hides, from ascending reads only, logs that started after a run still in flight, until it completes', async () => {
     const from = new Date(Date.now() - 1).toISOString();
     const slow = execute(3000);
-    await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.status, 'running'))).length === 1, 'the slow run to start');
+    await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.status, 'running'))).length === 1, 15_000, 'the slow run to start');
     const [running] = await t.app.db.select().from(executions).where(eq(executions.status, 'running'));
     // Started after the slow run, through another trigger (a manual run starts at the API trigger).
     const fast = [await execute(0, false, 'manual'), await execute(0, false, 'manual')];
@@ -156,7 +149,7 @@ describe('the visibility horizon', () => {
     // desc shows the completed fast runs at once.
     expect(idsOf((await list({ startDate: from })).body)).toEqual([...fastIds].reverse());
     // An ascending read that could never return the slow run (triggers=manual) is not held back by it …
-    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc', triggers: 'manual' })).body).length === 2, 'manual runs');
+    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc', triggers: 'manual' })).body).length === 2, 15_000, 'manual runs');
     // … while one that could is: nothing past the run in flight, and no cursor to move past it.
     const held = await list({ startDate: from, order: 'asc' });
     expect(held.body.data).toEqual([]);
@@ -164,7 +157,7 @@ describe('the visibility horizon', () => {
     expect(await t.app.db.select().from(executions).where(eq(executions.status, 'running'))).toHaveLength(1);
 
     const outcome = await slow;
-    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).length === 3, 'ascending visibility');
+    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).length === 3, 15_000, 'ascending visibility');
     expect(idsOf((await list({ startDate: from, order: 'asc' })).body)).toEqual([outcome.logId, ...fastIds]);
   });
 
@@ -186,7 +179,7 @@ describe('the visibility horizon', () => {
     const stale = orphan(6 * 60_000 + 5_000);
     await t.app.db.insert(executions).values(stale);
     const after = await execute(0);
-    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).includes(after.logId), 'polling past the stale orphan');
+    await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).includes(after.logId), 15_000, 'polling past the stale orphan');
 
     // A younger orphan could still be a live run on another process: it holds the horizon.
     const young = orphan(1_000);

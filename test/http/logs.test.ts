@@ -9,6 +9,7 @@ import { createFolder } from '../../src/services/folders.js';
 import { checkState, createWorkflow, updateWorkflow } from '../../src/services/workflows.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
+import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 type Row = typeof executions.$inferSelect;
@@ -100,14 +101,6 @@ async function walk(query: Record<string, string | number>) {
   throw new Error('pagination did not end');
 }
 
-async function eventually(check: () => Promise<boolean>, what: string, deadlineMs = 10_000) {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: '100000' });
@@ -142,7 +135,7 @@ beforeAll(async () => {
   }
   rows = await t.app.db.select().from(executions).where(eq(executions.workspaceId, t.workspaceId));
   // Ascending reads only show runs that started more than a moment ago (the visibility horizon); wait for all.
-  await eventually(async () => (await list({ order: 'asc', limit: 1000 })).body.data.length === rows.length, 'ascending visibility');
+  await eventually(async () => (await list({ order: 'asc', limit: 1000 })).body.data.length === rows.length, 10_000, 'ascending visibility');
 }, 60_000);
 afterAll(async () => t?.close());
 

@@ -10,7 +10,7 @@ export function makeState(blocks: BlockSpec[], edges: Array<[string, string, str
     blocks: Object.fromEntries(
       blocks.map((b, i) => [
         b.id,
-        { id: b.id, type: b.type, name: b.name ?? b.id, position: { x: i * 200, y: 0 }, config: b.config ?? {}, ...(b.parentId ? { parentId: b.parentId } : {}) },
+        { id: b.id, type: b.type, name: b.name ?? b.id, position: { x: i * 200, y: 0 }, enabled: true, config: b.config ?? {}, ...(b.parentId ? { parentId: b.parentId } : {}) },
       ]),
     ),
     edges: edges.map(([source, target, sourceHandle], i) => ({ id: `e${i}`, source, target, ...(sourceHandle ? { sourceHandle } : {}) })),
@@ -47,13 +47,4 @@ export function parseSse(text: string): { records: unknown[]; comments: string[]
   return { records, comments };
 }
 
-/** Polls until `check` returns a value, or fails after the deadline (no fixed sleeps). */
-export async function eventually<T>(check: () => Promise<T | undefined>, deadlineMs = 10_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { eventually } from './eventually.js';

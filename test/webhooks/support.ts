@@ -8,6 +8,7 @@ import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import type { TestApp } from '../support/app.js';
 import { startUpstream, type FakeUpstream, type UpstreamHandler } from '../net/fake-upstream.js';
 import { echoState } from '../support/states.js';
+import { makeState } from '../support/workflows.js';
 
 export interface TestClock extends Clock {
   advance(ms: number): void;
@@ -24,61 +25,30 @@ export function offsetClock(): TestClock {
   };
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after the deadline. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { eventually } from '../support/eventually.js';
 
+export { eventually };
+
+/** `api_trigger → function` that throws: a run that ends with level error. */
 export function failingState(): WorkflowState {
-  return {
-    blocks: {
-      start: { id: 'start', type: 'api_trigger', name: 'API', position: { x: 0, y: 0 }, enabled: true, config: { inputFormat: [] } },
-      boom: {
-        id: 'boom',
-        type: 'function',
-        name: 'Boom',
-        position: { x: 200, y: 0 },
-        enabled: true,
-        config: { code: "throw new Error('boom')" },
-      },
-    },
-    edges: [{ id: 'e1', source: 'start', target: 'boom' }],
-    loops: {},
-    parallels: {},
-  };
+  return makeState(
+    [
+      { id: 'start', type: 'api_trigger', name: 'API' },
+      { id: 'boom', type: 'function', name: 'Boom', config: { code: "throw new Error('boom')" } },
+    ],
+    [['start', 'boom']],
+  ) as WorkflowState;
 }
 
 /** `api_trigger → function` returning the input: no response block, so the execute call answers SPEC §4's JSON. */
 export function plainState(): WorkflowState {
-  return {
-    blocks: {
-      start: {
-        id: 'start',
-        type: 'api_trigger',
-        name: 'API',
-        position: { x: 0, y: 0 },
-        enabled: true,
-        config: { inputFormat: [{ name: 'q', type: 'string' }] },
-      },
-      shout: {
-        id: 'shout',
-        type: 'function',
-        name: 'Shout',
-        position: { x: 200, y: 0 },
-        enabled: true,
-        config: { code: 'return String(<api.q>).toUpperCase()' },
-      },
-    },
-    edges: [{ id: 'e1', source: 'start', target: 'shout' }],
-    loops: {},
-    parallels: {},
-  };
+  return makeState(
+    [
+      { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'q', type: 'string' }] } },
+      { id: 'shout', type: 'function', name: 'Shout', config: { code: 'return String(<api.q>).toUpperCase()' } },
+    ],
+    [['start', 'shout']],
+  ) as WorkflowState;
 }
 
 export async function createDeployedWorkflow(t: TestApp, state: unknown = echoState(), apiKey = t.apiKey, workspaceId = t.workspaceId) {

@@ -2,7 +2,7 @@
 // other), and writes their output into bench/REPORT.md beside the machine it ran on.
 // Pass names to run a subset: `npm run bench -- execute engine`. BENCH_DATABASE_URL adds PostgreSQL runs.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,19 +13,35 @@ const files = readdirSync(benchDir)
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
   .sort();
 
+/** A bench that reads BENCH_DATABASE_URL runs on PGlite, and again on PostgreSQL when that variable is set. */
+function targetsOf(file: string): Array<{ label: string; env: NodeJS.ProcessEnv }> {
+  const { BENCH_DATABASE_URL, ...embedded } = process.env;
+  const targets = [{ label: '', env: embedded }];
+  if (BENCH_DATABASE_URL && readFileSync(join(benchDir, file), 'utf8').includes('BENCH_DATABASE_URL')) {
+    targets.push({ label: ' — PostgreSQL', env: process.env });
+  }
+  return targets;
+}
+
 const sections: string[] = [];
 for (const file of files) {
-  process.stdout.write(`== ${file}\n`);
-  const started = Date.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(benchDir, file)], {
-    encoding: 'utf8',
-    env: process.env,
-    timeout: 15 * 60_000,
-  });
-  const output = `${result.stdout ?? ''}${result.status === 0 ? '' : `\n(exit ${result.status}) ${result.stderr ?? ''}`}`.trim();
-  process.stdout.write(`${output}\n`);
-  sections.push(`## ${file} (${((Date.now() - started) / 1000).toFixed(0)} s)\n\n\`\`\`\n${output}\n\`\`\`\n`);
+  for (const target of targetsOf(file)) {
+    process.stdout.write(`== ${file}${target.label}\n`);
+    const started = Date.now();
+    const result = spawnSync(process.execPath, ['--import', 'tsx', join(benchDir, file)], {
+      encoding: 'utf8',
+      env: target.env,
+      timeout: 15 * 60_000,
+    });
+    const output = `${result.stdout ?? ''}${result.status === 0 ? '' : `\n(exit ${result.status}) ${result.stderr ?? ''}`}`.trim();
+    process.stdout.write(`${output}\n`);
+    sections.push(`## ${file}${target.label} (${((Date.now() - started) / 1000).toFixed(0)} s)\n\n\`\`\`\n${output}\n\`\`\`\n`);
+  }
 }
+
+// Benches with their own detailed write-ups (query plans, ledgers) keep them in REPORT-<area>.md.
+const detailed = readdirSync(benchDir).filter((f) => /^REPORT-.+\.md$/.test(f)).sort();
+if (detailed.length > 0) sections.push(`## Detailed reports\n\n${detailed.map((f) => `- [${f}](${f})`).join('\n')}\n`);
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} ×${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 writeFileSync(

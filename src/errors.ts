@@ -1,5 +1,7 @@
 // The one error type of the service. Anything thrown that is not an AppError becomes a 500 INTERNAL_ERROR
 // with a generic message, so a stack trace or an internal detail never reaches a client.
+import type { z } from 'zod';
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -35,4 +37,12 @@ export interface ErrorBody {
 
 export function errorBody(err: AppError): ErrorBody {
   return err.details ? { error: err.message, code: err.code, details: err.details } : { error: err.message, code: err.code };
+}
+
+/** zod issues as SPEC error details (`path` dotted, optionally under a prefix such as a field name). */
+export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    return { path, message: issue.message };
+  });
 }

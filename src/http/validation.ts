@@ -1,14 +1,8 @@
 // Request parsing: JSON bodies, query strings and path ids through zod, with errors in the SPEC error shape.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { AppError, type ErrorDetail } from '../errors.js';
+import { AppError, zodDetails } from '../errors.js';
 
-export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetail[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    return { path, message: issue.message };
-  });
-}
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string, prefix = ''): T {
   const result = schema.safeParse(value);

@@ -9,7 +9,6 @@ import { AppError } from '../errors.js';
 
 export const RATE_WINDOW_MS = 60_000;
 export type RateBucket = 'sync' | 'async' | 'logs';
-const BUCKET_KIND: Record<RateBucket, LimitKind> = { sync: 'SYNC', async: 'ASYNC', logs: 'LOGS' };
 
 export interface RateState {
   /** null = unlimited for this plan. */
@@ -172,4 +171,3 @@ export async function limitsObject(db: Db, config: Config, owner: { id: string; 
   };
 }
 
-export { BUCKET_KIND };

@@ -199,20 +199,6 @@ export async function undeployWorkflow(db: Db, row: WorkflowRow): Promise<void> 
   });
 }
 
-/** The state an API call runs: the active deployment. 409 when there is none. */
-export async function getActiveDeployment(db: Db, row: WorkflowRow): Promise<DeploymentRow> {
-  if (row.activeVersion === null) {
-    throw new AppError('WORKFLOW_NOT_DEPLOYED', 409, 'The workflow is not deployed; deploy it to call it through the API');
-  }
-  const [deployment] = await db
-    .select()
-    .from(deployments)
-    .where(and(eq(deployments.workflowId, row.id), eq(deployments.version, row.activeVersion)))
-    .limit(1);
-  if (!deployment) throw new AppError('WORKFLOW_NOT_DEPLOYED', 409, 'The active deployment no longer exists');
-  return deployment;
-}
-
 export async function workflowStatus(db: Db, row: WorkflowRow) {
   if (row.activeVersion === null) return { isDeployed: false, deployedAt: null, needsRedeployment: false };
   const [active] = await db

@@ -2,7 +2,7 @@
 // so a request with one bad file stores none of its files.
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../../errors.js';
-import { zodDetails } from '../../http/validation.js';
+import { zodDetails } from '../../errors.js';
 import { formatByteLimit } from '../../net/read-limited-body.js';
 import { checkDataUrl, MIME_PATTERN, type DataUrl } from './data-url.js';
 

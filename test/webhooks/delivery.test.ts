@@ -1,38 +1,24 @@
 // What a receiver gets for a completed execution: one delivery per matching active subscription, written with the
 // execution (outbox), carrying SEED.md's headers and exact payload, signed so that SEED.md's receiver check passes.
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../src/db/schema.js';
-import { createAppWorker } from '../../src/jobs/app-worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import type { FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, failingState, plainState, runOnce, startReceiver, subscribe, verifyDelivery } from './support.js';
+import { createDeployedWorkflow, eventually, failingState, plainState, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
 
 let t: TestApp;
-let worker: Worker;
-const receivers: FakeUpstream[] = [];
 
 async function receiver(status = 200) {
   const r = await startReceiver((_req, res) => {
     res.writeHead(status);
     res.end('ok');
   });
-  receivers.push(r);
-  return r;
+  return fixture.track(r);
 }
 
-beforeAll(async () => {
-  t = await startTestApp();
-  worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-  await worker.start();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await worker?.stop(1000);
-  await t?.close();
+const fixture = useWorkerApp((ready) => {
+  t = ready.t;
 });
 
 const bodyOf = (r: FakeUpstream, i = 0) => JSON.parse(r.requests[i].body.toString('utf8'));

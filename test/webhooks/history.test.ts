@@ -1,35 +1,21 @@
 // Delivery history (paged, every attempt), redelivery and the signed test event (SPEC §6).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/jobs/app-worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
 import type { FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, runOnce, startReceiver, subscribe, verifyDelivery } from './support.js';
+import { createDeployedWorkflow, eventually, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
 
 let t: TestApp;
-let worker: Worker;
-const receivers: FakeUpstream[] = [];
 
 async function receiver(statuses: number[]) {
   const r = await startReceiver((_req, res, _recorded, index) => {
     res.writeHead(statuses[Math.min(index, statuses.length - 1)]);
     res.end('{"received":true}');
   });
-  receivers.push(r);
-  return r;
+  return fixture.track(r);
 }
 
-beforeAll(async () => {
-  t = await startTestApp();
-  worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-  await worker.start();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await worker?.stop(1000);
-  await t?.close();
+const fixture = useWorkerApp((ready) => {
+  t = ready.t;
 });
 
 const hooks = (workflowId: string) => `/api/v1/workflows/${workflowId}/webhooks`;

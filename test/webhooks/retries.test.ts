@@ -3,13 +3,13 @@
 // connection failures are retried; 4xx and 3xx are not; redirects are never followed.
 import { asc, eq } from 'drizzle-orm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, webhookSubscriptions } from '../../src/db/schema.js';
 import { createAppWorker } from '../../src/jobs/app-worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { unusedPort, type FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, offsetClock, runOnce, startReceiver, subscribe, verifyDelivery, type TestClock } from './support.js';
+import { createDeployedWorkflow, eventually, offsetClock, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery, type TestClock } from './support.js';
 
 const SCHEDULE = [5_000, 15_000, 60_000, 180_000, 600_000];
 /** Rounding and the few statements between the end of an attempt and scheduling the next one. */
@@ -24,33 +24,25 @@ const scheduledDelay = (nextAttemptAt: Date, attempt: { startedAt: Date; duratio
 let t: TestApp;
 let clock: TestClock;
 let worker: Worker;
-const receivers: FakeUpstream[] = [];
 
 type Script = (req: IncomingMessage, res: ServerResponse, index: number) => void;
 async function receiver(script: Script) {
   const r = await startReceiver((req, res, _recorded, index) => script(req, res, index));
-  receivers.push(r);
-  return r;
+  return fixture.track(r);
 }
 const answer = (status: number, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(status, headers);
   res.end(`answer ${status}`);
 };
 
-beforeAll(async () => {
-  // Short enough to wait out, long enough that a loaded machine still answers in time.
-  t = await startTestApp({ SLUICE_WEBHOOK_TIMEOUT_MS: '2000' });
-  clock = offsetClock();
-  worker = createAppWorker(t.app, { clock, pollIntervalMs: 50 });
-  await worker.start();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await worker?.stop(1000);
-  await t?.close();
-});
+// Short enough to wait out, long enough that a loaded machine still answers in time.
+const fixture = useWorkerApp(
+  (ready) => {
+    t = ready.t;
+    worker = ready.worker;
+  },
+  { env: { SLUICE_WEBHOOK_TIMEOUT_MS: '2000' }, clock: (clock = offsetClock()) },
+);
 
 async function deliveryOf(subscriptionId: string) {
   const rows = await t.app.db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId));

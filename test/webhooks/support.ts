@@ -1,11 +1,13 @@
 // Shared by the webhook and job tests: a clock tests can move, polling with a deadline, deployed workflows, and a
 // receiver that checks signatures the way SEED.md tells a receiver to.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createAppWorker } from '../../src/jobs/app-worker.js';
 import type { Clock } from '../../src/jobs/types.js';
+import type { Worker } from '../../src/jobs/worker.js';
 import { runExecution } from '../../src/services/executions.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
-import type { TestApp } from '../support/app.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { startUpstream, type FakeUpstream, type UpstreamHandler } from '../net/fake-upstream.js';
 import { echoState } from '../support/states.js';
 import { makeState } from '../support/workflows.js';
@@ -140,5 +142,44 @@ export async function startReceiver(handler: UpstreamHandler): Promise<FakeUpstr
       await eventually(() => own().length >= n, 15_000, `${n} request(s) at the receiver`);
     },
     close: () => upstream.close(),
+  };
+}
+
+export interface WorkerApp {
+  t: TestApp;
+  worker: Worker;
+  /** Receivers registered here are closed after each test. */
+  track(receiver: FakeUpstream): FakeUpstream;
+}
+
+/**
+ * The set-up every delivery test shares: a real app, an in-process worker polling fast (on `clock` when given),
+ * and receivers closed after each test. Registers the vitest hooks; `ready` hands the started pieces to the file.
+ */
+export function useWorkerApp(
+  ready: (app: Omit<WorkerApp, 'track'>) => void,
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Pick<WorkerApp, 'track'> {
+  const receivers: FakeUpstream[] = [];
+  let started: Omit<WorkerApp, 'track'> | undefined;
+  beforeAll(async () => {
+    const t = await startTestApp(options.env);
+    const worker = createAppWorker(t.app, { clock: options.clock, pollIntervalMs: 50 });
+    await worker.start();
+    started = { t, worker };
+    ready(started);
+  });
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(async () => {
+    await started?.worker.stop(1000);
+    await started?.t.close();
+  });
+  return {
+    track(receiver) {
+      receivers.push(receiver);
+      return receiver;
+    },
   };
 }

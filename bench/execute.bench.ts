@@ -1,127 +1,218 @@
-// Execute endpoint throughput and latency: api_trigger → api (local upstream) → response, beside its floor — a bare
-// node:http proxy making the same upstream call. Also the event-loop lag of the Sluice process under that load.
-// Run: node --import tsx bench/execute.bench.ts [seconds] [concurrency]   (PGlite; set BENCH_DATABASE_URL for PostgreSQL)
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Execute endpoint throughput and latency, side by side in one run: the same flow everywhere — POST JSON → HTTP POST
+// of it to a local echo → answer with the echo's JSON — through a bare node:http proxy (the floor), Sluice on embedded
+// PGlite, Sluice on PostgreSQL with one and with two `serve` processes, and Node-RED when BENCH_NODE_RED_DIR names an
+// installed node-red (no persistence: the peer that stores nothing). Every server is its own process; the load
+// generator (this process) keeps CONCURRENCY requests in flight over keep-alive connections.
+// Also: single-client latency, event-loop lag and memory of the Sluice process under load, and, on PostgreSQL,
+// committed transactions per execution (each statement outside a transaction is one).
+//
+// Run: node --import tsx bench/execute.bench.ts [seconds] [concurrency]
+//      BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres adds the PostgreSQL rows (BENCH_SIDE_BY_SIDE:
+//      bench/run.ts runs this file once, with the database URL, rather than once per database).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { createLogger } from '../src/logger.js';
+import { Agent, request } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
-import { createAppContext } from '../src/services/app-context.js';
-import { bootstrapAdmin } from '../src/services/workspaces.js';
-import { startHttpServer } from '../src/server.js';
+import { startNodeRed } from './support/node-red.js';
+import { probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess, type ProbeReading } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
-const dispatcher = new Agent({ connections: CONCURRENCY * 2 });
+const WARMUP_SECONDS = 2;
+const BODY = JSON.stringify({ order: 42, items: ['a', 'b', 'c'], note: 'bench' });
+const dispatcher = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 60_000 });
+/** Progress on stderr; the report (stdout) is the table at the end. */
+const note = (text: string) => process.stderr.write(`${text}\n`);
 
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
 }
 
-async function load(url: string, headers: Record<string, string>, body: string) {
+/** Keeps `concurrency` requests in flight for `seconds`, spread over `urls` in turn. */
+async function load(urls: string[], headers: Record<string, string>, seconds: number, concurrency: number): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
-  const until = Date.now() + SECONDS * 1000;
-  const worker = async () => {
-    while (Date.now() < until) {
+  let next = 0;
+  const until = performance.now() + seconds * 1000;
+  const client = async () => {
+    while (performance.now() < until) {
+      const url = urls[next++ % urls.length];
       const started = performance.now();
-      const res = await request(url, { method: 'POST', headers, body, dispatcher });
-      await res.body.text();
-      if (res.statusCode !== 200) errors++;
+      try {
+        const res = await request(url, { method: 'POST', headers, body: BODY, dispatcher });
+        const text = await res.body.text();
+        if (res.statusCode !== 200 || !text.includes('"order":42')) errors++;
+      } catch {
+        errors++;
+      }
       latencies.push(performance.now() - started);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: concurrency }, client));
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { rps: latencies.length / SECONDS, p50: pct(50), p99: pct(99), errors, count: latencies.length };
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99), errors };
 }
 
-const upstream = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"n":42}'));
-});
-const upstreamUrl = await listen(upstream);
-
-// The floor: receive the request, call the upstream, answer with its JSON.
-const floor = createServer((req, res) => {
-  req.resume();
-  req.on('end', async () => {
-    const up = await request(`${upstreamUrl}/data`, { dispatcher });
-    const data = await up.body.json();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: data }));
-  });
-});
-const floorUrl = await listen(floor);
-
-const databaseUrl = process.env.BENCH_DATABASE_URL;
-let dbName: string | undefined;
-if (databaseUrl) {
-  dbName = `sluice_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
+async function measure(urls: string[], headers: Record<string, string>) {
+  note(`measuring ${urls[0]}`);
+  await load(urls, headers, WARMUP_SECONDS, CONCURRENCY);
+  const loaded = await load(urls, headers, SECONDS, CONCURRENCY);
+  const single = await load(urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
+  return { loaded, single };
 }
-const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-const config = loadConfig({
-  SLUICE_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-  SLUICE_ALLOW_PRIVATE_NETWORK: 'true',
-  SLUICE_DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  SLUICE_LIMIT_SYNC_FREE: 'unlimited',
-  SLUICE_LIMIT_USAGE_USD_FREE: 'unlimited',
-});
-const database = databaseUrl
-  ? await openDatabase({ kind: 'postgres', url: Object.assign(new URL(databaseUrl), { pathname: `/${dbName}` }).toString() })
-  : await openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
-const app = await createAppContext(config, createLogger('silent'), database);
-const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'bench@localhost', plan: 'free' });
-const server = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
-const headers = { 'x-api-key': admin.apiKey, 'content-type': 'application/json' };
-const state = {
+
+// ---- Sluice ----------------------------------------------------------------------------------------------------
+
+const flow = (echoUrl: string) => ({
   blocks: {
     start: { id: 'start', type: 'api_trigger', name: 'API', config: {} },
-    call: { id: 'call', type: 'api', name: 'Call', config: { url: `${upstreamUrl}/data`, method: 'GET', retries: 0 } },
+    call: {
+      id: 'call',
+      type: 'api',
+      name: 'Call',
+      config: { url: `${echoUrl}/echo`, method: 'POST', body: '<api.input>', retries: 0 },
+    },
     out: { id: 'out', type: 'response', name: 'Out', config: { body: { result: '<call.data>' } } },
   },
   edges: [
     { id: 'e1', source: 'start', target: 'call' },
     { id: 'e2', source: 'call', target: 'out' },
   ],
-};
-const created = await (await fetch(`${server.url}/api/v1/workflows`, { method: 'POST', headers, body: JSON.stringify({ workspaceId: admin.workspaceId, name: 'bench', state }) })).json() as { data: { id: string } };
-await fetch(`${server.url}/api/v1/workflows/${created.data.id}/deploy`, { method: 'POST', headers });
+});
 
-const floorResult = await load(`${floorUrl}/`, { 'content-type': 'application/json' }, '{}');
-const lag = monitorEventLoopDelay({ resolution: 1 });
-lag.enable();
-const sluice = await load(`${server.url}/api/workflows/${created.data.id}/execute`, headers, '{}');
-lag.disable();
-
-const fmt = (r: typeof sluice) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}`;
-console.log(`execute endpoint — ${database.kind}, ${SECONDS} s, ${CONCURRENCY} concurrent — ${cpus()[0]?.model} ×${cpus().length}, Node ${process.version}`);
-console.log(`floor (bare node:http proxy): ${fmt(floorResult)}`);
-console.log(`sluice execute:               ${fmt(sluice)}`);
-console.log(`ratio: throughput ${(sluice.rps / floorResult.rps).toFixed(3)}× of floor, p50 ${(sluice.p50 / floorResult.p50).toFixed(1)}× floor`);
-console.log(`event-loop lag in the Sluice process under load: p50 ${(lag.percentile(50) / 1e6).toFixed(2)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(2)} ms, max ${(lag.max / 1e6).toFixed(2)} ms`);
-
-await server.close();
-await database.close();
-upstream.close();
-floor.close();
-await dispatcher.close();
-if (databaseUrl && dbName) {
-  const admin2 = new pg.Client({ connectionString: databaseUrl });
-  await admin2.connect();
-  await admin2.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin2.end();
+async function api(url: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(url + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return (await res.json()) as any;
 }
+
+async function deployFlow(server: BenchProcess, key: string, echoUrl: string): Promise<string> {
+  const me = await api(server.url, key, 'GET', '/api/v1/me');
+  const created = await api(server.url, key, 'POST', '/api/v1/workflows', { workspaceId: me.workspaces[0].id, name: 'bench', state: flow(echoUrl) });
+  await api(server.url, key, 'POST', `/api/v1/workflows/${created.data.id}/deploy`);
+  return created.data.id;
+}
+
+const sluiceEnv = (key: string, dataDir: string): Record<string, string> => ({
+  SLUICE_DATA_DIR: dataDir,
+  SLUICE_BOOTSTRAP_API_KEY: key,
+  SLUICE_ALLOW_PRIVATE_NETWORK: 'true',
+  SLUICE_LIMIT_SYNC_FREE: 'unlimited',
+  SLUICE_LIMIT_USAGE_USD_FREE: 'unlimited',
+  SLUICE_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+});
+
+interface Row {
+  label: string;
+  result: { loaded: LoadResult; single: LoadResult };
+  probe?: ProbeReading;
+  transactionsPerRun?: number;
+}
+
+async function benchSluice(label: string, servers: BenchProcess[], key: string, echoUrl: string, database?: pg.Client, dbName?: string): Promise<Row> {
+  note(`measuring ${label}`);
+  const workflowId = await deployFlow(servers[0], key, echoUrl);
+  note('deployed');
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const urls = servers.map((s) => `${s.url}/api/workflows/${workflowId}/execute`);
+  await load(urls, headers, WARMUP_SECONDS, CONCURRENCY);
+  await Promise.all(servers.map(resetLag));
+  const commitsBefore = database ? await commits(database, dbName!) : 0;
+  const loaded = await load(urls, headers, SECONDS, CONCURRENCY);
+  note(`loaded: ${loaded.rps.toFixed(0)} req/s`);
+  const commitsAfter = database ? await commits(database, dbName!) : 0;
+  const reading = await probe(servers[0]);
+  note('probed');
+  const single = await load(urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
+  return {
+    label,
+    result: { loaded, single },
+    probe: reading,
+    transactionsPerRun: database ? (commitsAfter - commitsBefore) / (loaded.rps * SECONDS) : undefined,
+  };
+}
+
+async function commits(client: pg.Client, dbName: string): Promise<number> {
+  // The statistics collector reports with a small delay; a snapshot read is enough for a ratio over 10 s.
+  await client.query('select pg_stat_clear_snapshot()');
+  const { rows } = await client.query('select xact_commit from pg_stat_database where datname = $1', [dbName]);
+  return Number(rows[0]?.xact_commit ?? 0);
+}
+
+// ---- the run ----------------------------------------------------------------------------------------------------
+
+const echo = await startEchoServer();
+const rows: Row[] = [];
+const stops: Array<() => Promise<void>> = [() => echo.stop()];
+try {
+  const floor = await startFloorProxy(echo.url);
+  stops.push(() => floor.stop());
+  const floorRow: Row = { label: 'floor: bare node:http proxy', result: await measure([`${floor.url}/`], { 'content-type': 'application/json' }) };
+  rows.push(floorRow);
+  await floor.stop();
+
+  if (process.env.BENCH_NODE_RED_DIR) {
+    const nodeRed = await startNodeRed(process.env.BENCH_NODE_RED_DIR, echo.url);
+    rows.push({ label: `Node-RED ${nodeRed.version} (stores nothing)`, result: await measure([`${nodeRed.url}/flow`], { 'content-type': 'application/json' }) });
+    await nodeRed.stop();
+  }
+
+  {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+    const key = generateApiKey();
+    // Started once to create the data directory, then again: what runs in production is a restarted server.
+    await (await startSluiceServer(sluiceEnv(key, dataDir))).stop();
+    const server = await startSluiceServer(sluiceEnv(key, dataDir));
+    rows.push(await benchSluice('Sluice, embedded PGlite', [server], key, echo.url));
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (databaseUrl) {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    for (const processes of [1, 2]) {
+      const dbName = `sluice_bench_${Date.now()}`;
+      await admin.query(`CREATE DATABASE "${dbName}"`);
+      const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+      const key = generateApiKey();
+      const env = { ...sluiceEnv(key, dataDir), DATABASE_URL: Object.assign(new URL(databaseUrl), { pathname: `/${dbName}` }).toString() };
+      const servers: BenchProcess[] = [];
+      for (let i = 0; i < processes; i++) servers.push(await startSluiceServer(env));
+      rows.push(await benchSluice(`Sluice, PostgreSQL, ${processes} serve process${processes > 1 ? 'es' : ''}`, servers, key, echo.url, admin, dbName));
+      note('stopping');
+      await Promise.all(servers.map((s) => s.stop()));
+      note('stopped');
+      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    await admin.end();
+  }
+} finally {
+  for (const stop of stops) await stop().catch(() => undefined);
+  await dispatcher.close();
+}
+
+const floorRps = rows[0].result.loaded.rps;
+const f = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
+const lines = [
+  `execute endpoint — ${SECONDS} s per row, ${CONCURRENCY} concurrent — ${cpus()[0]?.model} ×${cpus().length}, Node ${process.version}`,
+  'flow: POST JSON → HTTP POST to a local echo → answer with its JSON; every server in its own process',
+  '',
+  '| | req/s | p50 ms | p99 ms | × floor | 1 client p50 ms | loop lag p99 ms | RSS / peak MB | commits/run | errors |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows.map((row) => {
+    const { loaded, single } = row.result;
+    const memory = row.probe ? `${f(row.probe.rssMb, 0)} / ${f(row.probe.peakRssMb, 0)}` : '—';
+    return `| ${row.label} | ${f(loaded.rps, 0)} | ${f(loaded.p50, 2)} | ${f(loaded.p99, 2)} | ${f(loaded.rps / floorRps, 3)} | ${f(single.p50, 2)} | ${f(row.probe?.lagP99Ms, 2)} | ${memory} | ${f(row.transactionsPerRun, 2)} | ${loaded.errors + single.errors} |`;
+  }),
+];
+// Written before exiting: a pipe may not have taken console output yet when the process ends.
+await new Promise((resolve) => process.stdout.write(`${lines.join('\n')}\n`, resolve));
 process.exit(0);

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
 import { generateApiKey } from '../src/services/api-keys.js';
-import { createAppContext } from '../src/services/app-context.js';
+import { createAppContext } from '../src/app/context.js';
 import { bootstrapAdmin } from '../src/services/workspaces.js';
 import { startHttpServer } from '../src/server.js';
 

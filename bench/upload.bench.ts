@@ -10,6 +10,8 @@
 // - sluice:    readJsonBodyLimited + storeFileInputs behind a one-route Hono app — the path the execute endpoint takes;
 // - execute:   the whole app, POST /api/workflows/{id}/execute with a `files` field (auth, limits, a run, the log);
 // - reference: what a straightforward handler does: c.req.json(), Buffer.from(base64), writeFile.
+// - sluice-s3, execute-s3: the same two with SLUICE_FILES_BACKEND=s3, storing into s3rver (an S3-protocol server that
+//   runs in this parent process, so its memory is not counted).
 // Also measured: how much of a 200 MB chunked body the server reads before refusing it with 413.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +27,7 @@ const FILE_BYTES = 20 * 1024 * 1024;
 const RUNS = 3;
 const MB = 1024 * 1024;
 
-type Mode = 'sluice' | 'execute' | 'reference';
+type Mode = 'sluice' | 'execute' | 'reference' | 'sluice-s3' | 'execute-s3';
 
 interface Measurement {
   baselineRssMb: number;
@@ -48,7 +50,7 @@ async function runServer(mode: Mode): Promise<void> {
   const { loadConfig } = await import('../src/config.js');
   const { createLogger } = await import('../src/logger.js');
   const { openDatabase } = await import('../src/db/client.js');
-  const { createAppContext } = await import('../src/services/app-context.js');
+  const { createAppContext } = await import('../src/app/context.js');
   const { bootstrapAdmin } = await import('../src/services/workspaces.js');
   const { generateApiKey } = await import('../src/services/api-keys.js');
   const { readJsonBodyLimited } = await import('../src/http/body.js');
@@ -63,6 +65,7 @@ async function runServer(mode: Mode): Promise<void> {
     SLUICE_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    ...(mode.endsWith('-s3') ? (JSON.parse(process.env.BENCH_S3_ENV ?? '{}') as Record<string, string>) : {}),
   });
   const app = await createAppContext(config, createLogger(config.logLevel), await openDatabase({ kind: 'pglite' }));
   const admin = await bootstrapAdmin(app.db, {
@@ -81,13 +84,14 @@ async function runServer(mode: Mode): Promise<void> {
         }
         return c.json({ stored: body.docs.length });
       }
-      const body = (await readJsonBodyLimited(c, config.maxRequestBytes)) as { docs: unknown };
+      const body = (await readJsonBodyLimited(c, config.maxRequestBytes)).value as { docs: unknown };
       const files = await storeFileInputs(app, { workspaceId: admin.workspaceId, fieldName: 'docs', value: body.docs });
       return c.json({ files });
     })
     .onError((err, c) => errorResponse(c, toAppError(err)));
 
-  const fetchHandler = mode === 'execute' ? createApp(app).fetch : minimal.fetch;
+  const wholeApp = mode === 'execute' || mode === 'execute-s3';
+  const fetchHandler = wholeApp ? createApp(app).fetch : minimal.fetch;
   const server = serve({ fetch: fetchHandler, port: 0, hostname: '127.0.0.1' });
   server.on('connection', (socket: Socket) =>
     socket.on('close', () => send({ kind: 'socket-read', bytes: socket.bytesRead })),
@@ -96,7 +100,7 @@ async function runServer(mode: Mode): Promise<void> {
   const port = (server.address() as AddressInfo).port;
 
   let executePath: string | undefined;
-  if (mode === 'execute') {
+  if (wholeApp) {
     executePath = await deployFilesWorkflow(`http://127.0.0.1:${port}`, admin.apiKey, admin.workspaceId);
   }
   send({ kind: 'listening', port, executePath, apiKey: admin.apiKey });
@@ -186,11 +190,26 @@ interface Server {
   next<K extends ChildMessage['kind']>(kind: K): Promise<Extract<ChildMessage, { kind: K }>>;
 }
 
+/** The S3 server for the -s3 modes, started on first use; its variables go to each child. */
+let s3Env: Record<string, string> | undefined;
+let stopS3: (() => Promise<void>) | undefined;
+
 async function startServer(mode: Mode): Promise<Server> {
+  if (mode.endsWith('-s3') && !s3Env) {
+    const { startS3Server } = await import('../test/support/s3-server.js');
+    const s3 = await startS3Server('sluice-bench');
+    s3Env = s3.env('bench');
+    stopS3 = () => s3.close();
+  }
   const child = fork(fileURLToPath(import.meta.url), ['server', mode], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: 'inherit',
-    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
+    env: {
+      ...process.env,
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      BENCH_S3_ENV: JSON.stringify(s3Env ?? {}),
+    },
   });
   const waiting: Array<{ kind: string; resolve: (m: ChildMessage) => void }> = [];
   const inbox: ChildMessage[] = [];
@@ -291,7 +310,7 @@ async function main(): Promise<void> {
       '| server | peak RSS over baseline (MB), per run | worst ÷ file size | peak heapUsed Δ (sampled) | peak external Δ (sampled) |',
     );
     console.log('|---|---|---|---|---|');
-    for (const mode of (process.env.BENCH_UPLOAD_MODES ?? 'sluice,execute,reference').split(',') as Mode[]) {
+    for (const mode of (process.env.BENCH_UPLOAD_MODES ?? 'sluice,execute,sluice-s3,execute-s3,reference').split(',') as Mode[]) {
       let results: Measurement[];
       try {
         results = await measure(mode, bodyFile, warmupFile);
@@ -313,6 +332,7 @@ async function main(): Promise<void> {
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await stopS3?.();
   }
 }
 

@@ -36,6 +36,11 @@ export interface Config {
   adminEmail: string;
   /** Anyone reaching the web app may create an account (SLUICE_ALLOW_SIGNUP, default false). */
   allowSignup: boolean;
+  /**
+   * Behind a reverse proxy: take the client address from the last X-Forwarded-For entry (SLUICE_TRUST_PROXY,
+   * default false). Only for per-client limits such as sign-in attempts.
+   */
+  trustProxy: boolean;
   defaultPlan: Plan;
   limits: Record<LimitKind, Record<Plan, number | null>>;
   baseCostUsd: number;
@@ -44,13 +49,19 @@ export interface Config {
   maxRequestBytes: number;
   /** Lifetime of signed file download URLs. */
   fileUrlTtlMs: number;
+  /** Where uploaded file bytes live (SLUICE_FILES_BACKEND): the data directory, or an S3-compatible bucket. */
+  files: FilesConfig;
   /** Interval of `: ping` comments on SSE streams. */
   sseKeepaliveMs: number;
+  /** On SIGTERM: how long requests in flight (streams included) may finish before their connections are closed. */
+  httpShutdownGraceMs: number;
   /** Background worker (SPEC §1): jobs claimed with a lease, run with bounded concurrency. */
   worker: WorkerConfig;
   /** Completion webhook deliveries (SEED.md §Limits, SPEC §6). */
   webhooks: WebhookConfig;
   logLevel: string;
+  /** GET /metrics and OpenTelemetry traces (src/observability). */
+  observability: ObservabilityConfig;
   /** Provider variables (OPENAI_API_KEY, …) handed to blocks; never logged. */
   providerEnv: Record<string, string | undefined>;
 }
@@ -64,6 +75,37 @@ export interface WorkerConfig {
   leaseMs: number;
   /** On SIGTERM: how long in-flight jobs may finish before they are cancelled and released. */
   shutdownGraceMs: number;
+}
+
+export type FilesConfig = { backend: 'local' } | { backend: 's3'; s3: S3Config };
+
+export interface S3Config {
+  bucket: string;
+  /** Objects are stored under `<prefix>/<workspaceId>/<fileId>`; '' stores them at the bucket's root. */
+  prefix: string;
+  /** For S3-compatible servers (MinIO, …); undefined means AWS S3 itself. */
+  endpoint?: string;
+  /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (MinIO and most self-hosted servers). */
+  forcePathStyle: boolean;
+  region: string;
+  /** From AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN; undefined leaves the SDK's default chain (profiles, instance roles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /**
+   * AWS_REQUEST_CHECKSUM_CALCULATION: WHEN_REQUIRED (default here) sends a plain streamed PUT that every
+   * S3-compatible server understands; WHEN_SUPPORTED adds the SDK's CRC trailer (aws-chunked), which some do not.
+   */
+  checksumCalculation: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
+}
+
+export interface ObservabilityConfig {
+  /** Prometheus metrics collected and served at GET /metrics (SLUICE_METRICS_ENABLED, default true). */
+  metricsEnabled: boolean;
+  /** When set, GET /metrics wants `Authorization: Bearer <token>` (SLUICE_METRICS_TOKEN). */
+  metricsToken?: string;
+  /** OTLP/HTTP collector base URL (OTEL_EXPORTER_OTLP_ENDPOINT); traces are off without it. */
+  otlpEndpoint?: string;
+  /** service.name of the traces (OTEL_SERVICE_NAME, default `sluice`). */
+  serviceName: string;
 }
 
 export interface WebhookConfig {
@@ -94,11 +136,13 @@ const fields = {
     .optional(),
   SLUICE_ADMIN_EMAIL: z.email().default('admin@localhost'),
   SLUICE_ALLOW_SIGNUP: boolText.default(false),
+  SLUICE_TRUST_PROXY: boolText.default(false),
   SLUICE_DEFAULT_PLAN: z.enum(PLANS).default('free'),
   SLUICE_BASE_COST_USD: z.coerce.number().min(0).max(1000).default(0.001),
   SLUICE_EXECUTION_TIMEOUT_MS: intText(1000, 3_600_000).default(300_000),
   SLUICE_MAX_REQUEST_BYTES: intText(1024, 1024 * 1024 * 1024).default(30 * 1024 * 1024),
   SLUICE_SSE_KEEPALIVE_MS: intText(10, 600_000).default(15_000),
+  SLUICE_HTTP_SHUTDOWN_GRACE_MS: intText(0, 600_000).default(10_000),
   SLUICE_FILE_URL_TTL_SECONDS: intText(1, 7 * 24 * 3600).default(3600),
   SLUICE_WORKER_CONCURRENCY: intText(1, 1000).default(32),
   SLUICE_WORKER_POLL_MS: intText(10, 60_000).default(500),
@@ -123,6 +167,32 @@ const fields = {
         ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
       }
     }),
+  SLUICE_FILES_BACKEND: z.enum(['local', 's3'], 'must be local or s3').default('local'),
+  // AWS's rules for bucket names (MinIO follows them): 3-63 lowercase letters, digits, dots and hyphens.
+  SLUICE_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3-63 lowercase letters, digits, dots and hyphens')
+    .optional(),
+  SLUICE_S3_PREFIX: z
+    .string()
+    .max(512)
+    .transform((prefix) => prefix.replace(/^\/+|\/+$/g, ''))
+    .refine(
+      (prefix) => prefix === '' || /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/.test(prefix),
+      'must be a key prefix such as sluice/files (letters, digits, _ - . and single slashes; no dot-only segments)',
+    )
+    .default(''),
+  SLUICE_S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://minio:9000' }).optional(),
+  SLUICE_S3_FORCE_PATH_STYLE: boolText.default(false),
+  AWS_REGION: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as eu-west-1').optional(),
+  AWS_REQUEST_CHECKSUM_CALCULATION: z.enum(['WHEN_SUPPORTED', 'WHEN_REQUIRED'], 'must be WHEN_SUPPORTED or WHEN_REQUIRED').default('WHEN_REQUIRED'),
+  SLUICE_METRICS_ENABLED: boolText.default(true),
+  SLUICE_METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16–256 printable characters without spaces')
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('sluice'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 
@@ -165,6 +235,48 @@ function parseLimits(env: NodeJS.ProcessEnv): Config['limits'] {
   return limits;
 }
 
+const S3_VARIABLES = ['SLUICE_S3_BUCKET', 'SLUICE_S3_PREFIX', 'SLUICE_S3_ENDPOINT', 'SLUICE_S3_FORCE_PATH_STYLE'];
+
+function parseFilesConfig(env: NodeJS.ProcessEnv): FilesConfig {
+  const backend = parseField('SLUICE_FILES_BACKEND', fields.SLUICE_FILES_BACKEND, env);
+  if (backend === 'local') {
+    // Without this, a forgotten SLUICE_FILES_BACKEND=s3 would quietly keep every file on the local disk.
+    const stray = S3_VARIABLES.find((name) => env[name]);
+    if (stray) throw new ConfigError(stray, 'is set but SLUICE_FILES_BACKEND is local: set SLUICE_FILES_BACKEND=s3 to store files in S3, or unset it');
+    return { backend };
+  }
+  const bucket = parseField('SLUICE_S3_BUCKET', fields.SLUICE_S3_BUCKET, env);
+  if (!bucket) throw new ConfigError('SLUICE_S3_BUCKET', 'is required when SLUICE_FILES_BACKEND=s3');
+  const endpoint = parseField('SLUICE_S3_ENDPOINT', fields.SLUICE_S3_ENDPOINT, env);
+  // The SDK would only notice a missing region at the first upload; S3-compatible servers mostly ignore it.
+  const region = parseField('AWS_REGION', fields.AWS_REGION, env) ?? (endpoint ? 'us-east-1' : undefined);
+  if (!region) throw new ConfigError('AWS_REGION', "is required when SLUICE_FILES_BACKEND=s3 without SLUICE_S3_ENDPOINT (the bucket's region, e.g. eu-west-1)");
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
+  if (accessKeyId && !secretAccessKey) throw new ConfigError('AWS_SECRET_ACCESS_KEY', 'is required when AWS_ACCESS_KEY_ID is set');
+  if (secretAccessKey && !accessKeyId) throw new ConfigError('AWS_ACCESS_KEY_ID', 'is required when AWS_SECRET_ACCESS_KEY is set');
+  return {
+    backend,
+    s3: {
+      bucket,
+      prefix: parseField('SLUICE_S3_PREFIX', fields.SLUICE_S3_PREFIX, env),
+      endpoint,
+      forcePathStyle: parseField('SLUICE_S3_FORCE_PATH_STYLE', fields.SLUICE_S3_FORCE_PATH_STYLE, env),
+      region,
+      credentials:
+        accessKeyId && secretAccessKey
+          ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+          : undefined,
+      checksumCalculation: parseField('AWS_REQUEST_CHECKSUM_CALCULATION', fields.AWS_REQUEST_CHECKSUM_CALCULATION, env),
+    },
+  };
+}
+
+/** The base URL when SLUICE_BASE_URL is not set. */
+export function defaultBaseUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseField('PORT', fields.PORT, env);
   const host = parseField('HOST', fields.HOST, env);
@@ -173,7 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !secret) {
     throw new ConfigError('SLUICE_SECRET', 'is required when DATABASE_URL is set (all processes must share it)');
   }
-  const baseUrl = parseField('SLUICE_BASE_URL', fields.SLUICE_BASE_URL, env) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const baseUrl = parseField('SLUICE_BASE_URL', fields.SLUICE_BASE_URL, env) ?? defaultBaseUrl(host, port);
   const providerEnv: Record<string, string | undefined> = {};
   parseField('SLUICE_MODEL_PRICING', fields.SLUICE_MODEL_PRICING, env);
   for (const name of PROVIDER_VARIABLES) providerEnv[name] = env[name] || undefined;
@@ -188,13 +300,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApiKey: parseField('SLUICE_BOOTSTRAP_API_KEY', fields.SLUICE_BOOTSTRAP_API_KEY, env),
     adminEmail: parseField('SLUICE_ADMIN_EMAIL', fields.SLUICE_ADMIN_EMAIL, env),
     allowSignup: parseField('SLUICE_ALLOW_SIGNUP', fields.SLUICE_ALLOW_SIGNUP, env),
+    trustProxy: parseField('SLUICE_TRUST_PROXY', fields.SLUICE_TRUST_PROXY, env),
     defaultPlan: parseField('SLUICE_DEFAULT_PLAN', fields.SLUICE_DEFAULT_PLAN, env),
     limits: parseLimits(env),
     baseCostUsd: parseField('SLUICE_BASE_COST_USD', fields.SLUICE_BASE_COST_USD, env),
     executionTimeoutMs: parseField('SLUICE_EXECUTION_TIMEOUT_MS', fields.SLUICE_EXECUTION_TIMEOUT_MS, env),
     maxRequestBytes: parseField('SLUICE_MAX_REQUEST_BYTES', fields.SLUICE_MAX_REQUEST_BYTES, env),
     sseKeepaliveMs: parseField('SLUICE_SSE_KEEPALIVE_MS', fields.SLUICE_SSE_KEEPALIVE_MS, env),
+    httpShutdownGraceMs: parseField('SLUICE_HTTP_SHUTDOWN_GRACE_MS', fields.SLUICE_HTTP_SHUTDOWN_GRACE_MS, env),
     fileUrlTtlMs: parseField('SLUICE_FILE_URL_TTL_SECONDS', fields.SLUICE_FILE_URL_TTL_SECONDS, env) * 1000,
+    files: parseFilesConfig(env),
     worker: {
       concurrency: parseField('SLUICE_WORKER_CONCURRENCY', fields.SLUICE_WORKER_CONCURRENCY, env),
       pollIntervalMs: parseField('SLUICE_WORKER_POLL_MS', fields.SLUICE_WORKER_POLL_MS, env),
@@ -207,6 +322,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: parseField('SLUICE_WEBHOOK_RETRY_SCHEDULE', fields.SLUICE_WEBHOOK_RETRY_SCHEDULE, env),
     },
     logLevel: parseField('LOG_LEVEL', fields.LOG_LEVEL, env),
+    observability: {
+      metricsEnabled: parseField('SLUICE_METRICS_ENABLED', fields.SLUICE_METRICS_ENABLED, env),
+      metricsToken: parseField('SLUICE_METRICS_TOKEN', fields.SLUICE_METRICS_TOKEN, env),
+      otlpEndpoint: parseField('OTEL_EXPORTER_OTLP_ENDPOINT', fields.OTEL_EXPORTER_OTLP_ENDPOINT, env),
+      serviceName: parseField('OTEL_SERVICE_NAME', fields.OTEL_SERVICE_NAME, env),
+    },
     providerEnv,
   };
 }

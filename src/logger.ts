@@ -1,5 +1,7 @@
-// pino, with every place a secret could travel redacted: API keys, webhook secrets, authorization headers.
+// pino, with every place a secret could travel redacted: API keys, webhook secrets, authorization headers; and
+// errors logged without the user data they carry (log-errors.ts).
 import { pino, type Logger } from 'pino';
+import { serializeError } from './log-errors.js';
 
 export type { Logger };
 
@@ -21,5 +23,14 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined }, destination as never);
+  return pino(
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Child loggers inherit these; `err` is also where pino puts an Error passed as the first argument.
+      serializers: { err: serializeError },
+      base: undefined,
+    },
+    destination as never,
+  );
 }

@@ -1,12 +1,16 @@
 // Starts the HTTP server on an AppContext; used by `sluice serve` and by the tests (port 0 → ephemeral).
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './http/app.js';
+import { answerMalformedRequests } from './http/client-errors.js';
+import { drainable } from './http/drain.js';
 import type { AppContext } from './services/app-context.js';
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** Stops accepting, lets requests in flight finish within the configured grace, then closes what is left. */
   close(): Promise<void>;
 }
 
@@ -16,16 +20,13 @@ export async function startHttpServer(app: AppContext, options: { port: number; 
     const s = serve({ fetch: honoApp.fetch, port: options.port, hostname: options.host }, () => resolve(s));
     s.once('error', reject);
   });
+  answerMalformedRequests(server as Server);
+  const drain = drainable(server as Server);
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      }),
+    close: () => drain(app.config.httpShutdownGraceMs),
   };
 }

@@ -32,6 +32,8 @@ export const apiTriggerBlock: BlockDefinition<ApiTriggerConfig> = {
   type: 'api_trigger',
   trigger: 'api',
   configSchema: apiTriggerConfigSchema,
+  // Has no effect outside the run: after a pause it runs again rather than being replayed.
+  replay: 'rerun',
   async run(ctx) {
     const body = ctx.trigger.input;
     const fields = ctx.config.inputFormat;

@@ -9,6 +9,8 @@ export const chatTriggerBlock: BlockDefinition<ChatTriggerConfig> = {
   type: 'chat_trigger',
   trigger: 'chat',
   configSchema: chatTriggerConfigSchema,
+  // Has no effect outside the run: after a pause it runs again rather than being replayed.
+  replay: 'rerun',
   async run(ctx) {
     const { message, conversationId } = ctx.trigger.input;
     return {

@@ -13,6 +13,7 @@ import type { BlockDefinition } from './types.js';
 import { variablesBlock } from './variables.js';
 import { waitBlock } from './wait.js';
 import { webhookTriggerBlock } from './webhook-trigger.js';
+import { workflowBlock } from './workflow.js';
 import type { BlockCatalog } from '../workflow/index.js';
 
 /**
@@ -35,6 +36,7 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(variablesBlock),
   eraseConfigType(waitBlock),
   eraseConfigType(agentBlock),
+  eraseConfigType(workflowBlock),
 ];
 
 export const blockRegistry: Record<string, BlockDefinition> = Object.fromEntries(

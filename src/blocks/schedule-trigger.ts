@@ -35,6 +35,8 @@ export const scheduleTriggerBlock: BlockDefinition<ScheduleTriggerConfig> = {
   type: 'schedule_trigger',
   trigger: 'schedule',
   configSchema: scheduleTriggerConfigSchema,
+  // Has no effect outside the run: after a pause it runs again rather than being replayed.
+  replay: 'rerun',
   async run(ctx) {
     const firedAt = ctx.trigger.input.firedAt;
     // A manual run of a scheduled workflow has no tick time; "now" is what the tick would have said.

@@ -10,6 +10,26 @@ export interface BlockServices {
   sandbox: { memoryLimitBytes: number; timeoutMs: number };
   /** Read a provider setting such as OPENAI_API_KEY; blocks never read process.env directly. */
   providerEnv(name: string): string | undefined;
+  /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
+  runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
+}
+
+export interface SubWorkflowRequest {
+  workflowId: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+  /** Streamed text of the child (its agent tokens). */
+  onChunk(text: string): void;
+}
+
+export interface SubWorkflowResult {
+  /** The child's final output (SPEC §4), or {} when it could not run. */
+  output: unknown;
+  /** Null when the child never started (unknown workflow, depth or cycle refused). */
+  executionId: string | null;
+  error?: string;
+  /** The child's trace, shown under this block's span. */
+  spans: readonly object[];
 }
 
 export interface BlockRunContext<Config> {
@@ -43,6 +63,8 @@ export interface BlockResult {
    * An `error` edge, when present, is still taken.
    */
   continueOnError?: boolean;
+  /** Spans of work the block ran as runs of their own (a sub-workflow's trace), shown as its span's children. */
+  childSpans?: readonly object[];
 }
 
 export interface BlockDefinition<Config = Record<string, unknown>> {
@@ -52,5 +74,11 @@ export interface BlockDefinition<Config = Record<string, unknown>> {
   resolveReferences?: boolean;
   /** True for trigger blocks: they run only when the run was started by their trigger kind. */
   trigger?: TriggerType;
+  /**
+   * When an execution resumes after a pause, blocks that already ran are replayed from their recorded outcome; a
+   * block whose run has no effect outside the run (reads its input, sets variables, shapes a response) says 'rerun'
+   * and is simply run again, so the state it builds is rebuilt.
+   */
+  replay?: 'rerun';
   run(ctx: BlockRunContext<Config>): Promise<BlockResult>;
 }

@@ -23,6 +23,8 @@ export type VariablesConfig = z.infer<typeof variablesConfigSchema>;
 export const variablesBlock: BlockDefinition<VariablesConfig> = {
   type: 'variables',
   configSchema: variablesConfigSchema,
+  // Has no effect outside the run: after a pause it runs again rather than being replayed.
+  replay: 'rerun',
   async run(ctx) {
     const assigned: Record<string, unknown> = {};
     for (const { name, value } of ctx.config.assignments) {

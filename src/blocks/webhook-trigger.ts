@@ -19,6 +19,8 @@ export const webhookTriggerBlock: BlockDefinition<WebhookTriggerConfig> = {
   type: 'webhook_trigger',
   trigger: 'webhook',
   configSchema: webhookTriggerConfigSchema,
+  // Has no effect outside the run: after a pause it runs again rather than being replayed.
+  replay: 'rerun',
   async run(ctx) {
     const input = ctx.trigger.input;
     return {

@@ -1,6 +1,5 @@
 // Opens the database: embedded PGlite (a data directory, or memory for tests) or a PostgreSQL server.
 // Both are driven through the same Drizzle schema and the same SQL migrations, applied at open.
-import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,7 +10,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { startPgliteThread } from './pglite-thread.js';
+import { CHANGES_CHANNEL, createChangeHub, type ChangeFeed, type ChangeHub } from './change-feed.js';
+import { createPgliteDatabaseIfMissing, startPgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,8 +19,17 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Changes to cached rows, from any process (change-feed.ts). */
+  changes: ChangeFeed;
+  /** Statements sent to the database since it was opened — round trips, counted for the tests and benchmarks. */
+  statements(): number;
+  /** PostgreSQL only: the connection pool's open, idle and waiting counts (for the metrics). */
+  pool?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+/** How long the PostgreSQL change listener waits before reconnecting. */
+const LISTENER_RETRY_MS = 500;
 
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
@@ -32,29 +41,73 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : openPglite(target);
+  const database = target.kind === 'postgres' ? await openPostgres(target.url, target.poolSize ?? 10) : await openPglite(target);
+  // Closing twice (an app and a test harness both closing on the way out) is a no-op the second time.
+  let closing: Promise<void> | undefined;
+  const close = database.close;
+  return { ...database, close: () => (closing ??= close()) };
 }
 
 async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  const changes = createChangeHub();
   if (target.dataDir) {
-    // On disk: PGlite runs on a worker thread, so its WASM execution and synchronous fsyncs stay off the event loop.
-    mkdirSync(target.dataDir, { recursive: true });
-    const thread = await startPgliteThread(target.dataDir);
+    // On disk: PGlite runs on a worker thread, so its WASM execution and synchronous file I/O stay off the event loop.
+    await createPgliteDatabaseIfMissing(target.dataDir, MIGRATIONS_FOLDER);
+    const thread = await startPgliteThread(target.dataDir, { channel: CHANGES_CHANNEL, onNotification: changes.emit.bind(changes) });
     const db = drizzlePglite({ client: thread as unknown as PGlite, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    return { db: db as unknown as Db, kind: 'pglite', close: () => thread.close() };
+    return { db: db as unknown as Db, kind: 'pglite', changes, statements: thread.statements, close: () => thread.close() };
   }
   // In memory (tests, template dumps): no disk I/O to keep off the loop; same-thread keeps start-up cheap.
   const client = await PGlite.create({ loadDataDir: target.loadDataDir });
+  const counted = countPgliteStatements(client);
+  await client.listen(CHANGES_CHANNEL, (payload) => changes.emit(payload));
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', changes, statements: counted, close: () => client.close() };
+}
+
+/** Counts what Drizzle sends through PGlite's client: queries, and BEGIN + COMMIT/ROLLBACK per transaction. */
+function countPgliteStatements(client: PGlite): () => number {
+  let count = 0;
+  const query = client.query.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<PGlite['query']>) => {
+    count++;
+    return query(...args);
+  }) as PGlite['query'];
+  client.transaction = ((work: Parameters<PGlite['transaction']>[0]) => {
+    count += 2;
+    return transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      tx.query = ((...args: Parameters<typeof tx.query>) => {
+        count++;
+        return txQuery(...args);
+      }) as typeof tx.query;
+      return work(tx);
+    });
+  }) as PGlite['transaction'];
+  return () => count;
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
+  const changes = createChangeHub();
+  let statements = 0;
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      statements++;
+      return query(...args);
+    };
+    // Queued ahead of any query on this connection: it hears its own commits before they resolve.
+    client.on('notification', (message) => {
+      if (message.channel === CHANGES_CHANNEL && message.payload) changes.emit(message.payload);
+    });
+    (query(`LISTEN ${CHANGES_CHANNEL}`) as Promise<unknown>).catch(() => undefined);
+  });
   const lockClient = await pool.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
@@ -63,15 +116,71 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     lockClient.release();
   }
+  const listener = listenForChanges(url, changes);
   const db = drizzlePg({ client: pool, schema });
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    changes,
+    statements: () => statements,
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: async () => {
+      await listener.stop();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * The connection that hears other processes' changes while this process's pool sits idle. The feed is live only
+ * while it listens; each reconnect drops every cache (changes may have gone unheard in between).
+ */
+function listenForChanges(url: string, changes: ChangeHub): { stop(): Promise<void> } {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  changes.setLive(false);
+  const lost = (broken: pg.Client) => {
+    if (client !== broken) return;
+    client = undefined;
+    changes.setLive(false);
+    broken.end().catch(() => undefined);
+    if (!stopped) retry = setTimeout(connect, LISTENER_RETRY_MS);
+  };
+  const connect = () => {
+    retry = undefined;
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    next.on('notification', (message) => {
+      if (message.channel === CHANGES_CHANNEL && message.payload) changes.emit(message.payload);
+    });
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${CHANGES_CHANNEL}`))
+      .then(() => {
+        if (client === next && !stopped) changes.setLive(true);
+      })
+      .catch(() => lost(next));
+  };
+  connect();
+  return {
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
 }
 
 export function pgliteDataDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-/** Cheap liveness probe used by /health. */
+/** Cheapest query there is: does the database answer (GET /ready, services/readiness.ts). */
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }

@@ -1,8 +1,9 @@
-// Runs embedded PGlite on its own thread. PGlite executes Postgres (WASM) and its synchronous file I/O (fsync at
-// commit) on whatever thread calls it; here that is this worker, so the HTTP event loop never waits on it.
-// Plain JavaScript on purpose: a worker thread does not inherit the tsx loader registered by bin/sluice.mjs.
+// Runs embedded PGlite on its own thread. PGlite executes Postgres (WASM) and its synchronous file I/O (the WAL
+// written at each commit) on whatever thread calls it; here that is this worker, so the HTTP event loop never waits
+// on it. Plain JavaScript on purpose: a worker thread does not inherit the tsx loader registered by bin/sluice.mjs.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { openPgliteDirectory } from './pglite-open.mjs';
 
 const identity = (value) => value;
 
@@ -17,10 +18,22 @@ function serializeError(err) {
   return out;
 }
 
-const db = await PGlite.create(workerData.dataDir);
+const db = await openPgliteDirectory(workerData.dataDir);
+// PGlite calls listeners while it reads a query's reply, before that query resolves: posted first, the notification
+// reaches the main thread ahead of the result (messages keep their order), so a change is seen before its commit returns.
+if (workerData.channel) {
+  await db.listen(workerData.channel, (payload) => parentPort.postMessage({ type: 'notification', payload }));
+}
 parentPort.postMessage({ type: 'ready' });
 
 parentPort.on('message', async (message) => {
+  if (message.type === 'memory') {
+    // Diagnostics (bench/memory.bench.ts): this thread's V8 heap and the size of Postgres's WASM memory, which only grows.
+    const heap = getHeapStatistics();
+    const result = { wasmBytes: db.Module.HEAPU8.byteLength, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size };
+    parentPort.postMessage({ id: message.id, result });
+    return;
+  }
   if (message.type === 'close') {
     await db.close();
     parentPort.postMessage({ id: message.id, result: null });

@@ -1,7 +1,7 @@
 // Writes that may be lost in a crash without losing anything that matters (a rate-limit counter, the `running`
-// marker of an execution, a content-addressed snapshot) commit without waiting for the WAL flush. On this class
-// of disk a flushed commit costs milliseconds, and on PGlite it is a synchronous fsync on the event loop, so each
-// execution keeps exactly one flushed commit: the one that records its outcome and its webhook deliveries.
+// marker of an execution, a content-addressed snapshot) commit without waiting for the WAL flush (an fsync; on
+// PGlite it runs on the database thread). On PGlite such a commit becomes durable only with the next flushed one:
+// there is no WAL writer in its single-user mode, so a SIGKILL loses what came after the last flushed commit.
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 

@@ -6,13 +6,14 @@ import {
   doublePrecision,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { WorkflowState } from '../workflow/index.js';
+import { jsonb } from './json.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -99,7 +100,7 @@ export const workflows = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     /** The editable draft. */
-    state: jsonb('state').notNull(),
+    state: jsonb<WorkflowState>('state').notNull(),
     /** Content hash of the draft, compared with the active deployment's to answer needsRedeployment. */
     stateHash: text('state_hash').notNull(),
     /** Anyone may call POST /api/chat/{id} without a key when true (SPEC §8). */
@@ -122,7 +123,7 @@ export const deployments = pgTable(
       .notNull()
       .references(() => workflows.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
-    state: jsonb('state').notNull(),
+    state: jsonb<WorkflowState>('state').notNull(),
     stateHash: text('state_hash').notNull(),
     createdBy: text('created_by'),
     createdAt: createdAt(),
@@ -147,7 +148,7 @@ export const envVars = pgTable(
 /** Workflow states that executions ran, deduplicated by content hash. */
 export const stateSnapshots = pgTable('state_snapshots', {
   hash: text('hash').primaryKey(),
-  state: jsonb('state').notNull(),
+  state: jsonb<WorkflowState>('state').notNull(),
   createdAt: createdAt(),
 });
 
@@ -172,7 +173,7 @@ export const executions = pgTable(
       .notNull()
       .references(() => stateSnapshots.hash),
     trigger: text('trigger').notNull(),
-    /** running | success | error */
+    /** running | success | error | cancelled | paused | resuming */
     status: text('status').notNull(),
     /** info | error (null while running) */
     level: text('level'),
@@ -181,15 +182,25 @@ export const executions = pgTable(
     totalDurationMs: integer('total_duration_ms'),
     costTotal: doublePrecision('cost_total').notNull().default(0),
     /** { total, input, output, tokens: {prompt, completion, total}, models: {name: {input, output, total, tokens}} } */
-    cost: jsonb('cost'),
+    cost: jsonb<Record<string, unknown>>('cost'),
     /** Models used, for the logs API `model` filter. */
     models: text('models').array().notNull().default(sql`'{}'::text[]`),
-    finalOutput: jsonb('final_output'),
-    traceSpans: jsonb('trace_spans'),
-    files: jsonb('files'),
+    finalOutput: jsonb<Record<string, unknown>>('final_output'),
+    traceSpans: jsonb<unknown[]>('trace_spans'),
+    files: jsonb<unknown[]>('files'),
     error: text('error'),
     /** Which process runs it, for recovering runs orphaned by a crash. */
     runnerId: text('runner_id'),
+    /** Set on a sub-workflow's run: the execution whose workflow block ran it. */
+    parentExecutionId: text('parent_execution_id'),
+    /** X-Request-Id of the HTTP request that started the run (null for schedules and runs from before it was kept). */
+    requestId: text('request_id'),
+    /**
+     * A run that paused for an approval (status `paused`, then `resuming`): what resuming it needs — the decisions
+     * made, the outcomes of the blocks that already ran (replayed, not run again), its input. Kept on the final log
+     * for its paused time and decisions (services/runs/approvals.ts).
+     */
+    pause: jsonb<Record<string, unknown>>('pause'),
   },
   (t) => [
     uniqueIndex('executions_execution_id_idx').on(t.executionId),
@@ -201,6 +212,9 @@ export const executions = pgTable(
     index('executions_ws_duration_idx').on(t.workspaceId, t.totalDurationMs),
     index('executions_ws_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.level} = 'error'`),
     index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt, t.id),
+    index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
+    // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history.
+    index('executions_ws_version_started_idx').on(t.workspaceId, t.deploymentVersion, t.startedAt, t.id),
   ],
 );
 
@@ -239,11 +253,13 @@ export const idempotencyKeys = pgTable(
       .references(() => workflows.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     executionId: text('execution_id').notNull(),
+    /** SHA-256 of what was asked (mode and body bytes): the same key with another request is refused (422). */
+    requestHash: text('request_hash'),
     /** running | done */
     status: text('status').notNull(),
     responseStatus: integer('response_status'),
-    responseHeaders: jsonb('response_headers'),
-    responseBody: jsonb('response_body'),
+    responseHeaders: jsonb<Record<string, string>>('response_headers'),
+    responseBody: jsonb<unknown>('response_body'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workflowId, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
@@ -276,7 +292,7 @@ export const jobs = pgTable(
   {
     id: text('id').primaryKey(),
     kind: text('kind').notNull(),
-    payload: jsonb('payload').notNull(),
+    payload: jsonb<unknown>('payload').notNull(),
     /** queued | running | completed | failed */
     status: text('status').notNull().default('queued'),
     runAt: timestamp('run_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
@@ -284,7 +300,7 @@ export const jobs = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date', precision: 3 }),
     lockedBy: text('locked_by'),
     lastError: text('last_error'),
-    result: jsonb('result'),
+    result: jsonb<unknown>('result'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
@@ -409,3 +425,15 @@ export const schedules = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workflowId, t.blockId] })],
 );
+
+/**
+ * Processes that run executions (`sluice serve`, `sluice worker`), each beating its heartbeat every few seconds.
+ * A process whose heartbeat stopped is gone: its executions still `running` are closed as interrupted by whichever
+ * process notices (services/runs/runners.ts). `executions.runner_id` points here (not as a foreign key: a runner row
+ * is deleted once its orphans are closed, and rows written before runners existed name none).
+ */
+export const runners = pgTable('runners', {
+  id: text('id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});

@@ -1,9 +1,12 @@
 // Loop and parallel containers: run the body level once per iteration, each in its own scope. Loops run
 // iterations in order and stop at the first failure; parallels run branches concurrently (bounded) and a failing
-// branch cancels its siblings. Either way the container's output is `{results}` in iteration order.
+// branch cancels its siblings. Either way the container's output is `{results}` in iteration order. Of the block
+// policy, a container takes timeoutMs (for the whole container) and onError; it is never retried as a whole.
 import { abortMessage, errorMessage, linkedController } from './abort.js';
+import { timeLimit } from './attempts.js';
 import type { GraphNode } from './graph.js';
 import { planIterations, type IterationPlan } from './iterations.js';
+import { reportNodeStart } from './node-report.js';
 import type { NodeOutcome, RunContext } from './run-context.js';
 import { runLevel, type LevelOutcome } from './run-level.js';
 import { newNotes } from './resolver.js';
@@ -26,33 +29,27 @@ export async function runContainer(
   path: IterationStep[],
 ): Promise<NodeOutcome> {
   const { block } = node;
-  const startedAtMs = Date.now();
-  const startedAt = new Date(startedAtMs).toISOString();
-  run.emit({
-    type: 'block_started',
-    blockId: block.id,
-    blockName: block.name,
-    blockType: block.type,
-    iterationPath: path,
-    startedAt,
-  });
+  const report = reportNodeStart(run, block, path);
 
   const notes = newNotes();
   let input: unknown = run.state.loops[node.id] ?? run.state.parallels[node.id] ?? block.config;
   const records: IterationRecord[] = [];
   let error: string | undefined;
+  const limited = timeLimit(signal, block.policy?.timeoutMs, block.name);
   try {
     const plan = planIterations(run, node, scope, notes);
     input = plan.settings;
     const runIteration = iterationRunner(run, node, scope, path, plan);
     error =
       plan.kind === 'loop'
-        ? await runSequentially(plan.count, signal, runIteration, records)
-        : await runConcurrently(plan.count, run.limits.maxParallelConcurrency, signal, runIteration, records);
+        ? await runSequentially(plan.count, limited.signal, runIteration, records)
+        : await runConcurrently(plan.count, run.limits.maxParallelConcurrency, limited.signal, runIteration, records);
   } catch (thrown) {
     error = errorMessage(thrown);
+  } finally {
+    limited.release();
   }
-  if (error === undefined && signal.aborted) error = abortMessage(signal);
+  if (error === undefined && limited.signal.aborted) error = abortMessage(limited.signal);
 
   records.sort((a, b) => a.index - b.index);
   mergeIterationOutputs(
@@ -61,33 +58,14 @@ export async function runContainer(
   );
   const output: BlockOutput = { results: records.map((record) => record.outcome.lastOutput) };
   if (error !== undefined) output.error = error;
-  const endedAtMs = Date.now();
-  const span = makeSpan({
-    blockId: block.id,
-    name: block.name,
-    type: block.type,
-    status: error === undefined ? 'success' : 'error',
-    startedAtMs,
-    endedAtMs,
+  const span = report.finish({
     input,
     output,
     error,
     unresolvedReferences: notes.unresolved,
     children: records.map((record) => record.span),
   });
-  run.emit({
-    type: 'block_finished',
-    blockId: block.id,
-    blockName: block.name,
-    blockType: block.type,
-    iterationPath: path,
-    output,
-    ...(error === undefined ? {} : { error }),
-    startedAt,
-    endedAt: span.endTime,
-    durationMs: span.duration,
-  });
-  return { output, error, span };
+  return { output, error, continueOnError: block.policy?.onError === 'continue', span };
 }
 
 type IterationRunner = (index: number, signal: AbortSignal) => Promise<IterationRecord>;

@@ -43,7 +43,20 @@ export interface WorkflowGraph {
   ignoredEdges: GraphEdge[];
 }
 
+/**
+ * Graphs are read-only once built, and a deployed state is one frozen object reused by every run of that deployment:
+ * its graph is built once. (A state that is not frozen — a draft, a test's — is built every time: it may change.)
+ */
+const builtGraphs = new WeakMap<WorkflowState, WorkflowGraph>();
+
 export function buildGraph(state: WorkflowState): WorkflowGraph {
+  if (!Object.isFrozen(state)) return buildGraphOf(state);
+  let graph = builtGraphs.get(state);
+  if (!graph) builtGraphs.set(state, (graph = buildGraphOf(state)));
+  return graph;
+}
+
+function buildGraphOf(state: WorkflowState): WorkflowGraph {
   const kindOf = (block: Block): NodeKind => {
     if (state.loops[block.id] || block.type === 'loop') return 'loop';
     if (state.parallels[block.id] || block.type === 'parallel') return 'parallel';

@@ -15,6 +15,7 @@ export type {
   RunTrigger,
   RunWorkflowOptions,
   SpanStatus,
+  StopReason,
   TokenUsage,
   TraceSpan,
 } from './types.js';

@@ -1,14 +1,18 @@
-// Runs one ordinary block: resolve its config, validate it, call its handler, and turn whatever happens into an
-// output. A handler that throws, or an invalid config, becomes that block's error; it never crashes the run.
+// Runs one ordinary block: resolve its config, validate it, call its handler under the block's policy (attempts.ts),
+// and turn whatever happens into an output. A handler that throws, or an invalid config, becomes that block's error;
+// it never crashes the run. The config is resolved and checked once: an invalid one fails the same way every time,
+// so it is not retried.
 import type { BlockRunContext } from '../blocks/types.js';
-import { resolveValue } from '../workflow/index.js';
-import { abortMessage, errorMessage, raceAbort } from './abort.js';
+import { MAX_OUTPUT_DEPTH, nestsDeeperThan, resolveValue, type Block } from '../workflow/index.js';
+import { abortMessage, errorMessage } from './abort.js';
+import { runAttempts, type Attempt, type AttemptRecord, type AttemptsOutcome } from './attempts.js';
 import type { GraphNode } from './graph.js';
+import { reportNodeStart } from './node-report.js';
 import type { NodeOutcome, RunContext } from './run-context.js';
-import { createMaskingResolver, createResolver, newNotes } from './resolver.js';
+import { createMaskingResolver, createResolver, newNotes, type ResolutionNotes } from './resolver.js';
 import type { Scope } from './scope.js';
-import { makeSpan } from './trace.js';
-import type { BlockOutput, IterationStep, ResponseOutput } from './types.js';
+import { makeSpan, liftUsage, sumUsage } from './trace.js';
+import type { BlockOutput, IterationStep, ResponseOutput, TraceSpan } from './types.js';
 
 export async function runBlock(
   run: RunContext,
@@ -18,36 +22,70 @@ export async function runBlock(
   path: IterationStep[],
 ): Promise<NodeOutcome> {
   const { block } = node;
-  const startedAtMs = Date.now();
-  const startedAt = new Date(startedAtMs).toISOString();
-  run.emit({
-    type: 'block_started',
-    blockId: block.id,
-    blockName: block.name,
-    blockType: block.type,
-    iterationPath: path,
-    startedAt,
-  });
-
+  const report = reportNodeStart(run, block, path);
   const notes = newNotes();
-  const resolver = createResolver(run, scope, notes);
   let input: unknown = block.config;
-  let output: BlockOutput;
-  let sourceHandle: string | undefined;
-  let continueOnError = false;
+  const replayed = run.registry[block.type]?.replay === 'rerun' ? undefined : run.replay?.(block.id, path);
+  if (replayed) {
+    // Done before a pause: its outcome stands, nothing runs again (an API call, a model call, a wait).
+    const error = outputError(replayed.output);
+    if (error === undefined && block.type === 'response') run.response = toResponse(replayed.output);
+    const { output, sourceHandle, continueOnError } = replayed;
+    const span = report.finish({ input, output, error, sourceHandle, continueOnError, recorded: replayed });
+    return { output, error, sourceHandle, continueOnError, span };
+  }
+  let ran: AttemptsOutcome;
   try {
-    const definition = run.registry[block.type];
-    if (!definition) throw new Error(`Unknown block type "${block.type}"`);
-    const resolved = definition.resolveReferences === false ? block.config : resolveValue(block.config, resolver);
-    input = notes.usedEnv ? resolveValue(block.config, createMaskingResolver(run, scope)) : resolved;
-    const parsed = definition.configSchema.safeParse(resolved);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => {
-        const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-        return `${where}${issue.message}`;
-      });
-      throw new Error(`Invalid configuration: ${issues.join('; ')}`);
-    }
+    const prepared = prepare(run, block, scope, notes, path);
+    input = prepared.input;
+    ran = await runAttempts(block.policy, block.name, signal, prepared.attempt, outputError);
+  } catch (error) {
+    ran = { result: { output: { error: signal.aborted ? abortMessage(signal) : errorMessage(error) } }, attempts: [] };
+  }
+
+  const { output, sourceHandle } = ran.result;
+  const error = outputError(output);
+  if (error === undefined && block.type === 'response') run.response = toResponse(output);
+  // With a retry policy the span lists every attempt and reports the model use of all of them (each was paid for).
+  const attemptsShown = block.policy?.retry !== undefined && ran.attempts.length > 0;
+  const continueOnError = ran.result.continueOnError === true || block.policy?.onError === 'continue';
+  const span = report.finish({
+    input,
+    output,
+    error,
+    unresolvedReferences: notes.unresolved,
+    sourceHandle,
+    continueOnError,
+    children: ran.result.childSpans,
+    ...(attemptsShown
+      ? { children: attemptSpans(block, ran.attempts), usage: sumUsage(ran.attempts.map((a) => liftUsage(a.result.output))) }
+      : {}),
+  });
+  return { output, error, sourceHandle, continueOnError, span };
+}
+
+/** Resolves and validates the config, and returns the call of the handler that each attempt makes. */
+function prepare(
+  run: RunContext,
+  block: Block,
+  scope: Scope,
+  notes: ResolutionNotes,
+  path: IterationStep[],
+): { input: unknown; attempt: Attempt } {
+  const resolver = createResolver(run, scope, notes);
+  const definition = run.registry[block.type];
+  if (!definition) throw new Error(`Unknown block type "${block.type}"`);
+  const resolved = definition.resolveReferences === false ? block.config : resolveValue(block.config, resolver);
+  const input = notes.usedEnv ? resolveValue(block.config, createMaskingResolver(run, scope)) : resolved;
+  const parsed = definition.configSchema.safeParse(resolved);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => {
+      const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+      return `${where}${issue.message}`;
+    });
+    throw new Error(`Invalid configuration: ${issues.join('; ')}`);
+  }
+  const attempt: Attempt = async (signal) => {
     const ctx: BlockRunContext<Record<string, unknown>> = {
       executionId: run.executionId,
       workflowId: run.workflowId,
@@ -67,42 +105,38 @@ export async function runBlock(
       trigger: { type: run.trigger.type, input: run.trigger.input },
       services: run.services,
     };
-    const result = await raceAbort(definition.run(ctx), signal);
-    output = isOutputRecord(result?.output) ? result.output : { result: result?.output ?? null };
-    sourceHandle = result?.sourceHandle;
-    continueOnError = result?.continueOnError === true;
-  } catch (error) {
-    output = { error: signal.aborted ? abortMessage(signal) : errorMessage(error) };
-  }
+    const result = await definition.run(ctx);
+    const output = isOutputRecord(result?.output) ? result.output : { result: result?.output ?? null };
+    if (nestsDeeperThan(output, MAX_OUTPUT_DEPTH)) {
+      throw new Error(`The block's output nests arrays/objects deeper than ${MAX_OUTPUT_DEPTH} levels; return something flatter`);
+    }
+    return {
+      output,
+      sourceHandle: result?.sourceHandle,
+      continueOnError: result?.continueOnError === true,
+      ...(result?.childSpans && result.childSpans.length > 0 ? { childSpans: result.childSpans as TraceSpan[] } : {}),
+    };
+  };
+  return { input, attempt };
+}
 
-  const error = outputError(output);
-  if (error === undefined && block.type === 'response') run.response = toResponse(output);
-  const endedAtMs = Date.now();
-  const span = makeSpan({
-    blockId: block.id,
-    name: block.name,
-    type: block.type,
-    status: error === undefined ? 'success' : 'error',
-    startedAtMs,
-    endedAtMs,
-    input,
-    output,
-    error,
-    unresolvedReferences: notes.unresolved,
-  });
-  run.emit({
-    type: 'block_finished',
-    blockId: block.id,
-    blockName: block.name,
-    blockType: block.type,
-    iterationPath: path,
-    output,
-    ...(error === undefined ? {} : { error }),
-    startedAt,
-    endedAt: span.endTime,
-    durationMs: span.duration,
-  });
-  return { output, error, sourceHandle, continueOnError, span };
+/** One child span per attempt: its status, error and duration, and what it output. */
+function attemptSpans(block: Block, attempts: AttemptRecord[]): TraceSpan[] {
+  return attempts.map((attempt) =>
+    makeSpan({
+      blockId: block.id,
+      name: `${block.name} attempt ${attempt.number}`,
+      type: 'attempt',
+      status: attempt.error === undefined ? 'success' : 'error',
+      startedAtMs: attempt.startedAtMs,
+      endedAtMs: attempt.endedAtMs,
+      input: { attempt: attempt.number, ...(attempt.failure ? { failure: attempt.failure } : {}) },
+      output: attempt.result.output,
+      error: attempt.error,
+      // The block's own span carries the sum; counting here too would bill each attempt twice.
+      usage: {},
+    }),
+  );
 }
 
 function isOutputRecord(value: unknown): value is BlockOutput {

@@ -10,6 +10,7 @@ import type {
   IterationStep,
   ResponseOutput,
   RunTrigger,
+  RunWorkflowOptions,
   TraceSpan,
 } from './types.js';
 
@@ -41,6 +42,7 @@ export interface RunContext {
   /** Once true, late events from blocks that ignored cancellation are dropped. */
   finished: boolean;
   emit(event: EngineEvent): void;
+  replay?: RunWorkflowOptions['replay'];
   /** Runs one node (block or container); injected so the scheduler and containers need not import each other. */
   runNode(node: GraphNode, scope: Scope, signal: AbortSignal, path: IterationStep[]): Promise<NodeOutcome>;
 }

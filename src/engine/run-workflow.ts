@@ -9,10 +9,20 @@ import type { RunContext } from './run-context.js';
 import { runLevel, type LevelOutcome } from './run-level.js';
 import { rootScope } from './scope.js';
 import { findStartBlock } from './start-block.js';
-import type { EngineEvent, EngineLimits, ExecutionResult, RunWorkflowOptions } from './types.js';
+import type { EngineEvent, EngineLimits, ExecutionResult, RunWorkflowOptions, StopReason } from './types.js';
 
 export const DEFAULT_LIMITS: EngineLimits = { maxLoopIterations: 1000, maxParallelConcurrency: 10 };
 export const CANCELLED_MESSAGE = 'Execution cancelled';
+
+/**
+ * Why a run was stopped from outside its blocks, carried as the abort reason so the result can say it without
+ * parsing text. The caller may abort its signal with one (a pause for approval); any other reason is a cancellation.
+ */
+export class RunStop extends Error {
+  constructor(readonly reason: StopReason, message: string) {
+    super(message);
+  }
+}
 
 export async function runWorkflow(options: RunWorkflowOptions): Promise<ExecutionResult> {
   const startedAtMs = Date.now();
@@ -34,13 +44,14 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   // The caller's own abort reason may be anything; the run always reports the same message for a cancellation.
   const controller = new AbortController();
   const external = options.signal;
-  const onCancel = () => controller.abort(new Error(CANCELLED_MESSAGE));
+  const onCancel = () =>
+    controller.abort(external?.reason instanceof RunStop ? external.reason : new RunStop('cancelled', CANCELLED_MESSAGE));
   if (external?.aborted) onCancel();
   else external?.addEventListener('abort', onCancel, { once: true });
   const timer =
     options.timeoutMs !== undefined
       ? setTimeout(
-          () => controller.abort(new Error(`Execution timed out after ${options.timeoutMs} ms`)),
+          () => controller.abort(new RunStop('timeout', `Execution timed out after ${options.timeoutMs} ms`)),
           options.timeoutMs,
         )
       : undefined;
@@ -66,6 +77,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       response: undefined,
       finished: false,
       emit,
+      replay: options.replay,
       runNode: (node, nodeScope, signal, path) =>
         node.kind === 'block'
           ? runBlock(run!, node, nodeScope, signal, path)
@@ -81,10 +93,12 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   }
 
   const endedAtMs = Date.now();
+  const stopped = controller.signal.reason instanceof RunStop ? controller.signal.reason : undefined;
   const result: ExecutionResult = {
     success: outcome.status === 'completed',
     output: outcome.lastOutput ?? {},
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...(outcome.status !== 'completed' && stopped ? { stopReason: stopped.reason } : {}),
     ...(run?.response ? { response: run.response } : {}),
     traceSpans: outcome.spans,
     blockOutputs: Object.fromEntries(scope.outputs),

@@ -1,7 +1,7 @@
 // Trace span construction. Usage fields (tokens, cost, model) are lifted from a block's output by shape, so a
 // block reporting them (the agent block) needs no engine change of its own.
 import { randomUUID } from 'node:crypto';
-import type { BlockOutput, CostBreakdown, SpanStatus, TokenUsage, TraceSpan } from './types.js';
+import type { CostBreakdown, SpanStatus, TokenUsage, TraceSpan } from './types.js';
 
 export interface SpanInit {
   blockId: string;
@@ -15,6 +15,15 @@ export interface SpanInit {
   error?: string;
   unresolvedReferences?: string[];
   children?: TraceSpan[];
+  /** Replaces the usage otherwise lifted from the output (a retried block's span sums its attempts). */
+  usage?: SpanUsage;
+}
+
+/** What a span reports of model use. */
+export interface SpanUsage {
+  tokens?: TokenUsage;
+  cost?: number | CostBreakdown;
+  model?: string;
 }
 
 export function makeSpan(init: SpanInit): TraceSpan {
@@ -35,18 +44,47 @@ export function makeSpan(init: SpanInit): TraceSpan {
     span.unresolvedReferences = init.unresolvedReferences;
   }
   if (init.children) span.children = init.children;
-  if (isRecord(init.output)) addUsage(span, init.output);
+  const usage = init.usage ?? liftUsage(init.output);
+  if (usage.tokens) span.tokens = usage.tokens;
+  if (usage.cost !== undefined) span.cost = usage.cost;
+  if (usage.model !== undefined) span.model = usage.model;
   return span;
 }
 
-function addUsage(span: TraceSpan, output: BlockOutput): void {
+export function liftUsage(output: unknown): SpanUsage {
+  if (!isRecord(output)) return {};
+  const usage: SpanUsage = {};
   const tokens = output.tokens;
-  if (isRecord(tokens) && isTokenUsage(tokens)) span.tokens = tokens;
+  if (isRecord(tokens) && isTokenUsage(tokens)) usage.tokens = tokens;
   // The agent block reports {input, output, total}; services/cost.ts sums either shape into cost.models.
   const cost = output.cost;
-  if (typeof cost === 'number') span.cost = cost;
-  else if (isRecord(cost) && isCostBreakdown(cost)) span.cost = { input: cost.input, output: cost.output, total: cost.total };
-  if (typeof output.model === 'string') span.model = output.model;
+  if (typeof cost === 'number') usage.cost = cost;
+  else if (isRecord(cost) && isCostBreakdown(cost)) usage.cost = { input: cost.input, output: cost.output, total: cost.total };
+  if (typeof output.model === 'string') usage.model = output.model;
+  return usage;
+}
+
+/** Several calls' usage as one: tokens and costs added (a plain-number cost counts as a total), the last model. */
+export function sumUsage(parts: SpanUsage[]): SpanUsage {
+  const sum: SpanUsage = {};
+  for (const part of parts) {
+    if (part.tokens) {
+      const t = sum.tokens ?? { prompt: 0, completion: 0, total: 0 };
+      sum.tokens = { prompt: t.prompt + part.tokens.prompt, completion: t.completion + part.tokens.completion, total: t.total + part.tokens.total };
+    }
+    if (part.cost !== undefined) sum.cost = addCost(sum.cost, part.cost);
+    if (part.model !== undefined) sum.model = part.model;
+  }
+  return sum;
+}
+
+function addCost(a: number | CostBreakdown | undefined, b: number | CostBreakdown): number | CostBreakdown {
+  if (a === undefined) return b;
+  if (typeof a === 'number' && typeof b === 'number') return a + b;
+  const asBreakdown = (c: number | CostBreakdown): CostBreakdown => (typeof c === 'number' ? { input: 0, output: 0, total: c } : c);
+  const x = asBreakdown(a);
+  const y = asBreakdown(b);
+  return { input: x.input + y.input, output: x.output + y.output, total: x.total + y.total };
 }
 
 function isTokenUsage(value: Record<string, unknown>): value is Record<string, unknown> & TokenUsage {

@@ -36,6 +36,12 @@ export interface RunWorkflowOptions {
   limits?: Partial<EngineLimits>;
   /** Called synchronously for every event; exceptions thrown by the listener are ignored. */
   onEvent?: (event: EngineEvent) => void;
+  /**
+   * Blocks that already ran in an earlier run of this execution, by block id and iteration: they are not run again,
+   * their recorded outcome stands (their events and spans are reported as before). Blocks whose definition says
+   * `replay: 'rerun'` (pure ones: triggers, variables, response) run again instead.
+   */
+  replay?: (blockId: string, path: IterationStep[]) => ReplayedBlock | undefined;
 }
 
 /** Where a block ran: the containers around it and the iteration of each, outermost first. */
@@ -76,6 +82,10 @@ export interface BlockFinishedEvent {
   iterationPath: IterationStep[];
   output: BlockOutput;
   error?: string;
+  /** The edge handle the block chose (condition blocks), when not the default. */
+  sourceHandle?: string;
+  /** The block's error is an outcome the run goes on from (see BlockResult.continueOnError). */
+  continueOnError?: boolean;
   startedAt: string;
   endedAt: string;
   durationMs: number;
@@ -131,8 +141,25 @@ export interface ResponseOutput {
   body: unknown;
 }
 
+/**
+ * Why a run was stopped from outside its blocks: its caller cancelled it, it ran past its time-out, or it paused
+ * to wait for an approval (it will be run again, replaying what it already did).
+ */
+export type StopReason = 'cancelled' | 'timeout' | 'paused';
+
+/** A block that already ran in an earlier run of the same execution (before a pause): what it gave. */
+export interface ReplayedBlock {
+  output: BlockOutput;
+  sourceHandle?: string;
+  continueOnError?: boolean;
+  startedAt: string;
+  endedAt: string;
+}
+
 export interface ExecutionResult {
   success: boolean;
+  /** Set when the run failed because it was stopped (never inferred from an error text). */
+  stopReason?: StopReason;
   /** SPEC §4 final output: the output of the block that finished last on the path that ended the run. */
   output: BlockOutput;
   error?: string;

@@ -1,12 +1,11 @@
 // The HTTP application: middleware composed explicitly, one route module per resource.
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { AppError } from '../errors.js';
-import { ping } from '../db/client.js';
 import type { AppContext } from '../services/app-context.js';
 import { requireApiKey } from './auth.js';
 import type { AppEnv } from './env.js';
-import { errorResponse, handleError, handleNotFound } from './errors.js';
+import { limitBody } from './body.js';
+import { handleError, handleNotFound } from './errors.js';
+import { observeRequests } from './observe.js';
 import { serveWebApp } from './static.js';
 import { openApiDocument } from './openapi.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -18,7 +17,9 @@ import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
 import { manualRunRoutes } from './routes/manual-run.js';
 import { meRoutes } from './routes/me.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { executeRoutes } from './routes/execute.js';
+import { executionRoutes } from './routes/executions.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookTriggerRoutes } from './routes/webhook-trigger.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -29,10 +30,7 @@ import { workspaceRoutes } from './routes/workspaces.js';
 const MANAGEMENT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export function createApp(app: AppContext) {
-  const managementBodyLimit = bodyLimit({
-    maxSize: MANAGEMENT_BODY_LIMIT_BYTES,
-    onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 5 MB')),
-  });
+  const managementBodyLimit = limitBody(MANAGEMENT_BODY_LIMIT_BYTES);
 
   // Each resource gets its own guarded sub-app, so an unknown path is a plain 404 rather than a 401.
   const guarded = (routes: Hono<AppEnv>) =>
@@ -50,7 +48,8 @@ export function createApp(app: AppContext) {
     .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
-    .route('/logs', guarded(logRoutes));
+    .route('/logs', guarded(logRoutes))
+    .route('/executions', guarded(executionRoutes));
 
   // Unversioned routes (SPEC §4): each takes the API key on its own route, so the execute endpoint keeps its own
   // (larger, streaming) body limit instead of the management one.
@@ -66,18 +65,22 @@ export function createApp(app: AppContext) {
     .route('/files', fileRoutes);
 
   return new Hono<AppEnv>()
-    .use(async (c, next) => {
-      c.set('app', app);
-      await next();
-    })
-    .get('/health', async (c) => {
-      await ping(app.db);
-      return c.json({ status: 'ok' });
+    // Sets `app`, the request id and logger, the server span; counts the request (observe.ts).
+    .use(observeRequests(app))
+    // Probes, no key. /health: the process answers (no database call, so a database outage does not get healthy
+    // processes restarted). /ready: it can serve (services/readiness.ts); 503 names the failing checks.
+    .get('/health', (c) => c.json({ status: 'ok' }))
+    .get('/ready', async (c) => {
+      const report = await app.readiness.check();
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status: report.ready ? 'ok' : 'unavailable', checks: report.checks }, report.ready ? 200 : 503);
     })
     .get('/api/openapi.json', (c) => c.json(openApiDocument(app.config.baseUrl) as Record<string, unknown>))
+    // Prometheus metrics (docs/metrics.md); a plain 404 when SLUICE_METRICS_ENABLED=false.
+    .route('/metrics', metricsRoutes)
     .route('/api/v1', v1)
     .route('/api', unversioned)
-    // The web app at `/` (built into web/dist), last so it never shadows an API route; /api and /health stay JSON.
+    // The web app at `/` (built into web/dist), last so it never shadows an API route; /api, /health and /ready stay JSON.
     .use(serveWebApp())
     .notFound(handleNotFound)
     .onError(handleError);

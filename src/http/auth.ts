@@ -30,7 +30,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     c.set('principal', sessionPrincipal(session));
     return next();
   }
-  const principal = await authenticateApiKey(db, presented);
+  const principal = await authenticateApiKey(c.get('app'), presented);
   if (!principal) throw unauthorized('Invalid or revoked API key');
   c.set('principal', principal);
   await next();

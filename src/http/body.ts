@@ -2,10 +2,13 @@
 // most ~limit bytes and its connection is closed instead of being read to the end, and nothing beyond the limit is
 // ever held in memory.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.js';
+import { assertJsonNesting } from '../json-nesting.js';
 import { formatByteLimit } from '../net/read-limited-body.js';
 import { parseJsonBytes } from '../services/files/json-bytes.js';
+import { errorResponse } from './errors.js';
 
 /** First allocation when the length is not declared; doubled as the body grows. */
 const INITIAL_CAPACITY = 64 * 1024;
@@ -15,16 +18,33 @@ const LINGER_MS = 2_000;
 /**
  * Reads a request body as JSON while enforcing a byte limit as it streams in (never buffering more than the limit; a
  * 200 MB body is refused after ~limit bytes, the connection not read further). Content-Length over the limit → refused
- * at once. Errors: 413 PAYLOAD_TOO_LARGE, 400 INVALID_JSON (empty or malformed body).
+ * at once. Errors: 413 PAYLOAD_TOO_LARGE, 400 INVALID_JSON (empty or malformed body), 400 VALIDATION_ERROR (nested
+ * deeper than the JSON nesting limit). Returns the bytes too (idempotency compares requests by them).
  */
-export async function readJsonBodyLimited(c: Context, maxBytes: number): Promise<unknown> {
+export async function readJsonBodyLimited(c: Context, maxBytes: number): Promise<{ value: unknown; bytes: Buffer }> {
   const bytes = await readBodyLimited(c, maxBytes);
+  return { value: parseJsonRequestBody(bytes), bytes };
+}
+
+/** A JSON request body: blank or malformed → 400 INVALID_JSON; too deeply nested → 400 VALIDATION_ERROR. */
+export function parseJsonRequestBody(bytes: Buffer): unknown {
   if (isBlank(bytes)) throw new AppError('INVALID_JSON', 400, 'The request body must be JSON');
+  assertJsonNesting(bytes);
   try {
     return parseJsonBytes(bytes);
   } catch {
     throw new AppError('INVALID_JSON', 400, 'The request body is not valid JSON');
   }
+}
+
+/**
+ * Body limit middleware for routes that read their body through `c.req` (management, sign-in, subscriptions): a body
+ * over `maxBytes` is refused exactly as readBodyLimited refuses one — 413 with `Connection: close`, the rest left
+ * unread, the connection closed gently once the answer is out. Hono's own refusal kept the connection alive behind
+ * the unread body, and @hono/node-server cut it 500 ms later, so the client's next request on it got no answer.
+ */
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({ maxSize: maxBytes, onError: (c) => errorResponse(c, refuseBody(c, maxBytes)) });
 }
 
 /** The raw body bytes, at most `maxBytes` of them; 413 (and the connection closed) past that. */

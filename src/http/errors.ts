@@ -22,7 +22,7 @@ export function errorResponse(c: Context, err: AppError) {
 export function handleError(err: unknown, c: Context<AppEnv>) {
   const appError = toAppError(err);
   if (appError.httpStatus >= 500) {
-    c.get('app')?.logger.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
+    (c.get('logger') ?? c.get('app')?.logger)?.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
   }
   return errorResponse(c, appError);
 }

@@ -1,11 +1,14 @@
 // The OpenAPI 3.1 document (`GET /api/openapi.json`, SPEC §9), built from the same zod schemas the routes validate
-// with, so the description cannot drift from what the server accepts.
+// with, so the description cannot drift from what the server accepts; responses are described by response-schemas.ts
+// (checked against real answers by test/http/openapi-responses.test.ts). The TypeScript client's types are generated
+// from this document (clients/typescript, `npm run generate -w sluice-client`).
 import { z } from 'zod';
 import { logsQuerySchema } from '../services/logs/params.js';
-import { credentials } from './routes/auth-session.js';
-import { chatBody } from './routes/chat.js';
-import { manualRunBody } from './routes/manual-run.js';
+import { credentials, setupBody } from './routes/auth-session.js';
+import { chatBody } from '../services/triggers/chat.js';
+import { manualRunBody } from '../services/triggers/manual.js';
 import { deliveryListQuery, subscriptionCreate, subscriptionUpdate } from './routes/webhooks.js';
+import { responseSchemas, type ResponseSchemaName } from './response-schemas.js';
 import * as schemas from './schemas.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -17,6 +20,10 @@ interface Operation {
   /** No API key (signed URLs, public endpoints). */
   public?: boolean;
   success?: number;
+  /** The success body, a schema of response-schemas.ts. */
+  response?: ResponseSchemaName;
+  /** Further documented answers: status → body schema (and media type when it is not JSON). */
+  more?: Record<number, { description: string; schema?: ResponseSchemaName; eventStream?: true }>;
 }
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -40,7 +47,7 @@ const executeBody = z
   .describe('The declared Input Format fields, plus the control keys');
 
 const paths: Record<string, Partial<Record<Method, Operation>>> = {
-  '/api/v1/me': { get: { summary: 'Who the API key belongs to' } },
+  '/api/v1/me': { get: { summary: 'Who the API key belongs to', response: 'Me' } },
   '/api/v1/workspaces': {
     get: { summary: 'List reachable workspaces' },
     post: { summary: 'Create a workspace', body: schemas.workspaceCreate, success: 201 },
@@ -56,23 +63,44 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
   },
   '/api/v1/workspaces/{workspaceId}/env/{name}': { delete: { summary: 'Delete an environment variable', success: 204 } },
   '/api/v1/workflows': {
-    get: { summary: 'List workflows of a workspace', query: schemas.workflowListQuery },
-    post: { summary: 'Create a workflow with a state', body: schemas.workflowCreate, success: 201 },
+    get: { summary: 'List workflows of a workspace', query: schemas.workflowListQuery, response: 'WorkflowList' },
+    post: { summary: 'Create a workflow with a state', body: schemas.workflowCreate, success: 201, response: 'WorkflowResponse' },
   },
   '/api/v1/workflows/{workflowId}': {
-    get: { summary: 'Read a workflow and its draft state' },
-    patch: { summary: 'Update name, description, folder or draft state', body: schemas.workflowUpdate },
+    get: { summary: 'Read a workflow and its draft state', response: 'WorkflowResponse' },
+    patch: { summary: 'Update name, description, folder or draft state', body: schemas.workflowUpdate, response: 'WorkflowResponse' },
     delete: { summary: 'Delete a workflow', success: 204 },
   },
-  '/api/v1/workflows/{workflowId}/deploy': {
-    post: { summary: 'Deploy the draft as the next version' },
-    delete: { summary: 'Undeploy' },
+  '/api/v1/workflows/{workflowId}/export': {
+    get: { summary: 'Export as a sluice.workflow document (literal secrets replaced by {{VARIABLE}} references)', response: 'WorkflowExport' },
   },
-  '/api/v1/workflows/{workflowId}/deployments': { get: { summary: 'Deployment history' } },
-  '/api/v1/workflows/{workflowId}/deployments/{version}/activate': { post: { summary: 'Activate an earlier version' } },
-  '/api/workflows/{workflowId}/status': { get: { summary: 'isDeployed, deployedAt, needsRedeployment' } },
+  '/api/v1/workflows/import': {
+    post: {
+      summary: 'Create a draft workflow from a sluice.workflow document',
+      body: schemas.workflowImport,
+      success: 201,
+      response: 'WorkflowImportResult',
+    },
+  },
+  '/api/v1/workflows/{workflowId}/deploy': {
+    post: { summary: 'Deploy the draft as the next version', response: 'DeployResult' },
+    delete: { summary: 'Undeploy', response: 'Undeployed' },
+  },
+  '/api/v1/workflows/{workflowId}/deployments': { get: { summary: 'Deployment history', response: 'DeploymentList' } },
+  '/api/v1/workflows/{workflowId}/deployments/{version}/activate': {
+    post: { summary: 'Activate an earlier version', response: 'DeployResult' },
+  },
+  '/api/workflows/{workflowId}/status': { get: { summary: 'isDeployed, deployedAt, needsRedeployment', response: 'WorkflowStatus' } },
   '/api/workflows/{workflowId}/execute': {
-    post: { summary: 'Run the active deployment (JSON, SSE with stream: true, async with X-Execution-Mode: async)', body: executeBody },
+    post: {
+      summary: 'Run the active deployment (JSON, SSE with stream: true, async with X-Execution-Mode: async)',
+      body: executeBody,
+      response: 'ExecuteResult',
+      more: {
+        202: { description: 'Queued (X-Execution-Mode: async)', schema: 'ExecuteAccepted' },
+        500: { description: 'The run failed', schema: 'ExecuteFailure' },
+      },
+    },
   },
   '/api/users/me/usage-limits': { get: { summary: 'Execution rate limits and usage of the caller' } },
   '/api/v1/folders': {
@@ -89,37 +117,57 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
     post: { summary: 'Create an API key (shown once)', body: schemas.apiKeyCreate, success: 201 },
   },
   '/api/v1/api-keys/{keyId}': { delete: { summary: 'Revoke an API key', success: 204 } },
-  '/api/v1/logs': { get: { summary: 'Query execution logs (cursor-paginated, rate-limited)', query: logsQuerySchema } },
-  '/api/v1/logs/{logId}': { get: { summary: 'Log detail' } },
-  '/api/v1/logs/executions/{executionId}': { get: { summary: 'Execution detail with the state that ran' } },
+  '/api/v1/logs': {
+    get: { summary: 'Query execution logs (cursor-paginated, rate-limited)', query: logsQuerySchema, response: 'LogPage' },
+  },
+  '/api/v1/logs/{logId}': { get: { summary: 'Log detail', response: 'LogDetail' } },
+  '/api/v1/logs/executions/{executionId}': { get: { summary: 'Execution detail with the state that ran', response: 'ExecutionDetail' } },
+  '/api/v1/executions/{executionId}/cancel': {
+    post: { summary: 'Cancel a queued or running execution wherever it runs (200 cancelled, 202 still stopping, 409 finished)' },
+  },
   '/api/files/{fileId}': { get: { summary: 'Download an uploaded file through its signed URL', public: true } },
+  '/health': { get: { summary: 'Liveness: the process answers (no database call)', public: true } },
+  '/ready': {
+    get: { summary: 'Readiness: database, migrations and worker checks; 503 names the failing ones', public: true },
+  },
   '/api/v1/workflows/{workflowId}/run': {
     post: { summary: 'Manual run of the draft with the Input Format values (SSE progress unless ?stream=false)', body: manualRunBody },
   },
   '/api/webhooks/trigger/{path}': {
     post: { summary: 'Inbound webhook trigger (any content type; optional X-Sluice-Signature)', public: true },
   },
-  '/api/v1/auth/options': { get: { summary: 'Whether sign-up is allowed', public: true } },
+  '/api/v1/auth/options': { get: { summary: 'Whether sign-up is allowed and whether first-run setup is pending', public: true } },
+  '/api/v1/auth/setup': {
+    get: { summary: 'First run: whether the owner account is still to be created, and whether ?token= is the setup token', public: true },
+    post: { summary: 'First run: create the owner account with the setup token (signs in)', body: setupBody, public: true, success: 201 },
+  },
   '/api/v1/auth/sign-in': { post: { summary: 'Web app sign-in (sets the session cookie)', body: credentials, public: true } },
   '/api/v1/auth/sign-up': { post: { summary: 'Web app sign-up (when SLUICE_ALLOW_SIGNUP=true)', body: credentials, public: true } },
   '/api/v1/auth/sign-out': { post: { summary: 'End the web app session' } },
   '/api/v1/auth/session': { get: { summary: 'The signed-in user and CSRF token' } },
-  '/api/jobs/{taskId}': { get: { summary: 'Status of an async execution' } },
+  '/api/jobs/{taskId}': { get: { summary: 'Status of an async execution', response: 'JobStatus' } },
   '/api/v1/workflows/{workflowId}/webhooks': {
-    get: { summary: 'List completion webhook subscriptions' },
-    post: { summary: 'Create a subscription (secret is write-only)', body: subscriptionCreate, success: 201 },
+    get: { summary: 'List completion webhook subscriptions', response: 'SubscriptionList' },
+    post: {
+      summary: 'Create a subscription (secret is write-only)',
+      body: subscriptionCreate,
+      success: 201,
+      response: 'SubscriptionResponse',
+    },
   },
   '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}': {
-    get: { summary: 'Read a subscription' },
-    patch: { summary: 'Update a subscription', body: subscriptionUpdate },
+    get: { summary: 'Read a subscription', response: 'SubscriptionResponse' },
+    patch: { summary: 'Update a subscription', body: subscriptionUpdate, response: 'SubscriptionResponse' },
     delete: { summary: 'Delete a subscription', success: 204 },
   },
-  '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/test': { post: { summary: 'Send a signed test event' } },
+  '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/test': {
+    post: { summary: 'Send a signed test event', success: 202, response: 'DeliveryResponse' },
+  },
   '/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/deliveries': {
-    get: { summary: 'Delivery history with attempts', query: deliveryListQuery },
+    get: { summary: 'Delivery history with attempts', query: deliveryListQuery, response: 'DeliveryPage' },
   },
   '/api/v1/workflows/{workflowId}/webhooks/deliveries/{deliveryId}/redeliver': {
-    post: { summary: 'Send a delivery again (new delivery id, same event)', success: 202 },
+    post: { summary: 'Send a delivery again (new delivery id, same event)', success: 202, response: 'DeliveryResponse' },
   },
   '/api/chat/{workflowId}': { post: { summary: 'Chat with a deployed workflow (streams by default)', body: chatBody } },
 };
@@ -137,6 +185,34 @@ function parameters(path: string, query?: z.ZodObject) {
   return [...inPath, ...inQuery];
 }
 
+const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const ref = (name: ResponseSchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The response bodies as components, each named; a body that contains another named one refers to it. */
+function responseComponents(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(responseSchemas)) registry.add(schema, { id });
+  const { schemas: converted } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    io: 'output',
+    unrepresentable: 'any',
+  });
+  return Object.fromEntries(
+    Object.entries(converted).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]),
+  );
+}
+
+function responses(op: Operation) {
+  const success = op.success ?? 200;
+  const body = op.response ? { content: { 'application/json': { schema: ref(op.response) } } } : {};
+  const out: Record<string, unknown> = { [String(success)]: { description: 'Success', ...body } };
+  for (const [status, extra] of Object.entries(op.more ?? {})) {
+    out[status] = { description: extra.description, ...(extra.schema ? { content: { 'application/json': { schema: ref(extra.schema) } } } : {}) };
+  }
+  out.default = errorResponse;
+  return out;
+}
+
 let cached: unknown;
 
 export function openApiDocument(baseUrl: string): unknown {
@@ -146,7 +222,7 @@ export function openApiDocument(baseUrl: string): unknown {
     servers: [{ url: baseUrl }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      schemas: { Error: errorBody },
+      schemas: { Error: errorBody, ...responseComponents() },
     },
     security: [{ apiKey: [] }],
     paths: Object.fromEntries(
@@ -160,15 +236,22 @@ export function openApiDocument(baseUrl: string): unknown {
               ...(op.public ? { security: [] } : {}),
               parameters: parameters(path, op.query),
               ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(op.body) } } } } : {}),
-              responses: {
-                [String(op.success ?? 200)]: { description: 'Success' },
-                default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-              },
+              responses: responses(op),
             },
           ]),
         ),
       ]),
     ),
+    // Completion webhooks this server sends (README "Receiving completion webhooks").
+    webhooks: {
+      'workflow.execution.completed': {
+        post: {
+          summary: 'A run completed (signed with the subscription secret: Service-signature t=…,v1=…)',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery' } },
+        },
+      },
+    },
   };
   return cached;
 }

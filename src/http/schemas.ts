@@ -30,6 +30,14 @@ export const workflowUpdate = z
   })
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');
 export const workflowListQuery = z.object({ workspaceId: id, folderId: id.optional() });
+/** POST /api/v1/workflows/import: a document from GET …/export (services/workflow-transfer.ts). */
+export const workflowImport = z.strictObject({
+  workspaceId: id,
+  document: z.unknown(),
+  folderId: id.nullable().optional(),
+  /** Overrides the document's name. */
+  name: name.optional(),
+});
 export const versionParam = z.coerce.number().int().min(1).max(1_000_000);
 
 export const folderCreate = z.strictObject({ workspaceId: id, name, parentId: id.nullable().optional() });
@@ -38,9 +46,10 @@ export const folderUpdate = z
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');
 export const workspaceQuery = z.object({ workspaceId: id });
 
+export const envName = z.string().regex(ENV_NAME_PATTERN, 'must be a valid variable name (letters, digits, _)');
 export const envVarsSet = z.strictObject({
   variables: z
-    .record(z.string().regex(ENV_NAME_PATTERN, 'must be a valid variable name (letters, digits, _)'), z.string().max(65_536))
+    .record(envName, z.string().max(65_536))
     .refine((v) => Object.keys(v).length <= 500, 'at most 500 variables at once'),
 });
 

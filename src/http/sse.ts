@@ -3,22 +3,8 @@
 // closing `done` record and `[DONE]` terminator — also when the run itself throws.
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
-import type { ExecutionResult } from '../engine/index.js';
+import { sseRecord } from '../services/runs/answers.js';
 import type { AppEnv } from './env.js';
-
-export const sseRecord = (record: unknown) => `data: ${typeof record === 'string' ? record : JSON.stringify(record)}\n\n`;
-
-/** The final record of a streamed run (SEED.md Final record), with any extra fields a trigger adds. */
-export function doneRecord(result: ExecutionResult, extra: Record<string, unknown> = {}) {
-  return {
-    event: 'done',
-    success: result.success,
-    ...extra,
-    output: result.output,
-    metadata: { duration: result.durationMs },
-    ...(result.success ? {} : { error: result.error ?? 'Execution failed' }),
-  };
-}
 
 export interface SseRun {
   /** Queues one record; records go out in the order sent. */
@@ -40,7 +26,7 @@ export function streamRun(
   c.header('Content-Type', 'text/event-stream');
   c.header('Cache-Control', 'no-cache');
   c.header('X-Accel-Buffering', 'no');
-  c.header('Connection', 'keep-alive');
+  // No Connection header of our own: Node sends keep-alive itself, and `close` while the server drains (drain.ts).
   return stream(c, async (out) => {
     const cancel = new AbortController();
     out.onAbort(() => cancel.abort(new Error('client disconnected')));
@@ -56,7 +42,7 @@ export function streamRun(
       await write(sseRecord(done));
       await write(sseRecord('[DONE]'));
     } catch (err) {
-      c.get('app').logger.error({ err }, 'streaming execution failed');
+      c.get('logger').error({ err }, 'streaming execution failed');
       await write(sseRecord({ event: 'done', success: false, output: {}, metadata: { duration: 0 }, error: 'Internal server error' }));
       await write(sseRecord('[DONE]'));
     } finally {

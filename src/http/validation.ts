@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError, zodDetails } from '../errors.js';
+import { assertJsonNesting } from '../json-nesting.js';
 
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string, prefix = ''): T {
@@ -14,6 +15,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string,
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (!text.trim()) throw new AppError('INVALID_JSON', 400, 'The request body must be JSON');
+  assertJsonNesting(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text) as unknown;
@@ -35,9 +37,21 @@ export function readQuery<T>(c: Context, schema: z.ZodType<T>): T {
   return parseWith(schema, c.req.query(), 'query parameters');
 }
 
+/** Iterative: the nesting limit already holds, but a walk over user data never relies on that to stay on the stack. */
 function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\0')) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\0')) return true;
+        stack.push(child);
+      }
+    }
+  }
   return false;
 }

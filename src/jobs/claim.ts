@@ -4,6 +4,7 @@
 // goes back to the queue.
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { jobs } from '../db/schema.js';
 import { RELAXED_COMMIT } from './settle.js';
 import type { ClaimedJob } from './types.js';
@@ -21,7 +22,7 @@ export async function claimDueJobs(
     sql`, `,
   );
   // The CTE locks exactly the rows it picked; the UPDATE then cannot touch a row another worker holds.
-  const result = (await db.execute(sql`
+  const rows = await rowsOf(db, sql`
     with ${RELAXED_COMMIT}, due as (
       select id from jobs
       where status = 'queued' and run_at <= ${now}::timestamptz and kind in (${kinds})
@@ -37,8 +38,8 @@ export async function claimDueJobs(
       started_at = coalesce(jobs.started_at, ${now}::timestamptz)
     from due
     where jobs.id = due.id and (select on_commit from relaxed) is not null
-    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts`)) as unknown as { rows: Array<Record<string, unknown>> };
-  return result.rows.map((row) => ({
+    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts`);
+  return rows.map((row) => ({
     id: String(row.id),
     kind: String(row.kind),
     payload: row.payload,
@@ -56,6 +57,19 @@ export async function extendLeases(
     .update(jobs)
     .set({ leaseUntil: new Date(input.now + input.leaseMs) })
     .where(and(eq(jobs.status, 'running'), eq(jobs.lockedBy, input.workerId), inArray(jobs.id, input.jobIds)));
+}
+
+/**
+ * Puts every running job back in the queue at once, whatever its lease: for a process that knows all other workers
+ * are gone (PGlite's data directory belongs to one process, so after a restart nothing else can be running them).
+ */
+export async function requeueAllRunningJobs(db: Db): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ status: 'queued', lockedBy: null, leaseUntil: null, lastError: 'the process running it stopped' })
+    .where(eq(jobs.status, 'running'))
+    .returning({ id: jobs.id });
+  return rows.length;
 }
 
 /** Puts jobs whose lease lapsed (their worker crashed or hung) back in the queue; returns how many. */

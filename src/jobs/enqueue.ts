@@ -1,6 +1,7 @@
 // Adding jobs. Works inside a caller's transaction (pass the tx): the rows and the wake-up commit together.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { toJsonText } from '../db/json.js';
 import { newId } from '../ids.js';
 import { nudgeLocalWorkers } from './nudge.js';
 
@@ -28,7 +29,7 @@ export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
   const rows = specs.map((spec) => ({
     id: spec.id ?? newId('job'),
     kind: spec.kind,
-    payload: JSON.stringify(spec.payload),
+    payload: toJsonText(spec.payload),
     runAt: (spec.runAt ?? now).toISOString(),
     createdAt: (spec.createdAt ?? now).toISOString(),
   }));

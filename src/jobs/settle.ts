@@ -4,6 +4,8 @@
 // trip, all or nothing.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { storableText, toJsonText } from '../db/json.js';
+import { rowsOf } from '../db/rows.js';
 import { notifyWorkers } from './enqueue.js';
 import type { ClaimedJob, JobResult } from './types.js';
 
@@ -19,9 +21,9 @@ export const RELAXED_COMMIT = sql`relaxed as (select set_config('synchronous_com
 /** Longest error text kept on a job row. */
 const MAX_ERROR_LENGTH = 2000;
 
-const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
+const clip = (text: string) => storableText(text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
 const iso = (ms: number) => new Date(ms).toISOString();
-const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+const json = (value: unknown) => (value === undefined ? null : toJsonText(value));
 
 function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keepFinished: boolean, now: number): SQL {
   const { outcome } = result;
@@ -76,7 +78,7 @@ export async function settleJobs(db: Db, workerId: string, items: Settlement[], 
     sql`, `,
   );
   const statement = sql`with ${sql.join(ctes, sql`, `)} select ${counts}, (select on_commit from relaxed) as relaxed`;
-  const { rows } = (await db.execute(statement)) as unknown as { rows: Array<Record<string, unknown>> };
+  const rows = await rowsOf(db, statement);
   const held = items.map((_, i) => Number(rows[0]?.[`h${i}`]) === 1);
   if (items.some((item, i) => held[i] && item.result.outcome.type === 'release')) await notifyWorkers(db);
   return held;

@@ -53,6 +53,11 @@ export interface JobHandler {
   prefetch?(jobs: ClaimedJob[]): Promise<void>;
   /** At most this many jobs of the kind at once per worker (default: the worker's concurrency). */
   concurrency?: number;
+  /**
+   * Weight of this kind when the worker's slots are divided (default 1): each kind is guaranteed its share of half
+   * the slots, and the other half goes to kinds with work in proportion to their shares (see shares.ts).
+   */
+  share?: number;
   /** Keep completed and failed rows (async executions answer status queries); otherwise they are deleted. */
   keepFinished?: boolean;
   /** A job claimed more often than this (a poison job that keeps killing workers) is failed without running. */

@@ -1,6 +1,6 @@
-// The job worker: claims due jobs up to its concurrency, runs each through the handler of its kind, records the
-// outcome, and keeps the leases of running jobs alive. Woken at once by enqueues (NOTIFY) and by finished jobs;
-// otherwise it looks every poll interval.
+// The job worker: claims due jobs up to its concurrency (divided among job kinds, shares.ts), runs each through the
+// handler of its kind, records the outcome, and keeps the leases of running jobs alive. Woken at once by enqueues
+// (NOTIFY) and by finished jobs; otherwise it looks every poll interval.
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Db } from '../db/client.js';
@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { claimDueJobs, extendLeases, requeueExpiredLeases } from './claim.js';
 import { systemClock } from './clock.js';
 import { createSettleQueue } from './settle-queue.js';
+import { claimOrder, claimSize, reservations, type KindSlots } from './shares.js';
 import type { ClaimedJob, Clock, JobHandlers, JobResult } from './types.js';
 import { listenForJobs, type StopListening } from './wakeups.js';
 
@@ -41,6 +42,8 @@ export interface Worker {
   /** Stops claiming; in-flight jobs get `graceMs` to finish, then are cancelled and handed back. */
   stop(graceMs: number): Promise<void>;
   inFlight(): number;
+  /** Started and not stopping: claiming jobs (what GET /ready checks in a process that runs a worker). */
+  running(): boolean;
 }
 
 export function createWorker(options: WorkerOptions): Worker {
@@ -51,6 +54,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const perKind = new Map<string, number>();
   const cancel = new AbortController();
   let stopping = false;
+  let started = false;
   let wakeRequested = false;
   let interruptSleep: (() => void) | undefined;
   let loopDone: Promise<void> = Promise.resolve();
@@ -58,6 +62,13 @@ export function createWorker(options: WorkerOptions): Worker {
   let stopListening: StopListening | undefined;
   let nextLeaseSweep = 0;
   const settle = createSettleQueue(db, workerId, clock);
+  const kindSlots = Object.entries(handlers).map(([kind, handler]) => {
+    const share = handler.share ?? 1;
+    if (!(share > 0 && Number.isFinite(share))) throw new Error(`Job kind ${kind}: share must be a positive number`);
+    return { kind, share, limit: Math.min(concurrency, handler.concurrency ?? concurrency) };
+  });
+  const reserved = reservations(concurrency, kindSlots);
+  const slotsNow = (): KindSlots[] => kindSlots.map((k) => ({ ...k, running: perKind.get(k.kind) ?? 0 }));
 
   const wake = () => {
     wakeRequested = true;
@@ -131,38 +142,33 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   }
 
-  /** Claim groups: kinds with their own concurrency bound are claimed separately, so no claim overshoots one. */
-  function claimGroups(free: number): Array<{ kinds: string[]; limit: number }> {
-    const shared: string[] = [];
-    const groups: Array<{ kinds: string[]; limit: number }> = [];
-    for (const [kind, handler] of Object.entries(handlers)) {
-      if (handler.concurrency === undefined) shared.push(kind);
-      else groups.push({ kinds: [kind], limit: Math.min(free, handler.concurrency - (perKind.get(kind) ?? 0)) });
-    }
-    if (shared.length > 0) groups.unshift({ kinds: shared, limit: free });
-    return groups;
-  }
-
-  /** Claims until capacity is full or nothing is due. */
+  /** Claims until capacity is full or nothing is due, dividing the slots among kinds as shares.ts describes. */
   async function fill(): Promise<void> {
     if (clock.now() >= nextLeaseSweep) {
       nextLeaseSweep = clock.now() + pollIntervalMs;
       const requeued = await requeueExpiredLeases(db, clock.now());
       if (requeued > 0) logger.warn({ requeued }, 'requeued jobs whose worker stopped holding them');
     }
+    // A kind that had fewer due jobs than asked for is not asked again until the next look.
+    const exhausted = new Set<string>();
     for (;;) {
       let claimedAny = false;
-      let mayHaveMore = false;
-      for (const group of claimGroups(concurrency - inflight.size)) {
-        const limit = Math.min(group.limit, concurrency - inflight.size);
-        if (stopping || limit <= 0) continue;
-        const claimed = await claimDueJobs(db, { workerId, kinds: group.kinds, limit, now: clock.now(), leaseMs });
+      const order = claimOrder(slotsNow())
+        .map((k) => k.kind)
+        .filter((kind) => !exhausted.has(kind));
+      for (const [i, kind] of order.entries()) {
+        if (stopping) return;
+        const kinds = slotsNow();
+        const waiting = order.slice(i).map((name) => kinds.find((k) => k.kind === name)!);
+        const limit = claimSize(concurrency, kinds, reserved, waiting);
+        if (limit <= 0) continue;
+        const claimed = await claimDueJobs(db, { workerId, kinds: [kind], limit, now: clock.now(), leaseMs });
         await prefetch(claimed);
         for (const job of claimed) start(job);
+        if (claimed.length < limit) exhausted.add(kind);
         claimedAny ||= claimed.length > 0;
-        mayHaveMore ||= claimed.length === limit;
       }
-      if (!claimedAny || !mayHaveMore || stopping) return;
+      if (!claimedAny || stopping) return;
     }
   }
 
@@ -205,6 +211,7 @@ export function createWorker(options: WorkerOptions): Worker {
       heartbeat = setInterval(() => void renewLeases(), Math.max(100, Math.floor(leaseMs / 3)));
       heartbeat.unref();
       loopDone = loop();
+      started = true;
     },
     wake,
     async stop(graceMs) {
@@ -222,5 +229,6 @@ export function createWorker(options: WorkerOptions): Worker {
       if (heartbeat) clearInterval(heartbeat);
     },
     inFlight: () => inflight.size,
+    running: () => started && !stopping,
   };
 }

@@ -128,17 +128,26 @@ async function followHops(start: URL, settings: AttemptSettings, signal: AbortSi
 }
 
 export async function runAttempt(url: URL, settings: AttemptSettings): Promise<AttemptOutcome> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), settings.timeoutMs);
-  const signal = settings.signal ? AbortSignal.any([settings.signal, timeout.signal]) : timeout.signal;
+  // One controller stopped by the caller's signal or by the time-out. Not AbortSignal.any: on Node 20 it costs a
+  // composite signal per request and keeps it reachable from the (long-lived) run signal it follows.
+  const stop = new AbortController();
+  const caller = settings.signal;
+  const onCaller = () => stop.abort(caller?.reason);
+  if (caller?.aborted) onCaller();
+  else caller?.addEventListener('abort', onCaller, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, settings.timeoutMs);
   try {
-    return await followHops(url, settings, signal);
+    return await followHops(url, settings, stop.signal);
   } catch (error) {
     // Checked in this order: the caller's cancellation wins over anything it caused along the way.
-    if (settings.signal?.aborted) return { kind: 'failure', error: 'aborted', retryable: false };
+    if (caller?.aborted) return { kind: 'failure', error: 'aborted', retryable: false };
     const policy = findPolicyError(error);
     if (policy) return { kind: 'failure', error: policy.message, retryable: false };
-    if (timeout.signal.aborted) {
+    if (timedOut) {
       const message = `Request timed out after ${settings.timeoutMs} ms`;
       return { kind: 'failure', error: message, retryable: true };
     }
@@ -149,5 +158,6 @@ export async function runAttempt(url: URL, settings: AttemptSettings): Promise<A
     return { kind: 'failure', error: message, retryable };
   } finally {
     clearTimeout(timer);
+    caller?.removeEventListener('abort', onCaller);
   }
 }

@@ -15,6 +15,11 @@ export const timeoutMessage = (timeoutMs: number) => `Execution timed out after 
 export const memoryMessage = (limitBytes: number) => `Memory limit exceeded (${formatBytes(limitBytes)})`;
 export const ABORTED_MESSAGE = 'Aborted';
 export const STACK_OVERFLOW_MESSAGE = 'RangeError: Maximum call stack size exceeded';
+export const busyMessage = (workers: number, queued: number) =>
+  `Sandbox is busy: every worker (${workers}) is running code and ${queued} runs are already waiting; try again later`;
+export const crashedMessage = (reason: string) => `Sandbox failed: the worker thread running this code crashed (${reason}); it has been replaced`;
+export const startFailedMessage = (reason: string) => `Sandbox failed to start: ${reason}`;
+export const SHUTDOWN_MESSAGE = 'Sandbox is shutting down';
 
 export function isOutOfMemory(description: ErrorDescription): boolean {
   return 'name' in description && description.name === 'InternalError' && description.message === 'out of memory';
@@ -24,7 +29,10 @@ export function formatError(description: ErrorDescription, source: SourceMap): s
   if ('thrown' in description) return description.thrown;
   const line = userLine(description.stack, source);
   const at = line === undefined ? '' : ` at line ${line}`;
-  if (description.name === 'InternalError' && description.message === 'stack overflow') return STACK_OVERFLOW_MESSAGE + at;
+  // The parser (also JSON.parse) reports running out of stack as a SyntaxError; either way it is a depth limit.
+  if ((description.name === 'InternalError' || description.name === 'SyntaxError') && description.message === 'stack overflow') {
+    return STACK_OVERFLOW_MESSAGE + at;
+  }
   // QuickJS quotes the name ('x' is not defined); Node does not, and Node's wording is what users search for.
   const message =
     description.name === 'ReferenceError' ? description.message.replace(/^'(.+)' is not defined$/, '$1 is not defined') : description.message;

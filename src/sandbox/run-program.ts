@@ -1,5 +1,6 @@
-// One sandbox run: a fresh runtime and context on an instance checked out for this run alone, inputs in as JSON,
-// the wrapped user code evaluated and its promise driven to completion under the deadline, the result out as JSON.
+// One sandbox run, on the worker thread: a fresh runtime and context on an instance checked out for this run alone,
+// inputs in as JSON, the wrapped user code evaluated and its promise driven to completion under the deadline, the
+// result out as JSON text.
 import type { QuickJSHandle } from 'quickjs-emscripten';
 import {
   ABORTED_MESSAGE,
@@ -7,13 +8,12 @@ import {
   formatError,
   isOutOfMemory,
   memoryMessage,
+  startFailedMessage,
   timeoutMessage,
   type SourceMap,
 } from './error-message.js';
-import { encodeInputs } from './inputs.js';
-import { formatBytes, type ResolvedLimits } from './limits.js';
+import type { ResolvedLimits } from './limits.js';
 import { createStdoutCapture, type StdoutCapture } from './stdout.js';
-import type { CodeRunResult } from './types.js';
 import { installHelpers, type ErrorDescription } from './vm-helpers.js';
 import { acquireInstance, isHeapAtCeiling, releaseInstance, type SandboxInstance } from './wasm-pool.js';
 
@@ -23,15 +23,32 @@ export interface Program {
   map: SourceMap;
 }
 
+/** A run's outcome with the value still as JSON text (it crosses back to the host as such). */
+export interface ProgramOutcome {
+  ok: boolean;
+  resultJson?: string;
+  stdout: string;
+  error?: string;
+}
+
+export type StopReason = 'aborted' | 'timeout';
+
+export interface RunControl {
+  /** The deadline on this thread's performance.now() clock. */
+  deadline: number;
+  /** What the host has asked for; read on every interrupt check, so it must be cheap. */
+  requestedStop(): StopReason | undefined;
+}
+
 /**
- * QuickJS checks its own stack limit against the C stack, but the host's V8 stack holds the native WebAssembly
- * frames and runs out first above roughly 300 KiB. 192 KiB (~1100 plain JS frames) keeps ordinary recursion errors
- * inside QuickJS, with a line number; deeper native recursion (huge JSON nesting) still ends as a host
- * RangeError, which is caught and costs only the instance.
+ * QuickJS's own recursion limit (~1100 plain JS frames), checked against its C stack in linear memory (5 MiB in
+ * this build). On the main thread V8's ~1 MiB stack, which holds the native WebAssembly frames, ran out first above
+ * ~300 KiB; worker threads get a 16 MiB stack (pool-options.ts), so now QuickJS's check fires first even for deep
+ * native recursion (huge JSON nesting) and the run ends with its own error. Not raised further: JSON.stringify's
+ * cycle check is quadratic in nesting depth and runs in native code without interrupt checks, so a deeper limit
+ * turns a deeply nested result into seconds of uninterruptible work (192 KiB: ~2 s; 512 KiB: past the watchdog).
  */
 const MAX_STACK_BYTES = 192 * 1024;
-/** How long promise jobs may run before the host gets the event loop back (and a chance to deliver an abort). */
-const JOB_SLICE_MS = 10;
 const NEVER_SETTLED_MESSAGE =
   'The returned promise never settled: nothing in the sandbox can resolve it (there are no timers or I/O)';
 
@@ -42,64 +59,58 @@ interface Disposable {
 
 export async function runProgram(
   program: Program,
-  inputs: Record<string, unknown>,
+  inputsJson: string,
   limits: ResolvedLimits,
-  signal: AbortSignal | undefined,
-): Promise<CodeRunResult> {
-  const failed = (error: string, stdout = ''): CodeRunResult => ({ ok: false, result: null, stdout, error });
-  if (signal?.aborted) return failed(ABORTED_MESSAGE);
-  const encoded = encodeInputs(inputs);
-  if ('error' in encoded) return failed(encoded.error);
-  if (Buffer.byteLength(encoded.json) > limits.memoryLimitBytes) {
-    return failed(`Inputs are larger than the memory limit (${formatBytes(limits.memoryLimitBytes)})`);
-  }
-
+  control: RunControl,
+): Promise<ProgramOutcome> {
+  const failed = (error: string): ProgramOutcome => ({ ok: false, stdout: '', error });
   let instance: SandboxInstance;
   try {
     instance = await acquireInstance(limits.memoryLimitBytes);
   } catch (error) {
-    return failed(`Sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(startFailedMessage(error instanceof Error ? error.message : String(error)));
   }
-  if (signal?.aborted) {
+  const stop = control.requestedStop();
+  if (stop) {
     releaseInstance(instance, true);
-    return failed(ABORTED_MESSAGE);
+    return failed(stop === 'aborted' ? ABORTED_MESSAGE : timeoutMessage(limits.timeoutMs));
   }
   const stdout = createStdoutCapture(limits.maxStdoutBytes);
-  const { result, reusable } = await runInInstance(instance, program, encoded.json, limits, signal, stdout);
+  const { result, reusable } = runInInstance(instance, program, inputsJson, limits, control, stdout);
   releaseInstance(instance, reusable);
   return result;
 }
 
-async function runInInstance(
+/** Synchronous on purpose: this thread has nothing else to do, and a stop reaches it through the shared slot. */
+function runInInstance(
   instance: SandboxInstance,
   program: Program,
   inputsJson: string,
   limits: ResolvedLimits,
-  signal: AbortSignal | undefined,
+  control: RunControl,
   stdout: StdoutCapture,
-): Promise<{ result: CodeRunResult; reusable: boolean }> {
+): { result: ProgramOutcome; reusable: boolean } {
   const owned: Disposable[] = [];
   const own = <T extends Disposable>(value: T): T => {
     owned.push(value);
     return value;
   };
-  const deadline = performance.now() + limits.timeoutMs;
-  let stopReason: 'timeout' | 'aborted' | undefined;
+  let stopReason: StopReason | undefined;
   let outOfMemory = false;
 
   // Called by QuickJS every few thousand operations; once it has said stop, it keeps saying so, which makes the
   // interrupt uncatchable for the rest of the run.
   const shouldStop = (): boolean => {
     if (stopReason === undefined) {
-      if (signal?.aborted) stopReason = 'aborted';
-      else if (performance.now() > deadline) stopReason = 'timeout';
+      stopReason = control.requestedStop();
+      if (stopReason === undefined && performance.now() > control.deadline) stopReason = 'timeout';
     }
     return stopReason !== undefined;
   };
   const stoppedMessage = () => (stopReason === 'aborted' ? ABORTED_MESSAGE : timeoutMessage(limits.timeoutMs));
-  const failed = (error: string): CodeRunResult => ({ ok: false, result: null, stdout: stdout.text(), error });
+  const failed = (error: string): ProgramOutcome => ({ ok: false, stdout: stdout.text(), error });
 
-  const drive = async (): Promise<CodeRunResult> => {
+  const drive = (): ProgramOutcome => {
     const runtime = own(instance.module.newRuntime());
     runtime.setMemoryLimit(limits.memoryLimitBytes);
     runtime.setMaxStackSize(MAX_STACK_BYTES);
@@ -150,33 +161,26 @@ async function runInInstance(
     if (evaluated.error) return failed(explain(evaluated.error));
     const completion = own(evaluated.value);
 
-    // Drive the promise one job at a time, giving the event loop back every slice so other work (and an abort)
-    // gets through. The run ends when the promise settles; jobs still queued then (unawaited work) are discarded
-    // with the runtime.
-    let sliceStart = performance.now();
+    // Drive the promise one job at a time, checking for a stop between jobs. The run ends when the promise
+    // settles; jobs still queued then (unawaited work) are discarded with the runtime.
     for (;;) {
       const state = context.getPromiseState(completion);
       if (state.type === 'fulfilled') {
         const value = state.notAPromise ? completion : own(state.value);
         const serialized = context.callFunction(helpers.serialize, context.undefined, value);
         if (serialized.error) return failed(explain(serialized.error, 'Result is not JSON-serializable: '));
-        const json = context.getString(own(serialized.value));
-        return { ok: true, result: JSON.parse(json) as unknown, stdout: stdout.text() };
+        return { ok: true, resultJson: context.getString(own(serialized.value)), stdout: stdout.text() };
       }
       if (state.type === 'rejected') return failed(explain(state.error));
       if (shouldStop()) return failed(stoppedMessage());
       if (!runtime.hasPendingJob()) return failed(NEVER_SETTLED_MESSAGE);
       const ran = runtime.executePendingJobs(1);
       if (ran.error) return failed(explain(ran.error));
-      if (performance.now() - sliceStart >= JOB_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
     }
   };
 
   try {
-    const result = await drive();
+    const result = drive();
     return { result, reusable: dispose(owned, outOfMemory) };
   } catch (error) {
     // An exception out of the engine itself: V8's stack ran out inside native frames, or QuickJS aborted. Either

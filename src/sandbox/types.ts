@@ -15,6 +15,6 @@ export interface SandboxRunOptions {
   /** Values exposed to the code as globals, each a deep copy made through JSON. */
   inputs: Record<string, unknown>;
   limits?: Partial<SandboxLimits>;
-  /** Aborting stops the run at its next interrupt check or between promise jobs. */
+  /** Aborting stops the run within milliseconds, even mid-loop (the worker reads a shared stop flag). */
   signal?: AbortSignal;
 }

@@ -7,7 +7,7 @@
 // instance, not to a runtime. Instances also die for good when QuickJS aborts or when deep native recursion
 // overflows the host stack, so a broken one must be replaceable without restarting the process.
 //
-// So the .wasm is compiled once per process, and instances are created from it on demand (a few ms), checked out
+// So the .wasm is compiled once per worker thread, and instances are created from it on demand (a few ms), checked out
 // by exactly one run at a time (so one run's allocations can never eat another run's budget), and kept idle for
 // reuse only after a clean run.
 import { createRequire } from 'node:module';
@@ -85,6 +85,10 @@ export function releaseInstance(instance: SandboxInstance, clean: boolean): void
   idle.set(instance.maxBytes, pool);
 }
 
+/** Compiles the module and leaves one instance idle, so the first run on this thread pays neither. */
+export async function warmUp(memoryLimitBytes: number): Promise<void> {
+  releaseInstance(await acquireInstance(memoryLimitBytes), true);
+}
 
 /**
  * True when linear memory has grown to within a few MiB of its ceiling. QuickJS throws `null` instead of an

@@ -1,9 +1,10 @@
 // The checks every inbound run makes before it starts (SPEC §4 limits), counted against the workspace owner: the
 // per-minute rate limit of its bucket for request-driven runs (execute: sync or async; webhook and chat: sync), and
 // the usage limit always. Manual runs are not rate limited (SPEC §4); schedules are paced by their cron.
+// Neither check reads the database per run: the rate limiter leases tokens, the usage meter keeps a fresh figure.
 import { AppError } from '../errors.js';
 import type { AppContext } from './app-context.js';
-import { consumeRateLimit, getUsage, planLimit, rateLimitExceeded, rateLimitHeaders } from './limits.js';
+import { planLimit, rateLimitExceeded, rateLimitHeaders } from './limits.js';
 
 export interface Admission {
   /** X-RateLimit-* headers to put on the response (empty when not rate limited). */
@@ -18,7 +19,7 @@ export async function admitRun(
   let headers: Record<string, string> = {};
   const bucket = options.rateBucket;
   if (bucket) {
-    const decision = await consumeRateLimit(app.db, {
+    const decision = await app.rateLimiter.consume({
       bucket,
       userId: owner.id,
       limit: planLimit(app.config, bucket === 'async' ? 'ASYNC' : 'SYNC', owner.plan),
@@ -26,7 +27,7 @@ export async function admitRun(
     if (!decision.allowed) throw rateLimitExceeded(decision, `${bucket} executions`);
     headers = rateLimitHeaders(decision);
   }
-  const usage = await getUsage(app.db, app.config, owner);
+  const usage = await app.usage.current(owner);
   if (usage.isExceeded) {
     throw new AppError(
       'USAGE_LIMIT_EXCEEDED',

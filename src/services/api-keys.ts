@@ -3,16 +3,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { withRelaxedCommit } from '../db/relaxed.js';
 import { apiKeys, users } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
+import type { AppContext } from './app-context.js';
+import { cached, topics } from './cache/app-caches.js';
 import { sha256Hex } from './crypto.js';
 
 export const API_KEY_PREFIX = 'sk-sluice-';
 const KEY_BODY_LENGTH = 32;
-/** lastUsedAt is refreshed at most this often, so authentication is not a write on every request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBase62(KEY_BODY_LENGTH);
@@ -76,35 +75,52 @@ export async function findKeyByValue(db: Db, key: string): Promise<ApiKeyRow | u
   return row;
 }
 
-/** Resolves a presented key to its principal, or null. Revoked keys stop working at once (no cache). */
-export async function authenticateApiKey(db: Db, presented: string): Promise<Principal | null> {
-  if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 200) return null;
-  const hash = hashApiKey(presented);
+interface KnownKey {
+  keyHash: string;
+  principal: Principal;
+}
+
+async function readKey(db: Db, hash: string): Promise<KnownKey | null> {
   const [row] = await db
     .select({ key: apiKeys, user: users })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
-  // The index lookup already matched; the constant-time compare keeps the final decision free of timing leaks.
-  if (!row || !timingSafeEqual(Buffer.from(row.key.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  const now = Date.now();
-  if (!row.key.lastUsedAt || now - row.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await withRelaxedCommit(db, (tx) =>
-      tx.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, row.key.id)),
-    );
-  }
-  return {
+  if (!row) return null;
+  const principal: Principal = {
     userId: row.user.id,
     email: row.user.email,
     plan: row.user.plan,
     keyId: row.key.id,
     keyWorkspaceId: row.key.workspaceId,
   };
+  return { keyHash: row.key.keyHash, principal: Object.freeze(principal) };
 }
 
-export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyView[]> {
-  const rows = await db
+/**
+ * Resolves a presented key to its principal, or null. From the cache: a revoked key stops working as soon as the
+ * revocation commits (the change feed drops it in every process). Its use is noted for `lastUsedAt` (api-key-usage.ts).
+ */
+export async function authenticateApiKey(app: Pick<AppContext, 'db' | 'caches' | 'keyUsage'>, presented: string): Promise<Principal | null> {
+  if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 200) return null;
+  const hash = hashApiKey(presented);
+  const known = await cached(app.caches, 'principals', hash, async () => {
+    const value = await readKey(app.db, hash);
+    const changes = [topics.apiKey(hash)];
+    if (value) changes.push(topics.user(value.principal.userId));
+    return { value, topics: changes };
+  });
+  // The lookup already matched; the constant-time compare keeps the final decision free of timing leaks.
+  if (!known || !timingSafeEqual(Buffer.from(known.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  app.keyUsage.touch(known.principal.keyId);
+  return known.principal;
+}
+
+export async function listApiKeys(app: Pick<AppContext, 'db' | 'keyUsage'>, userId: string): Promise<ApiKeyView[]> {
+  // This process's own recent uses first, so the list is never behind the requests just made.
+  await app.keyUsage.flush();
+  const rows = await app.db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))

@@ -1,12 +1,20 @@
-// Everything a request handler or worker needs, opened once per process.
+// What every service, handler and worker is handed: the process's configuration, database, caches and helpers.
+// Types only: the context is assembled in src/app/context.ts, so nothing here depends on how it is built.
 import type { BlockServices } from '../blocks/types.js';
 import type { Config } from '../config.js';
-import { openDatabase, pgliteDataDir, type Database, type Db } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
-import { createCipher, type Cipher } from './crypto.js';
-import { createFileServices, type FileServices } from './files/file-services.js';
-import { loadOrCreateSecret } from './secret.js';
-import { bootstrapAdmin } from './workspaces.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Tracing } from '../observability/tracing.js';
+import type { KeyUsage } from './api-key-usage.js';
+import type { AppCaches } from './cache/app-caches.js';
+import type { Cipher } from './crypto.js';
+import type { FileServices } from './files/file-services.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { Readiness } from './readiness.js';
+import type { Cancellations } from './runs/cancellation.js';
+import type { RunRecorder } from './runs/run-recorder.js';
+import type { UsageMeter } from './usage-meter.js';
 
 export interface AppContext {
   config: Config;
@@ -16,38 +24,27 @@ export interface AppContext {
   cipher: Cipher;
   blockServices: BlockServices;
   files: FileServices;
+  /** Rows the execution path reads on every call, kept fresh by the database's change feed. */
+  caches: AppCaches;
+  rateLimiter: RateLimiter;
+  usage: UsageMeter;
+  keyUsage: KeyUsage;
+  /** Writes runs' markers and logs in batches (group commit). */
+  recorder: RunRecorder;
+  /** Runs in flight in this process that a cancel request may stop. */
+  cancellations: Cancellations;
+  /** What GET /ready checks: database, migrations, and the worker when this process runs one. */
+  readiness: Readiness;
+  /** Opens the first-run setup page while no user has a password (services/setup.ts). */
+  setupToken: string;
+  /** Prometheus metrics of this app (a no-op when SLUICE_METRICS_ENABLED=false). */
+  metrics: Metrics;
+  /** OpenTelemetry traces (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing;
+  /**
+   * Registers this process as one that runs workflows (heartbeat, crash recovery of others' runs). Called by
+   * `sluice serve` / `sluice worker` and the test app, not by one-off commands.
+   */
+  startRunner(): Promise<void>;
   close(): Promise<void>;
-}
-
-export async function createAppContext(config: Config, logger: Logger, database?: Database): Promise<AppContext> {
-  const secret = config.secret ?? loadOrCreateSecret(config.dataDir);
-  const db =
-    database ??
-    (await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: pgliteDataDir(config.dataDir) },
-    ));
-  if (config.bootstrapApiKey) {
-    const result = await bootstrapAdmin(db.db, {
-      apiKey: config.bootstrapApiKey,
-      adminEmail: config.adminEmail,
-      plan: config.defaultPlan,
-    });
-    if (result.created) logger.info({ userId: result.userId, workspaceId: result.workspaceId }, 'bootstrap admin and key provisioned');
-  }
-  return {
-    config,
-    db: db.db,
-    database: db,
-    logger,
-    cipher: createCipher(secret),
-    files: createFileServices({ dataDir: config.dataDir, secret, urlTtlMs: config.fileUrlTtlMs }),
-    blockServices: {
-      allowPrivateNetwork: config.allowPrivateNetwork,
-      sandbox: { memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 5_000 },
-      providerEnv: (name) => config.providerEnv[name],
-    },
-    close: () => db.close(),
-  };
 }

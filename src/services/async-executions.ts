@@ -2,20 +2,24 @@
 // `execution.run`) that a worker picks up, so it survives a restart; `GET /api/jobs/{taskId}` reports on it.
 // "Runs once": the execution id is fixed at enqueue time, and a job claimed again (its worker died) first looks for
 // that execution and never starts the workflow a second time.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { deployments, executions, jobs, workflows } from '../db/schema.js';
+import { executions, jobs } from '../db/schema.js';
+import { CANCELLED_MESSAGE } from '../engine/index.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
-import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
+import { TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
 import { canAccessWorkspace } from './access.js';
 import type { Principal } from './api-keys.js';
 import type { AppContext } from './app-context.js';
-import { runExecution } from './executions.js';
-import { INTERRUPTED_MESSAGE, settleEarlierAttempt } from './triggers/interrupted-run.js';
+import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
+import { runExecution } from './runs/run-execution.js';
+import type { RunOrigin } from './runs/run-observer.js';
+import { loadDeploymentVersion } from './triggers/deployed-workflow.js';
+import { settleEarlierAttempt } from './runs/interrupted.js';
 
 export const EXECUTION_JOB = 'execution.run';
 
@@ -25,8 +29,13 @@ export interface AsyncExecutionRequest {
   deploymentVersion: number;
   input: Record<string, unknown>;
   trigger: TriggerType;
+  triggerBlockId?: string;
   /** UserFile objects already stored for this run, recorded on its log. */
   files?: unknown[];
+  /** Fixed by the caller before files were stored under it: one execution id from request to log. */
+  executionId: string;
+  /** The request that queued the run: its id goes on the log, its span parents the run's span in the worker. */
+  origin?: RunOrigin;
 }
 
 export interface QueuedExecution {
@@ -42,8 +51,12 @@ const jobPayload = z.object({
   deploymentVersion: z.number().int(),
   input: z.record(z.string(), z.unknown()),
   trigger: z.enum(TRIGGER_TYPES),
+  triggerBlockId: z.string().optional(),
   files: z.array(z.unknown()).optional(),
   executionId: z.string(),
+  requestId: z.string().optional(),
+  /** W3C traceparent of the request's span. */
+  traceparent: z.string().optional(),
 });
 type ExecutionJobPayload = z.infer<typeof jobPayload>;
 
@@ -51,6 +64,8 @@ type ExecutionJobPayload = z.infer<typeof jobPayload>;
 interface ExecutionJobResult {
   executionId: string;
   success: boolean;
+  /** Stopped by a cancel request (or a stopping worker): the task reports `cancelled`. */
+  cancelled?: boolean;
   output: unknown;
   error?: string;
   duration: number | null;
@@ -58,19 +73,82 @@ interface ExecutionJobResult {
   endTime: string | null;
 }
 
+/**
+ * Cancels a queued job before any worker took it: the job ends `cancelled` and its run is logged as cancelled without
+ * running a step. False when no such queued job exists (taken meanwhile, finished, or never queued).
+ */
+export async function cancelQueuedExecution(
+  app: AppContext,
+  request: { executionId: string; mayReach: (workspaceId: string) => Promise<boolean> },
+): Promise<boolean> {
+  const [job] = await app.db
+    .select({ id: jobs.id, payload: jobs.payload })
+    .from(jobs)
+    .where(and(eq(jobs.kind, EXECUTION_JOB), eq(jobs.status, 'queued'), sql`${jobs.payload} ->> 'executionId' = ${request.executionId}`))
+    .limit(1);
+  const parsed = job ? jobPayload.safeParse(job.payload) : undefined;
+  if (!job || !parsed?.success || !(await request.mayReach(parsed.data.workspaceId))) return false;
+  const payload = parsed.data;
+  const result: ExecutionJobResult = {
+    executionId: payload.executionId,
+    success: false,
+    cancelled: true,
+    output: {},
+    error: CANCELLED_MESSAGE,
+    duration: 0,
+    startTime: null,
+    endTime: null,
+  };
+  const [taken] = await app.db
+    .update(jobs)
+    .set({ status: 'failed', result, lastError: CANCELLED_MESSAGE, completedAt: new Date() })
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, 'queued')))
+    .returning({ id: jobs.id });
+  if (!taken) return false;
+  // Logged like every accepted run, with its webhooks: a run stopped before it started (the engine runs no step).
+  const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
+  if (target) {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await runExecution(app, {
+      workflow: { id: payload.workflowId, workspaceId: target.workspaceId },
+      state: target.state,
+      stateHash: target.stateHash,
+      deploymentVersion: payload.deploymentVersion,
+      trigger: payload.trigger,
+      input: payload.input,
+      executionId: payload.executionId,
+      files: payload.files,
+      owner: target.owner,
+      signal: cancelled.signal,
+      origin: originOf(payload),
+    });
+  }
+  return true;
+}
+
 export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecutionRequest): Promise<QueuedExecution> {
   const taskId = newId('job');
-  const executionId = newId('exec');
   const createdAt = new Date();
-  const payload: ExecutionJobPayload = { ...request, executionId };
+  const { origin, ...fields } = request;
+  const payload: ExecutionJobPayload = {
+    ...fields,
+    ...(origin?.requestId ? { requestId: origin.requestId } : {}),
+    ...(origin?.trace ? { traceparent: formatTraceparent(origin.trace) } : {}),
+  };
   await enqueueJob(app.db, { id: taskId, kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt });
-  return { taskId, executionId, createdAt: createdAt.toISOString() };
+  return { taskId, executionId: request.executionId, createdAt: createdAt.toISOString() };
+}
+
+function originOf(payload: ExecutionJobPayload): RunOrigin {
+  return { requestId: payload.requestId, trace: parseTraceparent(payload.traceparent) };
 }
 
 function resultFromRow(row: typeof executions.$inferSelect): ExecutionJobResult {
   return {
     executionId: row.executionId,
     success: row.status === 'success',
+    ...(row.status === 'cancelled' ? { cancelled: true } : {}),
     output: row.finalOutput ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
@@ -90,46 +168,38 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (!parsed.success) return { outcome: { type: 'fail', error: 'Malformed job payload' } };
   const payload = parsed.data;
 
-  if (job.attempts > 1) {
-    const [existing] = await app.db.select().from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
-    if (existing && existing.status !== 'running') return finished(resultFromRow(existing));
-    if (existing) {
-      // Its worker died mid-run: close the log as an error (with its webhooks) rather than run the workflow twice.
-      // Safe to repeat: should this worker die too, the next claim finds the log closed and reports it.
-      const endedAt = new Date(context.clock.now());
-      await settleEarlierAttempt(app, payload.executionId, endedAt);
-      const error = INTERRUPTED_MESSAGE;
-      return { outcome: { type: 'fail', error, result: { ...resultFromRow(existing), success: false, error, endTime: endedAt.toISOString() } } };
-    }
+  if (job.attempts > 1 && (await settleEarlierAttempt(app, payload.executionId)) === 'finished') {
+    // Its run started before (and was closed as interrupted if its worker died mid-run): report it, never run it twice.
+    const [row] = await app.db.select().from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
+    if (row) return finished(resultFromRow(row));
   }
 
-  const [workflow] = await app.db.select().from(workflows).where(eq(workflows.id, payload.workflowId)).limit(1);
-  const [deployment] = workflow
-    ? await app.db
-        .select()
-        .from(deployments)
-        .where(and(eq(deployments.workflowId, workflow.id), eq(deployments.version, payload.deploymentVersion)))
-        .limit(1)
-    : [];
-  if (!workflow || !deployment) {
+  const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
+  if (!target) {
     return { outcome: { type: 'fail', error: 'The workflow or its deployment was deleted before the run started' } };
   }
 
   const outcome = await runExecution(app, {
-    workflow: { id: workflow.id, workspaceId: workflow.workspaceId },
-    state: deployment.state as WorkflowState,
-    deploymentVersion: deployment.version,
+    workflow: { id: payload.workflowId, workspaceId: target.workspaceId },
+    state: target.state,
+    stateHash: target.stateHash,
+    deploymentVersion: payload.deploymentVersion,
     trigger: payload.trigger,
+    triggerBlockId: payload.triggerBlockId,
     input: payload.input,
     executionId: payload.executionId,
     signal: context.signal,
     timeoutMs: app.config.executionTimeoutMs,
     files: payload.files,
+    owner: target.owner,
+    markBeforeStart: true,
+    origin: originOf(payload),
   });
   const { result } = outcome;
   return finished({
     executionId: outcome.executionId,
     success: result.success,
+    ...(result.stopReason === 'cancelled' ? { cancelled: true } : {}),
     output: result.output,
     ...(result.error ? { error: result.error } : {}),
     duration: Math.round(result.durationMs),
@@ -148,7 +218,7 @@ export function createExecutionJobHandler(app: AppContext): JobHandler {
   };
 }
 
-export type AsyncJobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type AsyncJobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobStatusView {
   success: true;
@@ -186,8 +256,8 @@ export async function getJobStatus(db: Db, principal: Principal, taskId: string)
   if (!row || !payload?.success || !(await canAccessWorkspace(db, principal, payload.data.workspaceId))) {
     throw notFound('Task');
   }
-  const status = STATUS[row.status] ?? 'queued';
   const result = row.result as ExecutionJobResult | null;
+  const status = row.status === 'failed' && result?.cancelled ? 'cancelled' : (STATUS[row.status] ?? 'queued');
   const view: JobStatusView = {
     success: true,
     taskId: row.id,
@@ -197,13 +267,13 @@ export async function getJobStatus(db: Db, principal: Principal, taskId: string)
   };
   // A job handed back by a stopping worker is queued again; its earlier start is not news to the caller.
   if (status !== 'queued' && row.startedAt) view.startedAt = row.startedAt.toISOString();
-  if (row.completedAt && (status === 'completed' || status === 'failed')) view.completedAt = row.completedAt.toISOString();
+  if (row.completedAt && (status === 'completed' || status === 'failed' || status === 'cancelled')) view.completedAt = row.completedAt.toISOString();
   if (result) {
     view.output = result.output;
     if (result.duration !== null) view.metadata.duration = result.duration;
     if (result.startTime) view.metadata.startTime = result.startTime;
     if (result.endTime) view.metadata.endTime = result.endTime;
   }
-  if (status === 'failed') view.error = result?.error ?? row.lastError ?? 'The run failed';
+  if (status === 'failed' || status === 'cancelled') view.error = result?.error ?? row.lastError ?? 'The run failed';
   return view;
 }

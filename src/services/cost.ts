@@ -9,14 +9,15 @@ export interface ModelCost {
   tokens: TokenUsage;
 }
 
-export interface ExecutionCost {
+/** A type, not an interface, so it fits the `cost` jsonb column (an object of unknown keys) without a cast. */
+export type ExecutionCost = {
   total: number;
   base: number;
   input: number;
   output: number;
   tokens: TokenUsage;
   models: Record<string, ModelCost>;
-}
+};
 
 const zeroTokens = (): TokenUsage => ({ prompt: 0, completion: 0, total: 0 });
 
@@ -32,10 +33,11 @@ function spanCost(cost: unknown): { input: number; output: number; total: number
   return { input: 0, output: 0, total: 0 };
 }
 
+/** Every span of this run. A workflow block's children are its sub-workflow's spans: that run's own log pays for them. */
 function* walk(spans: TraceSpan[]): Generator<TraceSpan> {
   for (const span of spans) {
     yield span;
-    if (span.children) yield* walk(span.children);
+    if (span.children && span.type !== 'workflow') yield* walk(span.children);
   }
 }
 

@@ -4,6 +4,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { envVars } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import type { AppContext } from './app-context.js';
+import { cached, topics } from './cache/app-caches.js';
 import type { Cipher } from './crypto.js';
 
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -37,8 +39,15 @@ export async function deleteEnvVar(db: Db, workspaceId: string, name: string) {
   if (rows.length === 0) throw notFound('Environment variable');
 }
 
-/** Decrypted values for one run. */
-export async function loadEnvForRun(db: Db, cipher: Cipher, workspaceId: string): Promise<Record<string, string>> {
+/** Decrypted values for one run, from the cache (decrypted once per change, not once per run). */
+export function loadEnvForRun(app: Pick<AppContext, 'db' | 'cipher' | 'caches'>, workspaceId: string): Promise<Readonly<Record<string, string>>> {
+  return cached(app.caches, 'envVars', workspaceId, async () => ({
+    value: Object.freeze(await decryptedEnv(app.db, app.cipher, workspaceId)),
+    topics: [topics.envVars(workspaceId)],
+  }));
+}
+
+async function decryptedEnv(db: Db, cipher: Cipher, workspaceId: string): Promise<Record<string, string>> {
   const rows = await db.select().from(envVars).where(eq(envVars.workspaceId, workspaceId));
   return Object.fromEntries(rows.map((r) => [r.name, cipher.decrypt(r.valueEncrypted)]));
 }

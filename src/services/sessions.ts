@@ -23,6 +23,8 @@ export const SESSION_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 const TOUCH_RESOLUTION_MS = 5 * 60 * 1000;
 /** Failed sign-in attempts per email per minute before further attempts get 429, shared by every process. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+/** Failed sign-in attempts per client address per minute, across all emails (one source cannot try many accounts). */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = 30;
 
 const SESSION_ID_PREFIX = 'ses_';
 
@@ -129,50 +131,71 @@ const tooManyAttempts = (retryAfterSeconds: number) =>
   });
 
 const SIGN_IN_WINDOW_MS = 60_000;
-const signInBucket = (email: string) => `signin:${sha256Hex(email)}`;
+const emailBucket = (email: string) => `signin:${sha256Hex(email)}`;
+const addressBucket = (address: string) => `signin-addr:${sha256Hex(address)}`;
 
 function signInWindow(now: Date) {
   const start = Math.floor(now.getTime() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS;
   return { start: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)) };
 }
 
-/** Refuses (429) an email that already had too many failed attempts in this minute, before any hashing work. */
-async function assertSignInAllowed(db: Db, email: string, now: Date): Promise<void> {
-  const { start, retryAfterSeconds } = signInWindow(now);
-  const [row] = await db
-    .select({ count: rateLimitWindows.count })
-    .from(rateLimitWindows)
-    .where(and(eq(rateLimitWindows.bucket, signInBucket(email)), eq(rateLimitWindows.windowStart, start)))
-    .limit(1);
-  if (row && row.count >= SIGN_IN_ATTEMPTS_PER_MINUTE) throw tooManyAttempts(retryAfterSeconds);
-}
-
-/** Counts a failed attempt in the shared one-minute window (the rate-limit table every process sees). */
-async function recordFailedSignIn(db: Db, email: string, now: Date): Promise<void> {
-  const { start } = signInWindow(now);
-  await withRelaxedCommit(db, (tx) =>
+/**
+ * Counts one attempt in a bucket's current window and returns the count including it: a single upsert, so
+ * concurrent attempts (in any process) each see a different count and at most `limit` of them get through.
+ */
+async function countAttempt(db: Db, bucket: string, windowStart: Date): Promise<number> {
+  const [row] = await withRelaxedCommit(db, (tx) =>
     tx
       .insert(rateLimitWindows)
-      .values({ bucket: signInBucket(email), windowStart: start, count: 1 })
+      .values({ bucket, windowStart, count: 1 })
       .onConflictDoUpdate({
         target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
         set: { count: sql`${rateLimitWindows.count} + 1` },
-      }),
+      })
+      .returning({ count: rateLimitWindows.count }),
   );
+  return row.count;
+}
+
+/** Takes back the attempt of a successful sign-in, so signing in does not use up the allowance. */
+async function returnAttempt(db: Db, bucket: string, windowStart: Date): Promise<void> {
+  await withRelaxedCommit(db, (tx) =>
+    tx
+      .update(rateLimitWindows)
+      .set({ count: sql`greatest(${rateLimitWindows.count} - 1, 0)` })
+      .where(and(eq(rateLimitWindows.bucket, bucket), eq(rateLimitWindows.windowStart, windowStart))),
+  );
+}
+
+/**
+ * Counts the attempt against its client address and its email before any password is checked, and refuses it
+ * (429, no hashing) once either is over its limit for this minute. Counting first is what makes the limit hold
+ * under concurrency: checking a count and adding to it after the slow hash let every parallel guess through.
+ */
+async function admitSignInAttempt(db: Db, email: string, address: string, now: Date): Promise<string[]> {
+  const { start, retryAfterSeconds } = signInWindow(now);
+  const counted = [addressBucket(address)];
+  if ((await countAttempt(db, counted[0], start)) > SIGN_IN_ATTEMPTS_PER_ADDRESS_PER_MINUTE) throw tooManyAttempts(retryAfterSeconds);
+  counted.push(emailBucket(email));
+  if ((await countAttempt(db, counted[1], start)) > SIGN_IN_ATTEMPTS_PER_MINUTE) throw tooManyAttempts(retryAfterSeconds);
+  return counted;
 }
 
 const invalidCredentials = () => new AppError('UNAUTHORIZED', 401, 'Invalid email or password');
 
-/** Checks email and password; the same answer (and about the same time) for an unknown email and a wrong password. */
-export async function signIn(db: Db, input: { email: string; password: string }, now = new Date()) {
+/**
+ * Checks email and password; the same answer (and about the same time) for an unknown email and a wrong password.
+ * `clientAddress` is where the request came from (see http/client-address.ts), for the per-address limit.
+ */
+export async function signIn(db: Db, input: { email: string; password: string; clientAddress: string }, now = new Date()) {
   const email = normalizeEmail(input.email);
-  await assertSignInAllowed(db, email, now);
+  const counted = await admitSignInAttempt(db, email, input.clientAddress, now);
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const ok = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !ok) {
-    await recordFailedSignIn(db, email, now);
-    throw invalidCredentials();
-  }
+  if (!user || !ok) throw invalidCredentials();
+  // Only failures count: a success hands its attempt back (it does not wipe the failures before it).
+  const { start } = signInWindow(now);
+  await Promise.all(counted.map((bucket) => returnAttempt(db, bucket, start)));
   // Expired sessions of this user go now (through the user index), so the table never grows without bound.
   await db.delete(sessions).where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, now)));
   const { token, session } = await createSession(db, user.id, now);

@@ -9,6 +9,7 @@ import { emptyState, validateState, type WorkflowState } from '../workflow/index
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
+import { checkSubWorkflows } from './runs/sub-workflows.js';
 import { registerTriggers, unregisterTriggers } from './triggers/registration.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
@@ -42,7 +43,7 @@ export function toWorkflowSummary(row: WorkflowRow) {
 }
 
 export function toWorkflowView(row: WorkflowRow) {
-  return { ...toWorkflowSummary(row), state: row.state as WorkflowState };
+  return { ...toWorkflowSummary(row), state: row.state };
 }
 
 export function toDeploymentView(row: DeploymentRow, activeVersion: number | null) {
@@ -56,9 +57,14 @@ export function toDeploymentView(row: DeploymentRow, activeVersion: number | nul
   };
 }
 
+export async function readWorkflow(db: Db, workflowId: string): Promise<WorkflowRow | undefined> {
+  const [row] = await db.select().from(workflows).where(eq(workflows.id, workflowId)).limit(1);
+  return row;
+}
+
 /** Loads a workflow the principal may reach. Another workspace's workflow is indistinguishable from none. */
 export async function getWorkflowForPrincipal(db: Db, principal: Principal, workflowId: string): Promise<WorkflowRow> {
-  const [row] = await db.select().from(workflows).where(eq(workflows.id, workflowId)).limit(1);
+  const row = await readWorkflow(db, workflowId);
   if (!row || !(await canAccessWorkspace(db, principal, row.workspaceId))) throw notFound('Workflow');
   return row;
 }
@@ -144,6 +150,7 @@ export async function deployWorkflow(db: Db, workflowId: string, deployedBy: str
     const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
     if (!row) throw notFound('Workflow');
     const state = checkState(row.state);
+    await checkSubWorkflows(tx, row, state);
     const [{ latest }] = await tx
       .select({ latest: max(deployments.version) })
       .from(deployments)
@@ -179,13 +186,14 @@ export async function activateDeployment(db: Db, row: WorkflowRow, version: numb
     .where(and(eq(deployments.workflowId, row.id), eq(deployments.version, version)))
     .limit(1);
   if (!deployment) throw notFound(`Deployment version ${version}`);
+  await checkSubWorkflows(db, row, deployment.state);
   const updated = await db.transaction(async (tx) => {
     const [activated] = await tx
       .update(workflows)
       .set({ activeVersion: version, deployedAt: new Date() })
       .where(eq(workflows.id, row.id))
       .returning();
-    await registerTriggers(tx, { workflowId: row.id, state: deployment.state as WorkflowState, deploymentVersion: version });
+    await registerTriggers(tx, { workflowId: row.id, state: deployment.state, deploymentVersion: version });
     return activated;
   });
   return { deployment: toDeploymentView(deployment, version), deployedAt: updated.deployedAt!.toISOString() };

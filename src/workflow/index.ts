@@ -10,7 +10,20 @@ export {
   emptyState,
 } from './state.js';
 export type { TriggerType, ContainerType, Block, Edge, Loop, Parallel, WorkflowState } from './state.js';
-export { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_BLOCKS, MAX_EDGES, MAX_CONFIG_DEPTH, MAX_PROBLEMS } from './limits.js';
+export { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_BLOCKS, MAX_EDGES, MAX_CONFIG_DEPTH, MAX_OUTPUT_DEPTH, MAX_PROBLEMS } from './limits.js';
+export { nestsDeeperThan } from './depth.js';
+export {
+  BlockPolicySchema,
+  RetryPolicySchema,
+  RETRY_ON,
+  MAX_ATTEMPTS,
+  MAX_BACKOFF_MS,
+  MAX_BACKOFF_FACTOR,
+  MAX_BLOCK_TIMEOUT_MS,
+  POLICY_DEFAULTS,
+  backoffBefore,
+} from './policy.js';
+export type { BlockPolicy, RetryPolicy, RetryOn } from './policy.js';
 export { normalizeBlockName, buildNameIndex, RESERVED_REFERENCE_NAMES } from './names.js';
 export { findReferences } from './references.js';
 export type { PathSegment, BlockReference, EnvReference, Reference } from './references.js';

@@ -10,3 +10,8 @@ export const MAX_HANDLE_LENGTH = MAX_ID_LENGTH + 16;
 export const MAX_CONFIG_DEPTH = 64;
 /** One string can hold any number of bad references; the answer to a 400 must stay small. */
 export const MAX_PROBLEMS = 500;
+/**
+ * Deeper block outputs fail their block: outputs travel into logs, webhooks, answers and later blocks' configs, and
+ * everything that serialises or walks them may then rely on this bound (request bodies are bounded at 64 levels).
+ */
+export const MAX_OUTPUT_DEPTH = 128;

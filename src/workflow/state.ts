@@ -1,6 +1,7 @@
 // The workflow state document (SPEC §3). The zod schemas are the single source of truth; the types are inferred.
 import { z } from 'zod';
 import { MAX_BLOCKS, MAX_EDGES, MAX_HANDLE_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
+import { BlockPolicySchema } from './policy.js';
 
 export const TRIGGER_TYPES = ['api', 'webhook', 'schedule', 'manual', 'chat'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -33,6 +34,8 @@ export const BlockSchema = z.object({
   enabled: z.boolean().default(true),
   parentId: IdSchema.optional(),
   config: z.record(z.string(), z.unknown()).default(() => ({})),
+  /** Retries, time limit and failure handling, the same for every block type (./policy.ts). */
+  policy: BlockPolicySchema.optional(),
 });
 
 export const EdgeSchema = z.object({

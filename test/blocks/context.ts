@@ -49,7 +49,8 @@ export function fakeContext<Config>(
     trigger: options.trigger ?? { type: 'api', input: {} },
     services: {
       allowPrivateNetwork: false,
-      sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 1_000 },
+      // Generous: nothing here tests time-outs, and a loaded CI machine can take a while to start a sandbox thread.
+      sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 10_000 },
       providerEnv: () => undefined,
     },
   };

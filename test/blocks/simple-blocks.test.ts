@@ -22,6 +22,24 @@ describe('response', () => {
   it.each([99, 600, 'abc', 200.5])('rejects status %j', (status) => {
     expect(responseConfigSchema.safeParse({ status }).success).toBe(false);
   });
+
+  // Found by the fuzz: such headers made the HTTP answer throw after the run was logged as a success (500).
+  it.each([
+    [{ 'bad name': 'x' }, 'Response header name "bad name" is not a valid HTTP header name'],
+    [{ 'ü': 'x' }, 'Response header name "ü" is not a valid HTTP header name'],
+    [[{ key: 'X-Injected', value: 'a\r\nSet-Cookie: session=stolen' }], 'Response header X-Injected has a value HTTP cannot carry'],
+    [{ 'X-Name': 'Zoë 😀' }, 'Response header X-Name has a value HTTP cannot carry'],
+    [{ 'X-Nul': 'a\u0000b' }, 'Response header X-Nul has a value HTTP cannot carry'],
+  ])('fails on headers HTTP cannot carry: %j', async (headers, message) => {
+    const { ctx } = fakeContext(responseBlock, { headers });
+    await expect(responseBlock.run(ctx)).rejects.toThrow(message);
+  });
+
+  it('leaves framing headers to the server and keeps Latin-1 values', async () => {
+    const headers = { 'Content-Length': '3', 'Transfer-Encoding': 'chunked', Connection: 'close', 'X-Name': 'Zoë' };
+    const { ctx } = fakeContext(responseBlock, { headers, body: 'a longer body' });
+    expect((await responseBlock.run(ctx)).output).toEqual({ status: 200, headers: { 'X-Name': 'Zoë' }, body: 'a longer body' });
+  });
 });
 
 describe('variables', () => {

@@ -43,6 +43,13 @@ describe('sluice command', { timeout: 120_000 }, () => {
 
     const first = await startSluice(env);
     try {
+      // `serve` runs the worker in-process, so /ready checks it too.
+      const ready = await fetch(`${first.url}/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'ok',
+        checks: { database: { ok: true }, migrations: { ok: true }, worker: { ok: true } },
+      });
       const me = await get(`${first.url}/api/v1/me`, creds.apiKey);
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ userId: creds.userId, workspaces: [{ id: creds.workspaceId, name: 'Default' }] });
@@ -87,6 +94,7 @@ describe('sluice command', { timeout: 120_000 }, () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ PORT: 'abc' }, /PORT/],
       [{ SLUICE_ALLOW_PRIVATE_NETWORK: 'maybe' }, /SLUICE_ALLOW_PRIVATE_NETWORK/],
+      [{ SLUICE_TRUST_PROXY: 'maybe' }, /SLUICE_TRUST_PROXY/],
       [{ SLUICE_BOOTSTRAP_API_KEY: 'short' }, /SLUICE_BOOTSTRAP_API_KEY/],
       [{ SLUICE_LIMIT_LOGS_FREE: '-3' }, /SLUICE_LIMIT_LOGS_FREE/],
       [{ DATABASE_URL: 'postgres://127.0.0.1/x', SLUICE_SECRET: '' }, /SLUICE_SECRET/],

@@ -66,13 +66,49 @@ export const testBlocks: Record<string, BlockDefinition> = {
   }),
 };
 
-export const registry: Record<string, BlockDefinition> = { ...blockRegistry, ...testBlocks };
+/** Calls of the `flaky` block by its `key`, so a test can see how many attempts ran. */
+export const calls = new Map<string, number>();
+
+/** Test-only block types for block policies: fail, hang or pay on the first calls, then succeed. */
+export const policyBlocks: Record<string, BlockDefinition> = {
+  flaky: eraseConfigType({
+    type: 'flaky',
+    configSchema: z.object({
+      key: z.string(),
+      /** The first `fail` calls throw. */
+      fail: z.number().default(0),
+      /** Then the next `hang` calls never return, ignoring their signal: only a time limit ends them. */
+      hang: z.number().default(0),
+    }),
+    async run(ctx) {
+      const call = (calls.get(ctx.config.key) ?? 0) + 1;
+      calls.set(ctx.config.key, call);
+      if (call <= ctx.config.fail) throw new Error(`failure ${call}`);
+      if (call <= ctx.config.fail + ctx.config.hang) await new Promise(() => {});
+      return { output: { call } };
+    },
+  }),
+  paid: eraseConfigType({
+    type: 'paid',
+    configSchema: z.object({ key: z.string(), fail: z.number() }),
+    // Like an agent whose answer did not fit its format: the call was paid for, and the output says it failed.
+    async run(ctx) {
+      const call = (calls.get(ctx.config.key) ?? 0) + 1;
+      calls.set(ctx.config.key, call);
+      const usage = { model: 'test-model', tokens: { prompt: 10, completion: 5, total: 15 }, cost: { input: 0.01, output: 0.02, total: 0.03 } };
+      return { output: call <= ctx.config.fail ? { ...usage, error: `unusable answer ${call}` } : { ...usage, content: 'fine' } };
+    },
+  }),
+};
+
+export const registry: Record<string, BlockDefinition> = { ...blockRegistry, ...testBlocks, ...policyBlocks };
 const catalog = catalogOf(registry);
 
 export interface BlockOptions {
   name?: string;
   enabled?: boolean;
   parentId?: string;
+  policy?: Block['policy'];
 }
 
 export function block(id: string, type: string, config: Record<string, unknown> = {}, options: BlockOptions = {}): Block {
@@ -83,6 +119,7 @@ export function block(id: string, type: string, config: Record<string, unknown> 
     position: { x: 0, y: 0 },
     enabled: options.enabled ?? true,
     ...(options.parentId ? { parentId: options.parentId } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
     config,
   };
 }

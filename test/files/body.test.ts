@@ -17,7 +17,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   const app = new Hono()
-    .post('/echo', async (c) => c.json({ body: await readJsonBodyLimited(c, LIMIT) }))
+    .post('/echo', async (c) => c.json({ body: (await readJsonBodyLimited(c, LIMIT)).value }))
     .onError((err, c) => errorResponse(c, toAppError(err)));
   server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   server.on('connection', (socket: Socket) => sockets.push(socket));

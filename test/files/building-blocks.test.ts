@@ -1,12 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
-import { afterAll, describe, expect, it } from 'vitest';
-import { attachmentDisposition, createLocalStorage, createUrlSigner } from '../../src/services/files/index.js';
-
-const roots: string[] = [];
-afterAll(() => roots.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+import { describe, expect, it } from 'vitest';
+import { attachmentDisposition, createUrlSigner } from '../../src/services/files/index.js';
 
 describe('URL signer', () => {
   const signer = createUrlSigner('a-secret-of-at-least-32-characters!!');
@@ -36,43 +29,6 @@ describe('URL signer', () => {
       [String(future), signature.slice(2)],
     ];
     for (const [expires, sig] of malformed) expect(signer.verify('file_abc', expires, sig)).toBe('invalid');
-  });
-});
-
-describe('local storage', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sluice-files-'));
-  roots.push(root);
-  const storage = createLocalStorage(root);
-
-  it('stores buffers and chunk streams, reads them back as streams, and deletes them', async () => {
-    await storage.put('ws_1/file_a', Buffer.from('hello'));
-    await storage.put('ws_1/file_b', (function* () {
-      yield Buffer.from('chunk ');
-      yield Buffer.from('by chunk');
-    })());
-    const a = await storage.get('ws_1/file_a');
-    expect(a?.size).toBe(5);
-    expect(await text(a!.body)).toBe('hello');
-    expect(await text((await storage.get('ws_1/file_b'))!.body)).toBe('chunk by chunk');
-    await storage.delete('ws_1/file_a');
-    expect(await storage.get('ws_1/file_a')).toBeNull();
-    await storage.delete('ws_1/file_a');
-  });
-
-  it('leaves no partial file when writing fails', async () => {
-    const failing = (async function* () {
-      yield Buffer.from('part');
-      throw new Error('decode failed');
-    })();
-    await expect(storage.put('ws_1/file_c', failing)).rejects.toThrow('decode failed');
-    expect(readdirSync(join(root, 'ws_1')).filter((f) => f.startsWith('file_c'))).toEqual([]);
-  });
-
-  it('refuses keys that would leave the root', async () => {
-    for (const key of ['../escape', 'ws_1/../../escape', '/etc/passwd', 'ws_1\\..\\x', '', '.', 'a//b', 'ws_1/..']) {
-      await expect(storage.put(key, Buffer.from('x'))).rejects.toThrow(/Invalid storage key/);
-      await expect(storage.get(key)).rejects.toThrow(/Invalid storage key/);
-    }
   });
 });
 

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
-import { runExecution } from '../../src/services/executions.js';
+import { runExecution } from '../../src/services/runs/run-execution.js';
 import { contentHash } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';

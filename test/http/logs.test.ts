@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, workflows } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
-import { runExecution } from '../../src/services/executions.js';
+import { runExecution } from '../../src/services/runs/run-execution.js';
 import { createFolder } from '../../src/services/folders.js';
 import { checkState, createWorkflow, updateWorkflow } from '../../src/services/workflows.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
@@ -164,6 +164,7 @@ describe('GET /api/v1/logs', () => {
       id: row.id,
       workflowId: ids.slow,
       executionId: row.executionId,
+      deploymentVersion: 1,
       level: 'info',
       trigger: 'api',
       startedAt: row.startedAt.toISOString(),
@@ -399,7 +400,7 @@ describe('GET /api/v1/logs/{id}', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(
-      ['cost', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'startedAt', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
+      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
     );
     expect(d).toMatchObject({
       id: row.id,
@@ -410,6 +411,8 @@ describe('GET /api/v1/logs/{id}', () => {
       startedAt: row.startedAt.toISOString(),
       endedAt: row.endedAt!.toISOString(),
       totalDurationMs: row.totalDurationMs,
+      // Run straight through the service, not by a request (test/http/request-id.test.ts covers requests).
+      requestId: null,
       workflow: { id: ids.gpt, name: 'WF gpt', description: '' },
       cost: {
         total: row.costTotal,
@@ -455,10 +458,12 @@ describe('GET /api/v1/logs/executions/{executionId}', () => {
     expect(Object.keys(res.body.workflowState).sort()).toEqual(['blocks', 'edges', 'loops', 'parallels']);
     expect(res.body.executionMetadata).toEqual({
       trigger: 'api',
+      deploymentVersion: 1,
       startedAt: row.startedAt.toISOString(),
       endedAt: row.endedAt!.toISOString(),
       totalDurationMs: row.totalDurationMs,
       cost: { total: row.costTotal, tokens: { prompt: 0, completion: 0, total: 0 }, models: {} },
+      requestId: null,
     });
     expect(res.body.limits.usage).toMatchObject({ plan: 'free', limit: 10, isExceeded: false });
   });

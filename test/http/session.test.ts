@@ -201,7 +201,7 @@ describe('session-authenticated API', () => {
 describe('sign-up', () => {
   it('is switched off by default', async () => {
     const options = await t.request('GET', '/api/v1/auth/options', { apiKey: null });
-    expect(options.body).toEqual({ signupAllowed: false });
+    expect(options.body).toEqual({ signupAllowed: false, setupNeeded: false });
     const res = await post('/api/v1/auth/sign-up', { email: 'new@example.com', password: 'long enough' });
     expect(res.status).toBe(403);
   });

@@ -4,16 +4,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { executions, jobs, stateSnapshots } from '../../src/db/schema.js';
-import { createAppWorker } from '../../src/jobs/app-worker.js';
+import { createAppWorker } from '../../src/app/worker.js';
 import { claimDueJobs } from '../../src/jobs/claim.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { EXECUTION_JOB, enqueueAsyncExecution } from '../../src/services/async-executions.js';
-import { runExecution } from '../../src/services/executions.js';
+import { runExecution } from '../../src/services/runs/run-execution.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
+import { newId } from '../../src/ids.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, startReceiver, subscribe, type TestClock } from '../webhooks/support.js';
+import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, startReceiver, subscribe, type TestClock } from '../completion-webhooks/support.js';
 
 let t: TestApp;
 let clock: TestClock;
@@ -144,7 +145,7 @@ describe('async executions', () => {
     const upstream = await startReceiver((_req, res) => res.end('{}'));
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
-      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api' });
+      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
       // A worker claims it, runs the workflow to completion, and dies before recording the job's outcome.
       const [claimed] = await claimDueJobs(t.app.db, { workerId: 'doomed', kinds: [EXECUTION_JOB], limit: 1, now: clock.now(), leaseMs: 1000 });
       expect(claimed.id).toBe(queued.taskId);
@@ -177,7 +178,7 @@ describe('async executions', () => {
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       await subscribe(t, wf.id, { url: receiver.url });
-      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api' });
+      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
       await claimDueJobs(t.app.db, { workerId: 'doomed', kinds: [EXECUTION_JOB], limit: 1, now: clock.now(), leaseMs: 1000 });
       // The dead worker had written the run's log as running (as runExecution does first), then vanished.
       await t.app.db.insert(stateSnapshots).values({ hash: 'half-done', state: wf.state }).onConflictDoNothing();

@@ -9,7 +9,7 @@ import { openDatabase, pgliteDataDir } from '../../src/db/client.js';
 import { deliveries, jobs } from '../../src/db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
-import { eventually, plainState, startReceiver } from '../webhooks/support.js';
+import { eventually, plainState, startReceiver } from '../completion-webhooks/support.js';
 import { startWorkerProcess } from './worker-process.js';
 
 let dataDir: string;
@@ -140,6 +140,10 @@ describe('sluice worker', { timeout: 120_000 }, () => {
     const server = await startSluice(env, ['serve', '--no-worker']);
     const worker = await startWorkerProcess(env);
     try {
+      // Ready without a worker of its own: --no-worker says none is expected here.
+      const ready = await fetch(`${server.url}/ready`);
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as any).checks.worker).toEqual({ ok: true, message: 'This process runs no worker' });
       const created = await call(server, 'POST', '/api/v1/workflows', { workspaceId: creds.workspaceId, name: 'Split', state: plainState() });
       await call(server, 'POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
       const queued = await call(server, 'POST', `/api/workflows/${created.body.data.id}/execute`, { q: 'elsewhere' }, { 'X-Execution-Mode': 'async' });

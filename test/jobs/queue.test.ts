@@ -11,7 +11,7 @@ import type { ClaimedJob, JobHandler, JobHandlers, JobRunContext } from '../../s
 import { createWorker, type Worker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { eventually, offsetClock, type TestClock } from '../webhooks/support.js';
+import { eventually, offsetClock, type TestClock } from '../completion-webhooks/support.js';
 
 const logger = createLogger('silent');
 let testDb: TestDatabase;

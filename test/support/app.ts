@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
-import { createAppContext, type AppContext } from '../../src/services/app-context.js';
+import { createAppContext, type AppContext } from '../../src/app/context.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startHttpServer } from '../../src/server.js';
 import { createTestDatabase } from './database.js';
@@ -28,6 +28,8 @@ export interface RequestOptions {
 
 export interface TestApp {
   url: string;
+  /** The test database's URL on PostgreSQL (for a second process); undefined on PGlite. */
+  databaseUrl?: string;
   app: AppContext;
   config: Config;
   /** The bootstrap key: workspace-scoped to Default, as SPEC §1 provisions it. */
@@ -40,21 +42,27 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Where the app's log lines go (with LOG_LEVEL set in `env`); by default the logger is silent. */
+  logTo?: NodeJS.WritableStream;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sluice-test-'));
   const config = loadConfig({
     SLUICE_SECRET: 'test-secret-test-secret-test-secret-0123',
     SLUICE_ALLOW_PRIVATE_NETWORK: 'true',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: env.LOG_LEVEL ?? 'silent',
     SLUICE_DATA_DIR: dataDir,
     PORT: '0',
     ...env,
   });
   const testDb = await createTestDatabase();
-  const app = await createAppContext(config, createLogger(config.logLevel), testDb.database);
+  const app = await createAppContext(config, createLogger(config.logLevel, options.logTo), testDb.database);
   const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'admin@localhost', plan: 'free' });
   const personalKey = generateApiKey();
   await storeApiKey(app.db, { key: personalKey, userId: admin.userId, workspaceId: null, name: 'personal' });
+  await app.startRunner();
   const server = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
 
   const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> => {
@@ -79,6 +87,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
   return {
     url: server.url,
+    databaseUrl: testDb.url,
     app,
     config,
     apiKey: admin.apiKey,
@@ -88,6 +97,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     request,
     close: async () => {
       await server.close();
+      await app.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -34,7 +34,7 @@ export function startSluice(env: Record<string, string>, args: string[] = ['serv
           output: () => out,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
+              if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
               child.once('exit', (code) => done(code));
               child.kill(signal);
             }),

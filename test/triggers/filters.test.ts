@@ -2,7 +2,7 @@
 // workflow is run by each of api, webhook, schedule, manual and chat, through the real server and worker, and each
 // filter selects exactly the runs of its trigger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/jobs/app-worker.js';
+import { createAppWorker } from '../../src/app/worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { TRIGGER_TYPES, type TriggerType } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';

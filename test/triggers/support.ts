@@ -1,5 +1,5 @@
 // Shared by the trigger tests: reading a run's log through the logs API, and signing inbound webhook calls.
-import { signatureHeader } from '../../src/services/webhooks/signature.js';
+import { signatureHeader } from '../../src/services/webhook-signature.js';
 import type { TestApp } from '../support/app.js';
 import { eventually } from '../support/workflows.js';
 

@@ -1,8 +1,8 @@
-// The web app in a real browser, walked the way a new user would (issue 9): set a password with the CLI, sign in,
-// build `api_trigger → api → condition → two responses`, run it manually, deploy (and redeploy / roll back), call it
+// The web app in a real browser, walked the way a new user would (issues 9 and 15): open the setup link `sluice serve`
+// prints on first run, create the owner account, get an API key from Settings (no server stop), sign out and in, build `api_trigger → api → condition → two responses`, run it manually, deploy (and redeploy / roll back), call it
 // with the curl example from the API tab, subscribe a webhook and see its deliveries, read the log's waterfall, and
 // manage keys in settings. Screenshots of every page go to test/web/screenshots/ (git-ignored) for people to look at.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,7 +14,8 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build-if-stale.mjs';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { SLUICE_BIN, startSluice, type SluiceProcess } from '../support/process.js';
+import { eventually } from '../support/eventually.js';
+import { startSluice, type SluiceProcess } from '../support/process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve('test/web/screenshots');
@@ -43,21 +44,6 @@ const browserErrors: string[] = [];
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** `sluice admin set-password --password-stdin`, the way an administrator gives the bootstrap admin a password. */
-function setPassword(env: Record<string, string>): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [SLUICE_BIN, 'admin', 'set-password', '--email', EMAIL, '--password-stdin'], {
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`set-password exited ${code}: ${output}`))));
-    child.stdin.end(`${PASSWORD}\n`);
-  });
 }
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -131,7 +117,6 @@ beforeAll(async () => {
     await testDb.database.close();
     env.DATABASE_URL = testDb.url!;
   }
-  await setPassword(env);
   sluice = await startSluice(env);
 
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
@@ -177,6 +162,37 @@ describe('web app journey', { timeout: 150_000 }, () => {
 async function journey() {
     const base = sluice.url;
 
+    // ---- first run: the setup link the server printed, the owner account, a key -------------------------------
+    const setupLink = await eventually(
+      () => /First run: open (\S+\/setup\?token=[\w-]+) /.exec(sluice.output())?.[1],
+      10_000,
+      'the setup link',
+    );
+    await page.goto(`${base}/workflows`);
+    await page.getByTestId('setup-hint').waitFor();
+    await page.goto(`${base}/setup?token=not-the-token`);
+    await page.getByTestId('setup-bad-link').waitFor();
+    await page.goto(setupLink);
+    await page.getByRole('heading', { name: 'Set up Sluice' }).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Repeat password').fill(PASSWORD);
+    await shot('00-setup');
+    await page.getByRole('button', { name: 'Create the owner account' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.getByLabel('Key name').fill('first key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const firstKey = (await page.getByTestId('created-key').locator('code').textContent())!;
+    const me = await fetch(`${base}/api/v1/me`, { headers: { 'X-API-Key': firstKey } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe(EMAIL);
+    // The link opens nothing now.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByTestId('setup-hint').count()).toBe(0);
+    await page.goto(setupLink);
+    await page.getByTestId('setup-done').waitFor();
+
     // ---- sign in ---------------------------------------------------------------------------------------------
     await page.goto(`${base}/workflows`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -216,6 +232,12 @@ async function journey() {
     await expect.poll(() => page.locator('.suggestions li').first().textContent()).toContain('<start.orderId>');
     await page.keyboard.press('Enter');
     await expect.poll(() => url.inputValue()).toBe(`${upstreamUrl}/orders/<start.orderId>`);
+    // Its policy: one more attempt if it fails; the log's trace then lists every attempt.
+    await page.getByTestId('policy').locator('summary').click();
+    await page.getByLabel('Retry on failure').check();
+    await page.getByLabel('Max attempts').selectOption('2');
+    await expect.poll(() => page.getByTestId('policy').locator('summary').textContent()).toContain('up to 2 attempts');
+    await shot('03a-block-policy');
 
     await dropBlock('condition', 425, 280);
     await page.getByLabel('Block name').fill('Check');
@@ -352,10 +374,13 @@ async function journey() {
     await page.getByRole('link', { name: 'Logs' }).click();
     await page.getByTestId('logs-table').waitFor();
     expect(await page.locator('[data-testid=log-row][data-trigger=manual]').count()).toBeGreaterThan(0);
+    // Which deployment ran: the draft for manual runs, the active version (v3) for the API calls.
+    expect(await page.locator('[data-testid=log-row][data-trigger=manual]').first().getAttribute('data-version')).toBe('draft');
+    expect(await page.locator('[data-testid=log-row][data-trigger=api]').first().getAttribute('data-version')).toBe('3');
     await shot('08-logs');
     await page.locator('[data-testid=log-row][data-trigger=api]').first().click();
     await page.getByTestId('waterfall').waitFor();
-    for (const name of ['Start', 'Fetch', 'Check', 'Ok']) {
+    for (const name of ['Start', 'Fetch', 'Check', 'Ok', 'Fetch attempt 1']) {
       expect(await page.locator(`[data-testid=span-row][data-span-name="${name}"]`).count()).toBe(1);
     }
     await page.locator('[data-testid=span-row][data-span-name="Fetch"]').click();

@@ -5,6 +5,7 @@ import { ErrorBox, Spinner } from './components/ui';
 import { LogDetailPage } from './pages/LogDetail';
 import { LogsPage } from './pages/Logs';
 import { SettingsPage } from './pages/Settings';
+import { SetupPage } from './pages/Setup';
 import { SignInPage } from './pages/SignIn';
 import { WorkflowListPage } from './pages/WorkflowList';
 import { WorkflowPage } from './pages/WorkflowPage';
@@ -13,9 +14,10 @@ import { useSessionQuery, useWorkspace, WorkspaceProvider } from './session';
 
 export function App() {
   const session = useSessionQuery();
+  const { pathname } = useLocation();
   if (session.isPending) return <div className="page-message"><Spinner /> Loading…</div>;
   if (session.isError) return <div className="page-message"><ErrorBox error={session.error} /></div>;
-  if (!session.data) return <SignInPage />;
+  if (!session.data) return pathname === '/setup' ? <SetupPage /> : <SignInPage />;
   return (
     <WorkspaceProvider session={session.data}>
       <Shell />
@@ -40,6 +42,8 @@ function Shell() {
 
   useEffect(() => {
     if (pathname === '/' || pathname === '/sign-in') navigate('/workflows', { replace: true });
+    // A setup link opened again once signed in: the account exists, keys are in Settings.
+    if (pathname === '/setup') navigate('/settings', { replace: true });
   }, [pathname]);
 
   const section = pathname.split('/')[1] ?? '';

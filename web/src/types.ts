@@ -27,6 +27,14 @@ export interface Block {
   enabled?: boolean;
   parentId?: string;
   config: Record<string, unknown>;
+  policy?: BlockPolicy;
+}
+
+/** Retries, time limit and failure handling of a block (src/workflow/policy.ts). */
+export interface BlockPolicy {
+  retry?: { maxAttempts: number; backoffMs?: number; backoffFactor?: number; on?: Array<'error' | 'timeout'> };
+  timeoutMs?: number;
+  onError?: 'fail' | 'continue';
 }
 
 export interface StateEdge {
@@ -117,6 +125,8 @@ export interface LogEntry {
   id: string;
   workflowId: string;
   executionId: string;
+  /** The deployment version that ran; null for a manual run of the draft. */
+  deploymentVersion: number | null;
   level: 'info' | 'error';
   trigger: string;
   startedAt: string;

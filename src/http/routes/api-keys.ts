@@ -3,13 +3,13 @@ import { AppError } from '../../errors.js';
 import { assertWorkspaceAccess } from '../../services/access.js';
 import { generateApiKey, listApiKeys, revokeApiKey, storeApiKey, toApiKeyView } from '../../services/api-keys.js';
 import type { AppEnv } from '../env.js';
-import { apiKeyCreate } from '../schemas.js';
-import { readBody } from '../validation.js';
+import { apiKeyCreate, id } from '../schemas.js';
+import { parseWith, readBody } from '../validation.js';
 
 export const apiKeyRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const principal = c.get('principal');
-    const keys = await listApiKeys(c.get('app').db, principal.userId);
+    const keys = await listApiKeys(c.get('app'), principal.userId);
     // A workspace key sees only the keys of its own workspace; personal keys stay out of its reach.
     const visible = principal.keyWorkspaceId ? keys.filter((k) => k.workspaceId === principal.keyWorkspaceId) : keys;
     return c.json({ data: visible });
@@ -31,9 +31,9 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .delete('/:keyId', async (c) => {
     const principal = c.get('principal');
     const { db } = c.get('app');
-    const keyId = c.req.param('keyId');
+    const keyId = parseWith(id, c.req.param('keyId'), 'API key id', 'keyId');
     if (principal.keyWorkspaceId) {
-      const own = (await listApiKeys(db, principal.userId)).find((k) => k.id === keyId);
+      const own = (await listApiKeys(c.get('app'), principal.userId)).find((k) => k.id === keyId);
       if (!own || own.workspaceId !== principal.keyWorkspaceId) throw new AppError('NOT_FOUND', 404, 'API key not found');
     }
     await revokeApiKey(db, principal.userId, keyId);

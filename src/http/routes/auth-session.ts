@@ -1,7 +1,6 @@
 // Web app sign-in (SPEC §10): email + password → an httpOnly, SameSite=Lax session cookie, plus a CSRF token the app
 // echoes in X-CSRF-Token on state-changing requests. Mounted at /api/v1/auth.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
@@ -16,10 +15,12 @@ import {
   signUp,
   type SessionUser,
 } from '../../services/sessions.js';
+import { completeSetup, setupNeeded, setupTokenMatches } from '../../services/setup.js';
 import { listWorkspaces } from '../../services/workspaces.js';
 import { sessionCookie } from '../auth.js';
+import { limitBody } from '../body.js';
+import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
-import { errorResponse } from '../errors.js';
 import { readBody } from '../validation.js';
 
 export const credentials = z.strictObject({
@@ -27,10 +28,13 @@ export const credentials = z.strictObject({
   password: z.string().min(1, 'must not be empty').max(MAX_PASSWORD_LENGTH),
 });
 
-const smallBody = bodyLimit({
-  maxSize: 16 * 1024,
-  onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 16 KB')),
+export const setupBody = z.strictObject({
+  token: z.string().max(200),
+  email: credentials.shape.email,
+  password: credentials.shape.password,
 });
+
+const smallBody = limitBody(16 * 1024);
 
 /**
  * Sign-in and sign-up only take JSON: an HTML form on another site cannot send that content type without a CORS
@@ -64,11 +68,36 @@ export const authSessionRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', 'no-store');
   })
   // What the sign-in page needs to know before anyone is signed in.
-  .get('/options', (c) => c.json({ signupAllowed: c.get('app').config.allowSignup }))
+  .get('/options', async (c) => {
+    const { config, db } = c.get('app');
+    return c.json({ signupAllowed: config.allowSignup, setupNeeded: await setupNeeded(db) });
+  })
+  // First run (services/setup.ts): what the setup page shows before the owner exists.
+  .get('/setup', async (c) => {
+    const { config, db, setupToken } = c.get('app');
+    const needed = await setupNeeded(db);
+    const tokenValid = setupTokenMatches(setupToken, c.req.query('token'));
+    // The configured admin email is offered to the holder of the link only.
+    return c.json({ needed, tokenValid, ...(needed && tokenValid ? { suggestedEmail: config.adminEmail } : {}) });
+  })
+  .post('/setup', smallBody, async (c) => {
+    requireJson(c);
+    const { config, db, setupToken } = c.get('app');
+    const body = await readBody(c, setupBody);
+    const { token, session, user } = await completeSetup(db, {
+      expectedToken: setupToken,
+      token: body.token,
+      email: body.email,
+      password: body.password,
+      plan: config.defaultPlan,
+    });
+    writeSessionCookie(c, token, session.expiresAt);
+    return c.json(sessionBody(user, session.csrfToken, session.expiresAt), 201);
+  })
   .post('/sign-in', smallBody, async (c) => {
     requireJson(c);
     const body = await readBody(c, credentials);
-    const { token, session, user } = await signIn(c.get('app').db, body);
+    const { token, session, user } = await signIn(c.get('app').db, { ...body, clientAddress: clientAddress(c) });
     writeSessionCookie(c, token, session.expiresAt);
     return c.json(sessionBody(user, session.csrfToken, session.expiresAt));
   })

@@ -5,7 +5,6 @@ import { createMiddleware } from 'hono/factory';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { assertWorkspaceAccess } from '../../services/access.js';
 import {
-  consumeRateLimit,
   limitsObject,
   planLimit,
   rateLimitExceeded,
@@ -23,11 +22,11 @@ import { parseWith } from '../validation.js';
  * X-RateLimit-* headers on whatever response follows, 429 and errors included.
  */
 const logsRateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const { db, config } = c.get('app');
+  const { rateLimiter, config } = c.get('app');
   const principal = c.get('principal');
   // SPEC §5 limits API clients per key owner; the web app's logs explorer (a signed-in person) is not an API client.
   if (isSessionPrincipal(principal)) return next();
-  const decision = await consumeRateLimit(db, {
+  const decision = await rateLimiter.consume({
     bucket: 'logs',
     userId: principal.userId,
     limit: planLimit(config, 'LOGS', principal.plan),

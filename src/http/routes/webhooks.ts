@@ -1,12 +1,11 @@
 // Completion webhook subscriptions of a workflow (SPEC §6), under /api/v1/workflows/{workflowId}/webhooks.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/webhooks/constants.js';
-import { listDeliveries, redeliver } from '../../services/webhooks/deliveries.js';
-import { sendTestEvent } from '../../services/webhooks/test-event.js';
+import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/completion-webhooks/constants.js';
+import { listDeliveries, redeliver } from '../../services/completion-webhooks/deliveries.js';
+import { sendTestEvent } from '../../services/completion-webhooks/test-event.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -14,11 +13,11 @@ import {
   listSubscriptions,
   toSubscriptionView,
   updateSubscription,
-} from '../../services/webhooks/subscriptions.js';
+} from '../../services/completion-webhooks/subscriptions.js';
 import { getWorkflowForPrincipal } from '../../services/workflows.js';
 import { requireApiKey } from '../auth.js';
+import { limitBody } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { errorResponse } from '../errors.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
 
@@ -60,10 +59,7 @@ const authenticated = createMiddleware<AppEnv>(async (c, next) => {
   return requireApiKey(c, next);
 });
 
-const smallBody = bodyLimit({
-  maxSize: 64 * 1024,
-  onError: (c) => errorResponse(c, new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than 64 KB')),
-});
+const smallBody = limitBody(64 * 1024);
 
 function loadWorkflow(c: Context<AppEnv>) {
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');

@@ -13,9 +13,10 @@ import {
   updateWorkflow,
   workflowStatus,
 } from '../../services/workflows.js';
+import { exportWorkflow, importWorkflow } from '../../services/workflow-transfer.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { id, versionParam, workflowCreate, workflowListQuery, workflowUpdate } from '../schemas.js';
+import { id, versionParam, workflowCreate, workflowImport, workflowListQuery, workflowUpdate } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
 import type { Context } from 'hono';
 
@@ -37,7 +38,18 @@ export const workflowRoutes = new Hono<AppEnv>()
     await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
     return c.json({ data: toWorkflowView(await createWorkflow(db, body)) }, 201);
   })
+  .post('/import', async (c) => {
+    const body = await readBody(c, workflowImport);
+    const { db } = c.get('app');
+    await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
+    const { row, missingEnvironment } = await importWorkflow(db, body);
+    return c.json({ data: toWorkflowView(row), missingEnvironment }, 201);
+  })
   .get('/:workflowId', async (c) => c.json({ data: toWorkflowView(await loadWorkflow(c)) }))
+  .get('/:workflowId/export', async (c) => {
+    const { document, replacedSecrets } = exportWorkflow(await loadWorkflow(c));
+    return c.json({ data: document, replacedSecrets });
+  })
   .patch('/:workflowId', async (c) => {
     const row = await loadWorkflow(c);
     const body = await readBody(c, workflowUpdate);

@@ -4,7 +4,7 @@ import { assertWorkspaceAccess } from '../../services/access.js';
 import { deleteEnvVar, listEnvVarNames, setEnvVars } from '../../services/env-vars.js';
 import { addMember, createWorkspace, listMembers, listWorkspaces, removeMember } from '../../services/workspaces.js';
 import type { AppEnv } from '../env.js';
-import { envVarsSet, id, memberAdd, workspaceCreate } from '../schemas.js';
+import { envName, envVarsSet, id, memberAdd, workspaceCreate } from '../schemas.js';
 import { parseWith, readBody } from '../validation.js';
 
 export const workspaceRoutes = new Hono<AppEnv>()
@@ -44,7 +44,7 @@ export const workspaceRoutes = new Hono<AppEnv>()
     await removeMember(c.get('app').db, {
       workspaceId: c.req.param('workspaceId'),
       actorId: c.get('principal').userId,
-      userId: c.req.param('userId'),
+      userId: parseWith(id, c.req.param('userId'), 'user id', 'userId'),
     });
     return c.body(null, 204);
   })
@@ -58,6 +58,7 @@ export const workspaceRoutes = new Hono<AppEnv>()
     return c.json({ data: await listEnvVarNames(db, c.req.param('workspaceId')) });
   })
   .delete('/:workspaceId/env/:name', async (c) => {
-    await deleteEnvVar(c.get('app').db, c.req.param('workspaceId'), c.req.param('name'));
+    const name = parseWith(envName, c.req.param('name'), 'variable name', 'name');
+    await deleteEnvVar(c.get('app').db, c.req.param('workspaceId'), name);
     return c.body(null, 204);
   });

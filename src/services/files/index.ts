@@ -2,6 +2,7 @@
 export type { UserFile } from './user-file.js';
 export type { FileContent, FileStorage, StoredObject } from './storage.js';
 export { createLocalStorage } from './local-storage.js';
+export { openFileStorage } from './open-storage.js';
 export { createUrlSigner, type UrlCheck, type UrlSigner } from './url-signer.js';
 export {
   createFileServices,

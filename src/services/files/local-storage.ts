@@ -4,29 +4,28 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { FileContent, FileStorage } from './storage.js';
-
-/** Path segments of safe characters; no `.`/`..` segments, no absolute paths, no backslashes. */
-const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
+import { checkStorageKey, sizeMismatch } from './storage-key.js';
 
 export function createLocalStorage(rootDir: string): FileStorage {
   const root = resolve(rootDir);
   const pathOf = (key: string) => {
-    const path = resolve(root, key);
-    if (!KEY_PATTERN.test(key) || !path.startsWith(root + sep)) {
+    const path = resolve(root, checkStorageKey(key));
+    if (!path.startsWith(root + sep)) {
       throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
     }
     return path;
   };
 
   return {
-    async put(key, data) {
+    async put(key, data, size) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       // Written beside its final name and renamed into place, so a crash or a failed write leaves no partial file.
       const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
       const handle = await open(temporary, 'wx', 0o600);
       try {
-        await writeAll(handle, data);
+        const written = await writeAll(handle, data);
+        if (written !== size) throw sizeMismatch(size, written);
         await handle.close();
         await rename(temporary, path);
       } catch (err) {
@@ -57,11 +56,16 @@ export function createLocalStorage(rootDir: string): FileStorage {
   };
 }
 
-/** writeFile, unlike write, loops until every byte of a chunk is written. */
-async function writeAll(handle: FileHandle, data: FileContent): Promise<void> {
+/** Returns the number of bytes written. writeFile, unlike write, loops until every byte of a chunk is written. */
+async function writeAll(handle: FileHandle, data: FileContent): Promise<number> {
   if (Buffer.isBuffer(data)) {
     await handle.writeFile(data);
-    return;
+    return data.length;
   }
-  for await (const chunk of data) await handle.writeFile(chunk);
+  let written = 0;
+  for await (const chunk of data) {
+    await handle.writeFile(chunk);
+    written += chunk.byteLength;
+  }
+  return written;
 }

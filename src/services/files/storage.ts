@@ -1,4 +1,5 @@
-// Where file bytes live. Local disk by default; an S3-compatible backend only has to implement FileStorage.
+// Where file bytes live: the local disk (local-storage.ts, the default) or an S3-compatible bucket (s3-storage.ts),
+// chosen by SLUICE_FILES_BACKEND (open-storage.ts).
 import type { Readable } from 'node:stream';
 
 /**
@@ -14,10 +15,16 @@ export interface StoredObject {
 }
 
 export interface FileStorage {
-  /** Stores the content under `key`; a reader never sees a half-written object. */
-  put(key: string, data: FileContent): Promise<void>;
+  /**
+   * Stores `size` bytes of content under `key`; a reader never sees a half-written object. The size is known before
+   * the first byte (decoded size of a data URL), so S3 can take the content as one streamed PUT; content of another
+   * length is refused and nothing is stored.
+   */
+  put(key: string, data: FileContent, size: number): Promise<void>;
   /** null when nothing is stored under `key`. */
   get(key: string): Promise<StoredObject | null>;
   /** Removes the object; no error when it is already gone. */
   delete(key: string): Promise<void>;
+  /** Releases connections (S3's keep-alive sockets); the storage is not used afterwards. */
+  close?(): void;
 }

@@ -45,7 +45,7 @@ async function storeInlineFile(
   const id = newId('file');
   const storageKey = `${request.workspaceId}/${id}`;
   const mime = item.input.mime ?? item.dataUrl.mime ?? 'application/octet-stream';
-  await services.storage.put(storageKey, decodeDataUrl(item.input.data, item.dataUrl));
+  await services.storage.put(storageKey, decodeDataUrl(item.input.data, item.dataUrl), item.dataUrl.decodedSize);
   // The service's clock, not the database's: expiry is checked against this clock too.
   const uploadedAt = new Date();
   try {

@@ -10,9 +10,15 @@ import { completedOnly } from './filters.js';
 import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
 
 export interface LogDetail extends Omit<LogEntry, 'cost'> {
+  /** `success`, `error`, or `cancelled` (a cancel request or a caller that went away stopped it). */
+  status: string;
+  /** The run whose workflow block started this one (a sub-workflow), else null. */
+  parentExecutionId: string | null;
   workflow: WorkflowSummary;
   executionData: ExecutionData;
   cost: FullCost;
+  /** X-Request-Id of the request that started the run (null for schedules and older logs). */
+  requestId: string | null;
 }
 
 export interface WorkflowStateSnapshot {
@@ -28,10 +34,13 @@ export interface ExecutionDetail {
   workflowState: WorkflowStateSnapshot;
   executionMetadata: {
     trigger: string;
+    deploymentVersion: number | null;
     startedAt: string;
     endedAt: string;
     totalDurationMs: number;
     cost: FullCost;
+    /** X-Request-Id of the request that started the run (null for schedules and older logs). */
+    requestId: string | null;
   };
 }
 
@@ -54,10 +63,13 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
     workspaceId: log.workspaceId,
     value: {
       ...toLogEntry(log),
+      status: log.status,
+      parentExecutionId: log.parentExecutionId,
       workflow: row.workflow,
       // The detail of one log always carries both: there is no list-sized response to keep small.
       executionData: toExecutionData(log, { traceSpans: true, finalOutput: true }),
       cost: toFullCost(log.costTotal, log.cost),
+      requestId: log.requestId,
     },
   };
 }
@@ -79,10 +91,12 @@ export async function getExecutionDetail(db: Db, principal: Principal, execution
       workflowState: snapshotView(row.state),
       executionMetadata: {
         trigger: entry.trigger,
+        deploymentVersion: entry.deploymentVersion,
         startedAt: entry.startedAt,
         endedAt: entry.endedAt,
         totalDurationMs: entry.totalDurationMs,
         cost: toFullCost(row.log.costTotal, row.log.cost),
+        requestId: row.log.requestId,
       },
     },
   };

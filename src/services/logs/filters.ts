@@ -1,13 +1,13 @@
 // The WHERE clause of the logs list: the workspace, completed runs only, and every SEED.md filter. Each filter is
 // written so that the workspace-leading indexes on (workspace_id, [workflow_id,] started_at, id) keep serving the
 // ORDER BY; the rest are checked on the rows the index walk produces.
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executions, workflows } from '../../db/schema.js';
 import type { LogOrder, LogPosition } from './cursor.js';
 import type { LogsQuery } from './params.js';
 
-/** A `running` row is an execution still in flight: it becomes a log only once complete. */
-export const completedOnly = sql`${executions.status} <> 'running'`;
+/** An execution in flight (`running`) or waiting for an approval (`paused`, `resuming`) becomes a log only once it has finished. */
+export const completedOnly = sql`${executions.status} not in ('running', 'paused', 'resuming')`;
 
 /** Timestamps go to SQL as ISO text with an explicit cast, which both drivers pass through unchanged. */
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
@@ -26,7 +26,8 @@ export function logFilters(q: LogsQuery): SQL[] {
 }
 
 /**
- * The filters on what is fixed when a run starts (workspace, workflow, folder, trigger, execution id, start time).
+ * The filters on what is fixed when a run starts (workspace, workflow, folder, trigger, deployment version,
+ * execution id, start time).
  * They also narrow the running rows that hold back an ascending walk (horizon.ts): a run this query could never
  * return cannot land behind its cursor. Level, duration, cost and models are only known at completion.
  */
@@ -44,9 +45,13 @@ export function knownAtStartFilters(q: LogsQuery): SQL[] {
     );
   }
   if (q.triggers) where.push(inArray(executions.trigger, q.triggers));
+  if (q.deploymentVersion !== undefined) {
+    where.push(q.deploymentVersion === null ? isNull(executions.deploymentVersion) : eq(executions.deploymentVersion, q.deploymentVersion));
+  }
   if (q.startDate) where.push(sql`${executions.startedAt} >= ${ts(q.startDate)}`);
   if (q.endDate) where.push(sql`${executions.startedAt} <= ${ts(q.endDate)}`);
   if (q.executionId) where.push(eq(executions.executionId, q.executionId));
+  if (q.parentExecutionId) where.push(eq(executions.parentExecutionId, q.parentExecutionId));
   return where;
 }
 

@@ -69,6 +69,7 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
       id: executions.id,
       workflowId: executions.workflowId,
       executionId: executions.executionId,
+      deploymentVersion: executions.deploymentVersion,
       level: executions.level,
       trigger: executions.trigger,
       startedAt: executions.startedAt,

@@ -58,6 +58,19 @@ function timestamp(bound: 'lower' | 'upper') {
     });
 }
 
+/** Deployment versions are numbered from 1; `null` asks for the runs of no deployment (manual runs of the draft). */
+export const MAX_DEPLOYMENT_VERSION = 1_000_000;
+const deploymentVersion = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    if (text === 'null') return null;
+    const n = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+    if (n >= 1 && n <= MAX_DEPLOYMENT_VERSION) return n;
+    ctx.addIssue({ code: 'custom', message: 'must be a deployment version (a whole number from 1) or null for manual runs of the draft' });
+    return z.NEVER;
+  });
+
 const cursor = z.string().transform((text, ctx) => {
   const decoded = decodeCursor(text);
   if (!decoded) {
@@ -77,6 +90,9 @@ export const logsQuerySchema = z
     startDate: timestamp('lower').optional(),
     endDate: timestamp('upper').optional(),
     executionId: idText.optional(),
+    /** The runs a workflow block of that execution started (sub-workflows). */
+    parentExecutionId: idText.optional(),
+    deploymentVersion: deploymentVersion.optional(),
     minDurationMs: nonNegativeNumber.optional(),
     maxDurationMs: nonNegativeNumber.optional(),
     minCost: nonNegativeNumber.optional(),

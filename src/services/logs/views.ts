@@ -9,13 +9,25 @@ type ExecutionRow = typeof executions.$inferSelect;
 /** The columns a log entry is made of. */
 export type LogEntryRow = Pick<
   ExecutionRow,
-  'id' | 'workflowId' | 'executionId' | 'level' | 'trigger' | 'startedAt' | 'endedAt' | 'totalDurationMs' | 'costTotal' | 'files'
+  | 'id'
+  | 'workflowId'
+  | 'executionId'
+  | 'deploymentVersion'
+  | 'level'
+  | 'trigger'
+  | 'startedAt'
+  | 'endedAt'
+  | 'totalDurationMs'
+  | 'costTotal'
+  | 'files'
 >;
 
 export interface LogEntry {
   id: string;
   workflowId: string;
   executionId: string;
+  /** The deployment version that ran; null for a manual run of the draft. */
+  deploymentVersion: number | null;
   level: string;
   trigger: string;
   startedAt: string;
@@ -47,6 +59,7 @@ export function toLogEntry(row: LogEntryRow): LogEntry {
     id: row.id,
     workflowId: row.workflowId,
     executionId: row.executionId,
+    deploymentVersion: row.deploymentVersion,
     // Completed rows always have these; the fallbacks only keep the shape honest if one ever does not.
     level: row.level ?? 'error',
     trigger: row.trigger,

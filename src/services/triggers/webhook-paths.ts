@@ -5,6 +5,8 @@ import type { Db } from '../../db/client.js';
 import { webhookTriggerPaths } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { WorkflowState } from '../../workflow/index.js';
+import type { AppContext } from '../app-context.js';
+import { cached, topics } from '../cache/app-caches.js';
 import { webhookTriggers } from './trigger-blocks.js';
 
 /** Makes the workflow's registered paths exactly those of `state`. Run inside the deploy/activate transaction. */
@@ -36,11 +38,13 @@ export async function removeWebhookPaths(tx: Db, workflowId: string): Promise<vo
 }
 
 /** The workflow and trigger block behind an inbound path; undefined when no active deployment holds it. */
-export async function findWebhookPath(db: Db, path: string): Promise<{ workflowId: string; blockId: string } | undefined> {
-  const [row] = await db
-    .select({ workflowId: webhookTriggerPaths.workflowId, blockId: webhookTriggerPaths.blockId })
-    .from(webhookTriggerPaths)
-    .where(eq(webhookTriggerPaths.path, path))
-    .limit(1);
-  return row;
+export function findWebhookPath(app: AppContext, path: string): Promise<{ workflowId: string; blockId: string } | undefined> {
+  return cached(app.caches, 'webhookPaths', path, async () => {
+    const [row] = await app.db
+      .select({ workflowId: webhookTriggerPaths.workflowId, blockId: webhookTriggerPaths.blockId })
+      .from(webhookTriggerPaths)
+      .where(eq(webhookTriggerPaths.path, path))
+      .limit(1);
+    return { value: row, topics: [topics.webhookPath(path)] };
+  });
 }

@@ -2,6 +2,7 @@
 // Senders use every content type, so the body is read by its declared type: JSON → the value; URL-encoded and
 // multipart forms → an object of fields; anything else → the text as sent, or a base64 data URL when it is binary.
 import { AppError } from '../../errors.js';
+import { assertJsonNesting } from '../../json-nesting.js';
 
 /** Form fields that repeat become arrays, in order; fields given once stay plain values. */
 function collect<V>(entries: Iterable<[string, V]>): Record<string, V | V[]> {
@@ -9,8 +10,11 @@ function collect<V>(entries: Iterable<[string, V]>): Record<string, V | V[]> {
   for (const [key, value] of entries) {
     if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else {
+      // Values are never arrays themselves, so an array here is one this loop made: append in place (a body of
+      // many repeated fields must cost linear time, not quadratic).
       const current = out[key];
-      out[key] = Array.isArray(current) ? [...current, value] : [current as V, value];
+      if (Array.isArray(current)) current.push(value);
+      else out[key] = [current as V, value];
     }
   }
   return out;
@@ -44,6 +48,7 @@ export async function parseWebhookBody(raw: Buffer, contentType: string | undefi
 async function parseText(raw: Buffer, text: string, type: string, contentType: string | undefined): Promise<unknown> {
   if (type === 'application/json' || type.endsWith('+json') || (type === '' && /^\s*[[{]/.test(text))) {
     if (!text.trim()) return null;
+    assertJsonNesting(text);
     try {
       return JSON.parse(text) as unknown;
     } catch {

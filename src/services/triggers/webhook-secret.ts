@@ -9,7 +9,7 @@ import { loadEnvForRun } from '../env-vars.js';
 export async function webhookSecret(app: AppContext, workspaceId: string, configured: unknown): Promise<string | undefined> {
   if (typeof configured !== 'string' || configured.trim() === '') return undefined;
   if (!findReferences(configured).some((ref) => ref.kind === 'env')) return configured;
-  const env = await loadEnvForRun(app.db, app.cipher, workspaceId);
+  const env = await loadEnvForRun(app, workspaceId);
   const resolved = resolveValue(configured, {
     block: () => undefined,
     env: (name) => {

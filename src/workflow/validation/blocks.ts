@@ -1,4 +1,4 @@
-// Rules about blocks on their own: ids, types, configs, names, and the single API trigger.
+// Rules about blocks on their own: ids, types, configs, policies, names, and the single API trigger.
 import { MAX_CONFIG_DEPTH } from '../limits.js';
 import { isReservedReferenceName, normalizeBlockName } from '../names.js';
 import { CONTAINER_TYPES } from '../state.js';
@@ -14,6 +14,13 @@ export function checkBlocks(model: Model, catalog: BlockCatalog, report: Report)
   for (const [key, block] of model.blocks) {
     if (block.id !== key) report(joinPath('blocks', key, 'id'), `block id "${block.id}" does not match its key "${key}"`);
     checkTypeAndConfig(key, block.type, block.config, catalog, report);
+    if (block.policy?.retry && isContainerType(block.type)) {
+      // Re-running a whole body would repeat the side effects of the iterations that had succeeded.
+      report(
+        joinPath('blocks', key, 'policy', 'retry'),
+        `a ${block.type} cannot be retried as a whole: give the blocks inside it a retry policy instead (timeoutMs and onError do apply to it)`,
+      );
+    }
   }
   checkNames(model, report);
   checkSingleApiTrigger(model, report);

@@ -1,6 +1,8 @@
-// The form of the selected block, generated from its field list in catalog.ts.
+// The form of the selected block, generated from its field list in catalog.ts, and the block's policy (retries,
+// time limit, failure handling), which every block type has beside its config.
 import { useState } from 'react';
-import { specOf, type FieldSpec } from './catalog';
+import type { BlockPolicy } from '../types';
+import { canRetry, POLICY, specOf, type FieldSpec } from './catalog';
 import type { BlockData, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import { RefInput } from './RefInput';
@@ -67,6 +69,7 @@ export function ConfigPanel({ node, problems, onChange, onConditionsChange, onDe
             onConditionsChange={onConditionsChange}
           />
         ))}
+      <PolicySection type={node.data.type} policy={node.data.policy} onChange={(policy) => onChange({ policy }, 'policy')} />
       {spec.outputs.length > 0 && (
         <div className="outputs muted small">
           Outputs:{' '}
@@ -361,5 +364,158 @@ function InputFormatField({ value, onChange }: { value: unknown; onChange: (valu
         + Add field
       </button>
     </div>
+  );
+}
+
+type Retry = NonNullable<BlockPolicy['retry']>;
+const RETRY_KINDS = ['error', 'timeout'] as const;
+
+/** Drops what means the default, so the saved state holds only what the author chose; undefined when nothing is left. */
+function cleanPolicy(policy: BlockPolicy): BlockPolicy | undefined {
+  const cleaned: BlockPolicy = {};
+  if (policy.retry) {
+    const { maxAttempts, backoffMs, backoffFactor, on } = policy.retry;
+    const kept: Retry = { maxAttempts };
+    if (backoffMs !== undefined && Number.isFinite(backoffMs)) kept.backoffMs = backoffMs;
+    if (backoffFactor !== undefined && Number.isFinite(backoffFactor)) kept.backoffFactor = backoffFactor;
+    if (on && on.length < RETRY_KINDS.length) kept.on = on;
+    cleaned.retry = kept;
+  }
+  if (policy.timeoutMs !== undefined && Number.isFinite(policy.timeoutMs)) cleaned.timeoutMs = policy.timeoutMs;
+  if (policy.onError === 'continue') cleaned.onError = 'continue';
+  return Object.keys(cleaned).length > 0 ? cleaned : undefined;
+}
+
+function policySummary(policy: BlockPolicy | undefined): string {
+  if (!policy) return 'none';
+  const parts: string[] = [];
+  if (policy.retry) parts.push(`up to ${policy.retry.maxAttempts} attempts`);
+  if (policy.timeoutMs !== undefined) parts.push(`${policy.timeoutMs} ms limit`);
+  if (policy.onError === 'continue') parts.push('continue on error');
+  return parts.join(' · ') || 'none';
+}
+
+/** Whole non-negative numbers (or, with `decimal`, any number); an empty field means "use the default". */
+function NumberInput(props: {
+  label: string;
+  value: number | undefined;
+  placeholder: string;
+  min: number;
+  max: number;
+  decimal?: boolean;
+  onChange: (value: number | undefined) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        type="number"
+        aria-label={props.label}
+        min={props.min}
+        max={props.max}
+        step={props.decimal ? 0.5 : 1}
+        placeholder={props.placeholder}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+      />
+    </label>
+  );
+}
+
+function PolicySection({ type, policy, onChange }: { type: string; policy: BlockPolicy | undefined; onChange: (policy: BlockPolicy | undefined) => void }) {
+  const current = policy ?? {};
+  const update = (patch: Partial<BlockPolicy>) => onChange(cleanPolicy({ ...current, ...patch }));
+  const retry = canRetry(type) ? current.retry : undefined;
+  const setRetry = (patch: Partial<Retry>) => update({ retry: { ...(retry ?? { maxAttempts: POLICY.defaultAttempts }), ...patch } });
+  const retryOn = retry?.on ?? RETRY_KINDS;
+  const container = !canRetry(type);
+  return (
+    <details className="policy" data-testid="policy" open={policy !== undefined}>
+      <summary>
+        Policy <span className="muted small">{policySummary(policy)}</span>
+      </summary>
+      {!container && (
+        <label className="check">
+          <input
+            type="checkbox"
+            aria-label="Retry on failure"
+            checked={retry !== undefined}
+            onChange={(e) => update({ retry: e.target.checked ? { maxAttempts: POLICY.defaultAttempts } : undefined })}
+          />
+          Retry on failure
+        </label>
+      )}
+      {retry && (
+        <div className="policy-retry">
+          <label className="field">
+            <span>Max attempts</span>
+            <select aria-label="Max attempts" value={retry.maxAttempts} onChange={(e) => setRetry({ maxAttempts: Number(e.target.value) })}>
+              {Array.from({ length: POLICY.maxAttempts }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <NumberInput
+            label="Backoff (ms)"
+            value={retry.backoffMs}
+            placeholder={String(POLICY.backoffMs)}
+            min={0}
+            max={POLICY.maxBackoffMs}
+            onChange={(backoffMs) => setRetry({ backoffMs })}
+          />
+          <NumberInput
+            label="Backoff factor"
+            value={retry.backoffFactor}
+            placeholder={String(POLICY.backoffFactor)}
+            min={1}
+            max={POLICY.maxBackoffFactor}
+            decimal
+            onChange={(backoffFactor) => setRetry({ backoffFactor })}
+          />
+          <div className="field">
+            <span>Retry after</span>
+            <div>
+              {RETRY_KINDS.map((kind) => (
+                <label key={kind} className="check small">
+                  <input
+                    type="checkbox"
+                    aria-label={`Retry after ${kind}`}
+                    checked={retryOn.includes(kind)}
+                    // At least one kind must stay: a retry that retries nothing is not a policy.
+                    disabled={retryOn.length === 1 && retryOn.includes(kind)}
+                    onChange={(e) => setRetry({ on: e.target.checked ? [...retryOn, kind] : retryOn.filter((k) => k !== kind) })}
+                  />
+                  {kind === 'error' ? 'an error' : 'a time-out'}
+                </label>
+              ))}
+            </div>
+          </div>
+        </div>
+      )}
+      <NumberInput
+        label={container ? 'Time limit (ms)' : 'Time limit per attempt (ms)'}
+        value={current.timeoutMs}
+        placeholder="none"
+        min={1}
+        max={POLICY.maxTimeoutMs}
+        onChange={(timeoutMs) => update({ timeoutMs })}
+      />
+      <label className="field">
+        <span>On failure</span>
+        <select aria-label="On failure" value={current.onError ?? 'fail'} onChange={(e) => update({ onError: e.target.value === 'continue' ? 'continue' : undefined })}>
+          <option value="fail">Fail the run (or take the error edge)</option>
+          <option value="continue">Continue with the output {'{error}'}</option>
+        </select>
+      </label>
+      <div className="muted tiny">
+        {container
+          ? 'A loop or parallel is never retried as a whole: give the blocks inside it a retry policy.'
+          : type === 'api'
+            ? 'The Retries field above retries each HTTP request inside one attempt; this policy re-runs the whole block, so up to attempts × (retries + 1) requests.'
+            : 'Each attempt shows in the log’s trace.'}
+      </div>
+    </details>
   );
 }

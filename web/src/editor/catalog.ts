@@ -318,6 +318,20 @@ export function starterState(): WorkflowState {
   return { blocks: { [id]: start }, edges: [], loops: {}, parallels: {} };
 }
 
+/** Bounds and defaults of a block policy, as src/workflow/policy.ts has them (the server checks). */
+export const POLICY = {
+  maxAttempts: 10,
+  defaultAttempts: 3,
+  backoffMs: 1_000,
+  backoffFactor: 2,
+  maxBackoffMs: 600_000,
+  maxBackoffFactor: 10,
+  maxTimeoutMs: 3_600_000,
+} as const;
+
+/** Containers take a time limit and onError, but are never retried as a whole. */
+export const canRetry = (type: string) => !specOf(type).container;
+
 /** Container settings live in state.loops / state.parallels; the editor keeps them in the block's config. */
 export const CONTAINER_SETTING_KEYS: Record<string, string[]> = {
   loop: ['loopType', 'iterations', 'forEachItems'],

@@ -1,7 +1,7 @@
 // Between the saved workflow state (SPEC §3) and React Flow's nodes and edges. Child positions are relative to their
 // container, as React Flow keeps them; a container's size is kept in its block config (width, height).
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import type { Block, Loop, Parallel, StateEdge, WorkflowState } from '../types';
+import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types';
 import { CONTAINER_SETTING_KEYS, specOf } from './catalog';
 
 export interface BlockData extends Record<string, unknown> {
@@ -9,6 +9,7 @@ export interface BlockData extends Record<string, unknown> {
   name: string;
   enabled: boolean;
   config: Record<string, unknown>;
+  policy?: BlockPolicy;
 }
 
 export type FlowNode = Node<BlockData>;
@@ -81,7 +82,7 @@ export function fromState(state: WorkflowState): { nodes: FlowNode[]; edges: Flo
       ...(block.parentId && blocks[block.parentId] ? { parentId: block.parentId } : {}),
       ...(style ? { style, width: Number(style.width), height: Number(style.height) } : {}),
       ...(container ? { zIndex: -1 } : {}),
-      data: { type: block.type, name: block.name, enabled: block.enabled !== false, config },
+      data: { type: block.type, name: block.name, enabled: block.enabled !== false, config, ...(block.policy ? { policy: block.policy } : {}) },
     };
   });
   const edges: FlowEdge[] = (state.edges ?? []).map((edge) => {
@@ -103,7 +104,7 @@ function numberOrText(value: unknown): unknown {
 export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
   const state: WorkflowState = { blocks: {}, edges: [], loops: {}, parallels: {} };
   for (const node of nodes) {
-    const { type, name, enabled, config } = node.data;
+    const { type, name, enabled, config, policy } = node.data;
     const block: Block = {
       id: node.id,
       type,
@@ -113,6 +114,7 @@ export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
       config: { ...config },
     };
     if (node.parentId) block.parentId = node.parentId;
+    if (policy && Object.keys(policy).length > 0) block.policy = policy;
     if (isContainer(type)) {
       const width = node.width ?? node.measured?.width ?? (Number(node.style?.width) || DEFAULT_CONTAINER_SIZE.width);
       const height = node.height ?? node.measured?.height ?? (Number(node.style?.height) || DEFAULT_CONTAINER_SIZE.height);

@@ -6,7 +6,7 @@ import { api } from '../api';
 import { Badge, ErrorBox, formatCost, formatDuration, formatTime, JsonView, Loading } from '../components/ui';
 import { Link } from '../router';
 import type { LogDetail, TraceSpan } from '../types';
-import { rateLimitRetry } from './Logs';
+import { rateLimitRetry, versionLabel } from './Logs';
 
 interface Row {
   span: TraceSpan;
@@ -55,6 +55,7 @@ export function LogDetailPage({ logId }: { logId: string }) {
       </div>
       <div className="stats">
         <Stat label="Started" value={formatTime(d.startedAt)} />
+        <Stat label="Version" value={versionLabel(d.deploymentVersion)} />
         <Stat label="Duration" value={formatDuration(d.totalDurationMs)} />
         <Stat label="Cost" value={formatCost(d.cost.total)} />
         <Stat label="Tokens" value={tokens ? `${tokens.total} (${tokens.prompt} in / ${tokens.completion} out)` : '—'} />

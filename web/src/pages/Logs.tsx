@@ -14,6 +14,7 @@ const FILTER_KEYS = [
   'startDate',
   'endDate',
   'executionId',
+  'deploymentVersion',
   'minDurationMs',
   'maxDurationMs',
   'minCost',
@@ -38,6 +39,11 @@ function toLocalInput(iso: string | undefined): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** `v3`, or `draft` for a manual run of the draft state (no deployment). */
+export function versionLabel(version: number | null): string {
+  return version === null ? 'draft' : `v${version}`;
 }
 
 export function LogsPage() {
@@ -154,6 +160,15 @@ export function LogsPage() {
           Execution id
           <input value={draft.executionId ?? ''} onChange={(e) => set('executionId', e.target.value.trim())} placeholder="exec_…" />
         </label>
+        <label>
+          Version
+          <input
+            value={draft.deploymentVersion ?? ''}
+            onChange={(e) => set('deploymentVersion', e.target.value.trim())}
+            placeholder="e.g. 3, or null"
+            title="Deployment version that ran; null selects manual runs of the draft"
+          />
+        </label>
         <label className="pair">
           Duration (ms)
           <span>
@@ -201,6 +216,7 @@ export function LogsPage() {
               <th>Started</th>
               <th>Workflow</th>
               <th>Trigger</th>
+              <th>Version</th>
               <th>Level</th>
               <th>Duration</th>
               <th>Cost</th>
@@ -208,12 +224,20 @@ export function LogsPage() {
           </thead>
           <tbody>
             {rows.map((log) => (
-              <tr key={log.id} className="clickable" onClick={() => navigate(`/logs/${log.id}`)} data-testid="log-row" data-trigger={log.trigger}>
+              <tr
+                key={log.id}
+                className="clickable"
+                onClick={() => navigate(`/logs/${log.id}`)}
+                data-testid="log-row"
+                data-trigger={log.trigger}
+                data-version={log.deploymentVersion ?? 'draft'}
+              >
                 <td>{formatTime(log.startedAt)}</td>
                 <td>{names.get(log.workflowId) ?? log.workflowId}</td>
                 <td>
                   <Badge tone="info">{log.trigger}</Badge>
                 </td>
+                <td>{versionLabel(log.deploymentVersion)}</td>
                 <td>{log.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}</td>
                 <td>{formatDuration(log.totalDurationMs)}</td>
                 <td>{formatCost(log.cost.total)}</td>

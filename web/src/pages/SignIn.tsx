@@ -11,7 +11,7 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const options = useQuery({
     queryKey: ['auth-options'],
-    queryFn: () => api<{ signupAllowed: boolean }>('/api/v1/auth/options'),
+    queryFn: () => api<{ signupAllowed: boolean; setupNeeded?: boolean }>('/api/v1/auth/options'),
   });
   const submit = useMutation({
     mutationFn: () =>
@@ -52,6 +52,12 @@ export function SignInPage() {
         <button className="btn primary wide" type="submit" disabled={submit.isPending}>
           {submit.isPending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
         </button>
+        {options.data?.setupNeeded && (
+          <p className="muted small center" data-testid="setup-hint">
+            First run: nobody has an account yet. Open the setup link <code>npm start</code> printed in its terminal
+            (<code>…/setup?token=…</code>) to create the owner account.
+          </p>
+        )}
         {options.data?.signupAllowed ? (
           <p className="muted center">
             {signingUp ? 'Already have an account? ' : 'New here? '}

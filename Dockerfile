@@ -1,0 +1,40 @@
+# Sluice server image: `sluice serve` by default; `sluice worker`, `sluice init` … as the command.
+# Build: docker build -t sluice .      Run: see deploy/compose.yaml and docs/operations.md.
+#
+# The server runs its TypeScript sources through tsx (a runtime dependency), so there is no compile step; the only
+# build is the web app, made in its own stage with the dev dependencies and copied in as web/dist.
+
+# Node 20.20 is what CI tests on; any Node >= 20.19 runs Sluice.
+ARG NODE_IMAGE=node:20.20-bookworm-slim
+
+# ── web: every dependency, to build the web app into web/dist ──
+FROM ${NODE_IMAGE} AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web ./web
+RUN node web/build-if-stale.mjs --force
+
+# ── runtime: production dependencies, the sources, the migrations and the built web app; runs as `node` ──
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    SLUICE_DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY bin ./bin
+COPY src ./src
+COPY drizzle ./drizzle
+COPY --from=web /app/web/dist ./web/dist
+# /data holds the embedded database (without DATABASE_URL) and uploaded files (SLUICE_FILES_BACKEND=local).
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+USER node
+EXPOSE 3000
+# /ready: the database answers, migrations are applied, and the worker runs when this process has one.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "bin/sluice.mjs"]
+CMD ["serve"]

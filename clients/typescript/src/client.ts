@@ -1,0 +1,26 @@
+// The typed client: every call goes through openapi-fetch over the generated `paths`, so a route's request and response
+// types come from the server's OpenAPI document. Refusals throw SluiceError; 429s are retried after Retry-After.
+import { createApi, type RequestOptions, type SluiceClientOptions } from './api.js';
+import { logCalls } from './logs.js';
+import { runCalls } from './runs.js';
+import type { Me } from './types.js';
+import { webhookCalls } from './webhook-subscriptions.js';
+import { workflowCalls } from './workflows.js';
+
+export type { RequestOptions, SluiceClientOptions } from './api.js';
+export type { ExecuteOptions, ExecutionResponse, StreamOptions, WaitOptions, WorkflowStream } from './runs.js';
+export type { LogBatch, LogPages, PollOptions } from './logs.js';
+
+export function createSluiceClient(options: SluiceClientOptions) {
+  const transport = createApi(options);
+  return {
+    baseUrl: transport.baseUrl,
+    me: (opts: RequestOptions = {}): Promise<Me> => transport.answer(transport.api.GET('/api/v1/me', { signal: opts.signal })),
+    workflows: workflowCalls(transport),
+    webhooks: webhookCalls(transport),
+    ...runCalls(transport),
+    ...logCalls(transport),
+  };
+}
+
+export type SluiceClient = ReturnType<typeof createSluiceClient>;

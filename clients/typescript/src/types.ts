@@ -1,0 +1,55 @@
+// Names for the shapes of the API, all taken from the generated OpenAPI types (generated/openapi.ts): nothing here is
+// written by hand but the friendlier query types, which are derived from the generated ones.
+import type { components, paths } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+export type Me = Schemas['Me'];
+export type Workflow = Schemas['Workflow'];
+export type WorkflowSummary = Schemas['WorkflowSummary'];
+export type WorkflowState = Schemas['Workflow']['state'];
+export type Deployment = Schemas['Deployment'];
+export type DeployResult = Schemas['DeployResult'];
+export type WorkflowStatus = Schemas['WorkflowStatus'];
+export type WorkflowDocument = Schemas['WorkflowDocument'];
+export type WorkflowExport = Schemas['WorkflowExport'];
+export type WorkflowImportResult = Schemas['WorkflowImportResult'];
+export type ExecuteResult = Schemas['ExecuteResult'];
+export type ExecuteAccepted = Schemas['ExecuteAccepted'];
+export type StreamChunk = Schemas['StreamChunk'];
+export type StreamDone = Schemas['StreamDone'];
+export type JobStatus = Schemas['JobStatus'];
+export type Limits = Schemas['Limits'];
+export type TraceSpan = Schemas['TraceSpan'];
+export type LogEntry = Schemas['LogEntry'];
+export type LogPage = Schemas['LogPage'];
+export type LogDetail = Schemas['LogDetail']['data'];
+export type ExecutionDetail = Schemas['ExecutionDetail'];
+export type Subscription = Schemas['Subscription'];
+export type Delivery = Schemas['Delivery'];
+export type DeliveryPage = Schemas['DeliveryPage'];
+export type WebhookEvent = Schemas['WebhookEvent'];
+
+export type WorkflowCreate = JsonBody<'/api/v1/workflows', 'post'>;
+export type WorkflowUpdate = JsonBody<'/api/v1/workflows/{workflowId}', 'patch'>;
+export type WorkflowImport = JsonBody<'/api/v1/workflows/import', 'post'>;
+export type SubscriptionCreate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks', 'post'>;
+export type SubscriptionUpdate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}', 'patch'>;
+/** The declared Input Format fields of the workflow's API trigger. */
+export type ExecuteInput = Omit<JsonBody<'/api/workflows/{workflowId}/execute', 'post'>, 'stream' | 'selectedOutputs'>;
+
+type RawLogQuery = NonNullable<paths['/api/v1/logs']['get']['parameters']['query']>;
+type ListParam = 'workflowIds' | 'folderIds' | 'triggers';
+type NumberParam = 'limit' | 'minDurationMs' | 'maxDurationMs' | 'minCost' | 'maxCost';
+type FlagParam = 'includeTraceSpans' | 'includeFinalOutput';
+type DateParam = 'startDate' | 'endDate';
+
+/** The logs API's query with lists as arrays, numbers, booleans and dates (sent as the server's text forms). */
+export type LogQuery = Omit<RawLogQuery, ListParam | NumberParam | FlagParam | DateParam> & {
+  [K in ListParam]?: string[] | string;
+} & { [K in NumberParam]?: number } & { [K in FlagParam]?: boolean } & { [K in DateParam]?: Date | string };

@@ -1,0 +1,210 @@
+// The `sluice` command's client side (login, workflows, run, logs) run as a real process against a real server: what
+// it prints, what it saves, and the exit codes scripts branch on.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echoState, eventually, makeState, startClientTestServer, type ClientTestServer } from './support.js';
+
+const SLUICE_BIN = resolve('bin/sluice.mjs');
+let s: ClientTestServer;
+let home: string;
+
+beforeAll(async () => {
+  s = await startClientTestServer();
+  home = mkdtempSync(join(tmpdir(), 'sluice-cli-home-'));
+});
+afterAll(async () => {
+  await s?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('SLUICE_') || name === 'DATABASE_URL') delete env[name];
+  return { ...env, XDG_CONFIG_HOME: home, ...extra };
+}
+
+function start(args: string[], extra: Record<string, string> = {}) {
+  return spawn(process.execPath, [SLUICE_BIN, ...args], { env: cleanEnv(extra), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+function sluice(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
+  const child = start(args, options.env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
+}
+
+const lines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+describe('sluice login', () => {
+  it('refuses a key the server refuses and saves nothing', async () => {
+    const bad = await sluice(['login', '--url', s.t.url, '--key', 'sk-sluice-wrongwrongwrongwrongwrong']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('(401 UNAUTHORIZED)');
+    expect(existsSync(join(home, 'sluice', 'credentials.json'))).toBe(false);
+    const noKey = await sluice(['login', '--url', s.t.url]);
+    expect(noKey.code).toBe(2);
+    const notLoggedIn = await sluice(['workflows', 'list']);
+    expect(notLoggedIn.code).toBe(2);
+    expect(notLoggedIn.stderr).toContain('Not logged in: run `sluice login --url <server> --key <key>`');
+  });
+
+  it('saves the profile, with the key in a file only the user can read', async () => {
+    const login = await sluice(['login', '--url', `${s.t.url}/`, '--key-stdin', '--json'], { stdin: `${s.t.apiKey}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'default', url: s.t.url, email: 'admin@localhost', workspaceId: s.t.workspaceId });
+    const dir = join(home, 'sluice');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'credentials.json')).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'))).toEqual({ default: s.t.apiKey });
+    const config = readFileSync(join(dir, 'config.json'), 'utf8');
+    expect(JSON.parse(config)).toEqual({ current: 'default', profiles: { default: { url: s.t.url, email: 'admin@localhost', workspaceId: s.t.workspaceId } } });
+    expect(config).not.toContain(s.t.apiKey);
+  });
+});
+
+describe('sluice workflows and run', { timeout: 120_000 }, () => {
+  it('imports the README\'s example, lists, deploys and runs it by name, and exports it again', async () => {
+    const file = resolve('examples/echo.workflow.json');
+    const document = JSON.parse(readFileSync(file, 'utf8'));
+
+    const imported = await sluice(['workflows', 'import', file, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    const { workflow } = JSON.parse(imported.stdout);
+    expect(workflow).toMatchObject({ name: 'Echo', isDeployed: false });
+
+    const list = await sluice(['workflows', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`${workflow.id}\\s+Echo\\s+-`));
+    const deploy = await sluice(['workflows', 'deploy', 'echo']);
+    expect(deploy.stdout.trim()).toBe('Deployed Echo as version 1.');
+
+    const run = await sluice(['run', 'Echo', '--input', '{"q":"hi"}']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ echoed: 'hi' });
+    expect(run.stderr).toMatch(/^execution exec_\w+ \(HTTP 200\)/);
+    const asJson = await sluice(['run', workflow.id, '--input', '{"q":"again"}', '--json', '--idempotency-key', 'k1']);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ status: 200, body: { echoed: 'again' }, replayed: false, executionId: expect.stringMatching(/^exec_/) });
+
+    const out = join(home, 'exported.json');
+    const exported = await sluice(['workflows', 'export', 'Echo', '-o', out]);
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ format: 'sluice.workflow', name: 'Echo', state: document.state });
+  });
+
+  it('streams, runs asynchronously, and tells a failed run from a refused request by exit code', async () => {
+    const shape = makeState(
+      [
+        { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'q', type: 'string' }] } },
+        { id: 'fn', type: 'function', name: 'Shape', config: { code: "if (<api.q> === 'fail') throw new Error('told to fail'); return { upper: <api.q>.toUpperCase() };" } },
+      ],
+      [['start', 'fn']],
+    );
+    const wf = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Shape', state: shape });
+    await s.client.workflows.deploy(wf.id);
+
+    const streamed = await sluice(['run', 'Shape', '--input', '{"q":"abc"}', '--stream', '--select', 'Shape.result', '--json']);
+    expect(streamed.code, streamed.stderr).toBe(0);
+    const records = lines(streamed.stdout);
+    expect(records[0]).toEqual({ blockId: 'fn', chunk: JSON.stringify({ upper: 'ABC' }) });
+    expect(records.at(-1)).toMatchObject({ event: 'done', success: true, executionId: expect.stringMatching(/^exec_/) });
+
+    const waited = await sluice(['run', 'Shape', '--input', '{"q":"later"}', '--async']);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ result: { upper: 'LATER' } });
+    const queued = await sluice(['run', 'Shape', '--input', '{"q":"later"}', '--async', '--no-wait', '--json']);
+    expect(JSON.parse(queued.stdout)).toMatchObject({ status: 'queued', taskId: expect.stringMatching(/^job_/) });
+
+    const failed = await sluice(['run', 'Shape', '--input', '{"q":"fail"}']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('told to fail');
+    expect(failed.stderr).toMatch(/execution: exec_\w+/);
+    const failedAsync = await sluice(['run', 'Shape', '--input', '{"q":"fail"}', '--async', '--json']);
+    expect(failedAsync.code).toBe(1);
+    expect(JSON.parse(failedAsync.stderr)).toMatchObject({ code: 'EXECUTION_FAILED', executionId: expect.stringMatching(/^exec_/) });
+
+    const invalid = await sluice(['run', 'Shape', '--input', '{"q":7}', '--json']);
+    expect(invalid.code).toBe(5);
+    expect(JSON.parse(invalid.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: [{ path: 'q' }] });
+    expect((await sluice(['run', 'Shape', '--input', 'not json'])).code).toBe(2);
+    expect((await sluice(['run', 'Missing workflow'])).code).toBe(4);
+    expect((await sluice(['run', 'Shape', '--bogus-flag'])).code).toBe(2);
+    const elsewhere = await sluice(['workflows', 'list'], { env: { SLUICE_URL: 'http://127.0.0.1:9', SLUICE_API_KEY: s.t.apiKey, SLUICE_WORKSPACE_ID: s.t.workspaceId } });
+    expect(elsewhere.code).toBe(7);
+    expect(elsewhere.stderr).toContain('Could not reach http://127.0.0.1:9');
+  });
+
+  it('a response block answering an error status makes the run exit 1, with its body printed', async () => {
+    const state = makeState(
+      [
+        { id: 'start', type: 'api_trigger', name: 'API' },
+        { id: 'out', type: 'response', name: 'Out', config: { status: 502, body: { error: 'upstream down' } } },
+      ],
+      [['start', 'out']],
+    );
+    const wf = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Gateway', state });
+    await s.client.workflows.deploy(wf.id);
+    const run = await sluice(['run', 'Gateway']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ error: 'upstream down' });
+    expect(run.stderr).toContain('(HTTP 502)');
+  });
+});
+
+describe('sluice logs', { timeout: 120_000 }, () => {
+  it('prints recent logs, and follows new ones until interrupted', async () => {
+    const wf = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Watched', state: echoState() });
+    await s.client.workflows.deploy(wf.id);
+    const earlier = [(await s.client.executeWorkflow(wf.id, { q: '1' })).executionId, (await s.client.executeWorkflow(wf.id, { q: '2' })).executionId];
+    const recent = await sluice(['logs', '--workflow', 'Watched', '-n', '5', '--json']);
+    expect(recent.code, recent.stderr).toBe(0);
+    expect(lines(recent.stdout).map((l) => l.executionId)).toEqual(earlier);
+    const human = await sluice(['logs', '--workflow', wf.id, '--level', 'info']);
+    expect(human.stdout).toContain(`Watched  ${earlier[1]}`);
+
+    const follower = start(['logs', '--follow', '--workflow', 'Watched', '--interval', '100', '--json'], {});
+    let stdout = '';
+    let stderr = '';
+    follower.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    follower.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((done) => follower.once('exit', (code) => done(code)));
+    try {
+      await eventually(() => stderr.includes('Following logs of'), 15_000, 'the follower to start');
+      // It starts from now: the two earlier runs are not repeated; each new run appears once, in order.
+      const fresh: string[] = [];
+      for (const q of ['3', '4']) {
+        const { executionId } = await s.client.executeWorkflow(wf.id, { q });
+        fresh.push(executionId);
+        await eventually(() => stdout.includes(executionId), 15_000, `log ${executionId} printed`);
+      }
+      expect(lines(stdout).map((l) => l.executionId)).toEqual(fresh);
+    } finally {
+      follower.kill('SIGINT');
+    }
+    expect(await exited, stderr).toBe(0);
+  });
+});
+
+describe('sluice-client', () => {
+  it('is the same commands without the server, from the package\'s own entry point', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('clients/typescript/src/cli/bin.ts'), 'workflows', 'list', '--json'], {
+      env: cleanEnv({}),
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = await new Promise((done) => child.once('exit', done));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).map((w: { name: string }) => w.name)).toContain('Echo');
+  });
+});

@@ -1,0 +1,181 @@
+// sluice-client against a real server: workflows from creation to export/import, and runs in the three modes (sync,
+// streamed chunk by chunk, async with waitForJob), with failures as typed SluiceErrors.
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { latch, startFakeLlmServer, type FakeLlmServer } from '../../../test/llm/fake-llm-server.js';
+import { SluiceError, type StreamChunk, type Workflow } from '../src/index.js';
+import { echoState, makeState, startClientTestServer, type ClientTestServer } from './support.js';
+
+let s: ClientTestServer;
+let llm: FakeLlmServer;
+beforeAll(async () => {
+  [s, llm] = await Promise.all([startClientTestServer(), startFakeLlmServer()]);
+});
+afterAll(async () => Promise.all([s?.close(), llm?.close()]));
+
+const trigger = { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'q', type: 'string' }] } };
+const failing = makeState(
+  [trigger, { id: 'fn', type: 'function', name: 'Boom', config: { code: "throw new Error('boom: ' + <api.q>);" } }],
+  [['start', 'fn']],
+);
+
+async function deployed(state: unknown, name: string) {
+  const wf = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name, state });
+  await s.client.workflows.deploy(wf.id);
+  return wf.id;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SluiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(SluiceError);
+  return error as SluiceError;
+}
+
+describe('workflows', () => {
+  it('create, update, deploy, roll back, export and import, typed from the OpenAPI document', async () => {
+    const me = await s.client.me();
+    expect(me.workspaces.map((w) => w.id)).toEqual([s.t.workspaceId]);
+    const created = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Echo', state: echoState() });
+    expectTypeOf(created).toEqualTypeOf<Workflow>();
+    expect(created).toMatchObject({ name: 'Echo', isDeployed: false, activeVersion: null });
+    expect(await s.client.workflows.deploy(created.id)).toMatchObject({ version: 1 });
+    await s.client.workflows.update(created.id, { description: 'v2', state: echoState('text') });
+    expect(await s.client.workflows.status(created.id)).toMatchObject({ isDeployed: true, needsRedeployment: true });
+    expect((await s.client.workflows.deploy(created.id)).version).toBe(2);
+    expect(await s.client.workflows.activate(created.id, 1)).toMatchObject({ version: 1 });
+    const history = await s.client.workflows.deployments(created.id);
+    expect(history.map((d) => [d.version, d.isActive])).toEqual([
+      [2, false],
+      [1, true],
+    ]);
+    const listed = await s.client.workflows.list({ workspaceId: s.t.workspaceId });
+    expect(listed.find((w) => w.id === created.id)).toMatchObject({ activeVersion: 1, description: 'v2' });
+
+    const { data: document, replacedSecrets } = await s.client.workflows.export(created.id);
+    expect(document).toMatchObject({ format: 'sluice.workflow', version: 1, name: 'Echo' });
+    expect(replacedSecrets).toEqual([]);
+    const copy = await s.client.workflows.import({ workspaceId: s.t.workspaceId, document, name: 'Echo copy' });
+    expect(copy.data.state).toEqual(document.state);
+    expect(copy.missingEnvironment).toEqual([]);
+
+    await s.client.workflows.undeploy(created.id);
+    expect((await s.client.workflows.get(created.id)).isDeployed).toBe(false);
+    await s.client.workflows.delete(copy.data.id);
+    const gone = await rejection(s.client.workflows.get(copy.data.id));
+    expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('turns refusals into SluiceErrors with status, code and details', async () => {
+    const invalid = await rejection(
+      s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Bad', state: { blocks: {}, edges: [{ id: 'e', source: 'a', target: 'b' }] } }),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.code).toBe('VALIDATION_ERROR');
+    expect(invalid.details.length).toBeGreaterThan(0);
+    expect(invalid.details[0].path).toMatch(/^state\./);
+  });
+});
+
+describe('executeWorkflow', () => {
+  it('returns the default answer with its execution id, and a response block\'s answer as it was shaped', async () => {
+    const plain = await deployed(makeState([trigger, { id: 'fn', type: 'function', name: 'Fn', config: { code: 'return { got: <api.q> };' } }], [['start', 'fn']]), 'Plain');
+    const run = await s.client.executeWorkflow(plain, { q: 'hello' });
+    expect(run.status).toBe(200);
+    expect(run.result).toMatchObject({ success: true, executionId: run.executionId, output: { result: { got: 'hello' } } });
+    expect(run.replayed).toBe(false);
+
+    const shaped = await deployed(echoState(), 'Shaped');
+    const echoed = await s.client.executeWorkflow(shaped, { q: 'x' });
+    expect(echoed).toMatchObject({ status: 200, body: { echoed: 'x' }, result: null });
+    expect(echoed.executionId).toMatch(/^exec_/);
+    // The run is in the logs under that id.
+    const detail = await s.client.getExecution(echoed.executionId);
+    expect(detail.workflowId).toBe(shaped);
+  });
+
+  it('replays an answer for the same Idempotency-Key instead of running again', async () => {
+    const id = await deployed(echoState(), 'Once');
+    const first = await s.client.executeWorkflow(id, { q: 'a' }, { idempotencyKey: 'order-17' });
+    const second = await s.client.executeWorkflow(id, { q: 'a' }, { idempotencyKey: 'order-17' });
+    expect(second).toMatchObject({ replayed: true, executionId: first.executionId, body: { echoed: 'a' } });
+  });
+
+  it('throws EXECUTION_FAILED with the execution id for a failed run, VALIDATION_ERROR for bad input', async () => {
+    const id = await deployed(failing, 'Failing');
+    const failed = await rejection(s.client.executeWorkflow(id, { q: 'sync' }));
+    expect(failed).toMatchObject({ status: 500, code: 'EXECUTION_FAILED' });
+    expect(failed.message).toContain('boom: sync');
+    expect(failed.executionId).toMatch(/^exec_/);
+    expect((await s.client.getExecution(failed.executionId!)).executionMetadata.trigger).toBe('api');
+
+    const bad = await rejection(s.client.executeWorkflow(id, { q: 42 }));
+    expect(bad).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', executionId: undefined });
+    expect(bad.details).toEqual([expect.objectContaining({ path: 'q' })]);
+  });
+});
+
+describe('streamWorkflow', () => {
+  it('yields each chunk as the model produces it, then the final record', async () => {
+    const agent = {
+      id: 'writer',
+      type: 'agent',
+      name: 'Writer',
+      config: { provider: 'openai', model: 'client-stream', baseUrl: llm.openAiBaseUrl, userPrompt: '<api.q>', retries: 0 },
+    };
+    const id = await deployed(makeState([trigger, agent], [['start', 'writer']]), 'Streaming');
+    const received: StreamChunk[] = [];
+    const gates = [latch(), latch()];
+    llm.replyForModel('client-stream', {
+      kind: 'stream',
+      tokens: ['One', ' two', ' three'],
+      usage: { prompt: 10, completion: 3 },
+      // Token i waits until the client holds chunk i-1: a client that buffered the stream would never finish.
+      beforeToken: async (i) => {
+        if (i > 0) await gates[i - 1].promise;
+      },
+    });
+    const stream = s.client.streamWorkflow(id, { q: 'count' }, { selectedOutputs: ['Writer.content'] });
+    for await (const chunk of stream) {
+      received.push(chunk);
+      gates[received.length - 1]?.open();
+    }
+    expect(received).toEqual([
+      { blockId: 'writer', chunk: 'One' },
+      { blockId: 'writer', chunk: ' two' },
+      { blockId: 'writer', chunk: ' three' },
+    ]);
+    const done = await stream.done;
+    expect(done).toMatchObject({ event: 'done', success: true, output: { content: 'One two three' } });
+    expect(await stream.executionId).toMatch(/^exec_/);
+  });
+
+  it('rejects done with EXECUTION_FAILED when the run fails, and when only done is awaited', async () => {
+    const id = await deployed(failing, 'Stream fail');
+    const stream = s.client.streamWorkflow(id, { q: 'streamed' });
+    const failure = await rejection(stream.done);
+    expect(failure).toMatchObject({ code: 'EXECUTION_FAILED', executionId: await stream.executionId });
+    expect(failure.message).toContain('boom: streamed');
+
+    const refused = s.client.streamWorkflow('wf_missing', {});
+    const notFound = await rejection(refused.done);
+    expect(notFound).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('async runs', () => {
+  it('queues a run and waitForJob returns it completed, or throws for a failed one', async () => {
+    const id = await deployed(echoState(), 'Later');
+    const queued = await s.client.executeWorkflowAsync(id, { q: 'queued' });
+    expect(queued).toMatchObject({ status: 'queued', taskId: expect.stringMatching(/^job_/) });
+    const job = await s.client.waitForJob(queued.taskId, { timeoutMs: 20_000 });
+    expect(job).toMatchObject({ status: 'completed', metadata: { executionId: queued.executionId } });
+
+    const failingId = await deployed(failing, 'Later fail');
+    const doomed = await s.client.executeWorkflowAsync(failingId, { q: 'async' });
+    const failure = await rejection(s.client.waitForJob(doomed.taskId, { timeoutMs: 20_000 }));
+    expect(failure).toMatchObject({ code: 'EXECUTION_FAILED', executionId: doomed.executionId });
+    expect(failure.message).toContain('boom: async');
+  });
+});

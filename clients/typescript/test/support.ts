@@ -1,0 +1,28 @@
+// A real Sluice server (test/support/app.ts) with a worker, and a client pointed at it.
+import { createAppWorker } from '../../../src/app/worker.js';
+import type { Worker } from '../../../src/jobs/worker.js';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { createSluiceClient, type SluiceClient } from '../src/index.js';
+
+export interface ClientTestServer {
+  t: TestApp;
+  client: SluiceClient;
+  close(): Promise<void>;
+}
+
+export async function startClientTestServer(env: Record<string, string> = {}): Promise<ClientTestServer> {
+  const t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', ...env });
+  const worker: Worker = createAppWorker(t.app, { pollIntervalMs: 50 });
+  await worker.start();
+  return {
+    t,
+    client: createSluiceClient({ baseUrl: t.url, apiKey: t.apiKey }),
+    close: async () => {
+      await worker.stop(1000);
+      await t.close();
+    },
+  };
+}
+
+export { echoState } from '../../../test/support/states.js';
+export { eventually, makeState } from '../../../test/support/workflows.js';

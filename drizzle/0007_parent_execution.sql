@@ -1,0 +1,2 @@
+ALTER TABLE "executions" ADD COLUMN "parent_execution_id" text;--> statement-breakpoint
+CREATE INDEX "executions_parent_idx" ON "executions" USING btree ("parent_execution_id") WHERE "executions"."parent_execution_id" is not null;

@@ -1,0 +1,1 @@
+CREATE INDEX "executions_ws_version_started_idx" ON "executions" USING btree ("workspace_id","deployment_version","started_at","id");

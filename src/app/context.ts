@@ -1,0 +1,125 @@
+// Assembles the process's AppContext: opens the database, creates the caches, limiters, run recorder and file
+// services, and provisions the bootstrap admin when asked. The composition root: cli and tests start here.
+import type { Config } from '../config.js';
+import { openDatabase, pgliteDataDir, type Database } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import { queueStats } from '../jobs/queue-stats.js';
+import { createMetrics, noMetrics, type Metrics } from '../observability/metrics.js';
+import { startTracing } from '../observability/tracing.js';
+import { sandboxPoolStats } from '../sandbox/index.js';
+import { EXECUTION_JOB } from '../services/async-executions.js';
+import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
+import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
+import type { RateLimiter } from '../services/rate-limiter.js';
+import { createKeyUsage } from '../services/api-key-usage.js';
+import type { AppContext } from '../services/app-context.js';
+import { createAppCaches } from '../services/cache/app-caches.js';
+import { createCipher } from '../services/crypto.js';
+import { createFileServices } from '../services/files/file-services.js';
+import { openFileStorage } from '../services/files/open-storage.js';
+import { createRateLimiter } from '../services/rate-limiter.js';
+import { createReadiness } from '../services/readiness.js';
+import { canRunInWorkspace } from '../services/access.js';
+import { createCancellations } from '../services/runs/cancellation.js';
+import { createRunRecorder } from '../services/runs/run-recorder.js';
+import { startRunner, type Runner } from '../services/runs/runners.js';
+import { loadOrCreateSecret } from '../services/secret.js';
+import { setupToken } from '../services/setup.js';
+import { createUsageMeter } from '../services/usage-meter.js';
+import { bootstrapAdmin } from '../services/workspaces.js';
+
+export type { AppContext } from '../services/app-context.js';
+
+export async function createAppContext(config: Config, logger: Logger, database?: Database): Promise<AppContext> {
+  const secret = config.secret ?? loadOrCreateSecret(config.dataDir);
+  const db =
+    database ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: pgliteDataDir(config.dataDir) },
+    ));
+  if (config.bootstrapApiKey) {
+    const result = await bootstrapAdmin(db.db, {
+      apiKey: config.bootstrapApiKey,
+      adminEmail: config.adminEmail,
+      plan: config.defaultPlan,
+    });
+    if (result.created) logger.info({ userId: result.userId, workspaceId: result.workspaceId }, 'bootstrap admin and key provisioned');
+  }
+  const usage = createUsageMeter(db.db, config);
+  const metrics: Metrics = config.observability.metricsEnabled
+    ? createMetrics({
+        databaseStatements: db.statements,
+        databasePool: db.pool,
+        jobQueue: () => queueStats(db.db),
+        jobKinds: [EXECUTION_JOB, DELIVERY_JOB, SCHEDULE_TICK_JOB],
+        sandboxPool: sandboxPoolStats,
+        runsInFlight: () => app.recorder.inFlight().length,
+      })
+    : noMetrics;
+  // Loads the OpenTelemetry SDK only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await startTracing(config.observability);
+  let runner: Runner | undefined;
+  const app: AppContext = {
+    config,
+    db: db.db,
+    database: db,
+    logger,
+    cipher: createCipher(secret),
+    files: createFileServices({
+      dataDir: config.dataDir,
+      secret,
+      urlTtlMs: config.fileUrlTtlMs,
+      storage: await openFileStorage(config.files, config.dataDir, logger),
+    }),
+    blockServices: {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      sandbox: { memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 5_000 },
+      providerEnv: (name) => config.providerEnv[name],
+    },
+    caches: createAppCaches(db.changes),
+    rateLimiter: countingRefusals(createRateLimiter(db.db), metrics),
+    usage,
+    keyUsage: createKeyUsage(db.db),
+    setupToken: setupToken(secret),
+    readiness: createReadiness(db.db, logger),
+    recorder: createRunRecorder({
+      db: db.db,
+      logger,
+      onCharged: (ownerId, cost) => usage.add(ownerId, cost),
+      onCommitted: (runs) => metrics.recorderBatch(runs),
+    }),
+    cancellations: createCancellations(db.changes, (request, workspaceId) =>
+      canRunInWorkspace(app, { userId: request.userId, keyWorkspaceId: request.keyWorkspaceId }, workspaceId),
+    ),
+    metrics,
+    tracing,
+    async startRunner() {
+      // PGlite's data directory belongs to one process, so any other runner it names is from a process now gone.
+      runner ??= await startRunner(app, { othersAreDead: db.kind === 'pglite' });
+    },
+    async close() {
+      await app.recorder.drain();
+      await runner?.stop();
+      await tracing.shutdown();
+      // The sandbox's thread pool is per process, not per app (several apps may share it in tests); idle, it holds
+      // nothing that keeps the process alive.
+      await db.close();
+      app.files.storage.close?.();
+    },
+  };
+  return app;
+}
+
+/** Every refusal of a per-minute limit, counted by bucket (the limiter itself knows nothing of metrics). */
+function countingRefusals(limiter: RateLimiter, metrics: Metrics): RateLimiter {
+  if (!metrics.enabled) return limiter;
+  return {
+    async consume(input) {
+      const decision = await limiter.consume(input);
+      if (!decision.allowed) metrics.rateLimited(input.bucket);
+      return decision;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// Housekeeping every worker does now and then; each statement is idempotent, so several workers doing it at
+// once is harmless.
+import type { Db } from '../db/client.js';
+import { pruneFinishedJobs } from '../jobs/prune.js';
+import type { Logger } from '../logger.js';
+import { pruneRateWindows } from '../services/limits.js';
+import { pruneExpiredSessions } from '../services/sessions.js';
+
+const INTERVAL_MS = 5 * 60_000;
+/** Finished async tasks stay queryable through GET /api/jobs/{taskId} this long. */
+export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 3_600_000;
+
+export async function runMaintenance(db: Db, now = Date.now()): Promise<void> {
+  await pruneRateWindows(db, now);
+  await pruneExpiredSessions(db, new Date(now));
+  await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));
+}
+
+export function startMaintenance(db: Db, logger: Logger): () => void {
+  const tick = () => runMaintenance(db).catch((err: unknown) => logger.warn({ err }, 'maintenance failed'));
+  const first = setTimeout(tick, 10_000);
+  const timer = setInterval(tick, INTERVAL_MS);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

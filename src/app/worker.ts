@@ -1,0 +1,42 @@
+// The worker as Sluice runs it: the job queue (src/jobs, which knows no business) handed every job kind the service
+// knows, with the configured concurrency, lease and poll interval. Used by `sluice serve` (in-process),
+// `sluice worker`, the tests and the benchmarks.
+import type { AppContext } from '../services/app-context.js';
+import { createExecutionJobHandler, EXECUTION_JOB } from '../services/async-executions.js';
+import { createScheduleTickHandler } from '../services/triggers/schedule.js';
+import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
+import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
+import { createDeliveryHandler } from '../services/completion-webhooks/deliver.js';
+import type { Clock, JobHandlers } from '../jobs/types.js';
+import { createWorker, type Worker } from '../jobs/worker.js';
+
+export function createJobHandlers(app: AppContext): JobHandlers {
+  return {
+    [DELIVERY_JOB]: createDeliveryHandler(app),
+    [EXECUTION_JOB]: createExecutionJobHandler(app),
+    [SCHEDULE_TICK_JOB]: createScheduleTickHandler(app),
+  };
+}
+
+export interface AppWorkerOptions {
+  clock?: Clock;
+  workerId?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  leaseMs?: number;
+  handlers?: JobHandlers;
+}
+
+export function createAppWorker(app: AppContext, options: AppWorkerOptions = {}): Worker {
+  return createWorker({
+    db: app.db,
+    database: app.database,
+    handlers: options.handlers ?? createJobHandlers(app),
+    logger: app.logger,
+    concurrency: options.concurrency ?? app.config.worker.concurrency,
+    pollIntervalMs: options.pollIntervalMs ?? app.config.worker.pollIntervalMs,
+    leaseMs: options.leaseMs ?? app.config.worker.leaseMs,
+    clock: options.clock,
+    workerId: options.workerId,
+  });
+}

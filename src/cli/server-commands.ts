@@ -1,0 +1,200 @@
+// The server side of the `sluice` command: serve (HTTP + an in-process worker), worker (jobs only), init and admin
+// (offline bootstrap). Configuration comes from the environment. Loaded only when one of them runs (main.ts), so the
+// client commands start without the server's modules.
+import { ConfigError, loadConfig } from '../config.js';
+import { createAppWorker } from '../app/worker.js';
+import { startMaintenance } from '../app/maintenance.js';
+import { createLogger, type Logger } from '../logger.js';
+import { findKeyByValue, generateApiKey } from '../services/api-keys.js';
+import { createAppContext, type AppContext } from '../app/context.js';
+import { lastServerUrl, publicBaseUrl, recordServerUrl } from '../services/last-server-url.js';
+import { setUserPassword } from '../services/sessions.js';
+import { setupLink, setupNeeded } from '../services/setup.js';
+import { bootstrapAdmin } from '../services/workspaces.js';
+import { startHttpServer } from '../server.js';
+import { lockDataDir } from './data-dir.js';
+
+export function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+/** Starts the job worker with its housekeeping; the returned function stops both (graceful, SIGTERM). */
+async function startBackgroundWork(app: AppContext, logger: Logger) {
+  const worker = createAppWorker(app);
+  await worker.start();
+  app.readiness.workerStarted(worker);
+  const stopMaintenance = startMaintenance(app.db, logger);
+  logger.info({ workerId: worker.id, concurrency: app.config.worker.concurrency }, 'worker started');
+  return async () => {
+    stopMaintenance();
+    await worker.stop(app.config.worker.shutdownGraceMs);
+    logger.info({ workerId: worker.id }, 'worker stopped');
+  };
+}
+
+/**
+ * Installs the SIGTERM/SIGINT handlers before anything starts: until a handler exists, the signal's default action
+ * kills the process on the spot, so a signal arriving during start-up would skip the graceful path. The returned
+ * function supplies what to run; a signal that came earlier waits for it.
+ */
+function handleShutdownSignals(logger: Logger): (shutdown: () => Promise<void>) => void {
+  let provide!: (shutdown: () => Promise<void>) => void;
+  const ready = new Promise<() => Promise<void>>((resolve) => (provide = resolve));
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await (await ready)();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  return provide;
+}
+
+export async function serveCommand(options: { worker: boolean }) {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  const onShutdown = handleShutdownSignals(logger);
+  const lock = await lockDataDir(config, 'serve');
+  const app = await createAppContext(config, logger);
+  await app.startRunner();
+  // Not ready until the worker runs: the HTTP server starts first, and a probe may come in between.
+  if (options.worker) app.readiness.expectWorker();
+  const server = await startHttpServer(app, { port: config.port, host: config.host });
+  const stopWorker = options.worker ? await startBackgroundWork(app, logger) : undefined;
+  onShutdown(async () => {
+    // Stop taking requests first, so nothing enqueues into a worker that is winding down.
+    await server.close();
+    await stopWorker?.();
+    await app.close();
+    lock?.release();
+  });
+  const url = publicBaseUrl(config, server.url);
+  lock?.update({ url });
+  recordServerUrl(config.dataDir, url);
+  logger.info({ url: server.url, database: app.database.kind, worker: options.worker }, 'Sluice is listening');
+  // Not a log line: the link opens the owner account, so it goes to the person at the terminal, not to log storage.
+  if (await setupNeeded(app.db)) {
+    process.stderr.write(`First run: open ${setupLink(url, app.setupToken)} to create the owner account.\n`);
+  }
+}
+
+export async function workerCommand() {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  const onShutdown = handleShutdownSignals(logger);
+  const lock = await lockDataDir(config, 'worker');
+  const app = await createAppContext(config, logger);
+  await app.startRunner();
+  const stopWorker = await startBackgroundWork(app, logger);
+  onShutdown(async () => {
+    await stopWorker();
+    await app.close();
+    lock?.release();
+  });
+}
+
+export async function initCommand(options: { json: boolean }) {
+  const config = configOrExit();
+  const logger = createLogger(options.json ? 'silent' : config.logLevel);
+  const lock = await lockDataDir(config, 'init');
+  const app = await createAppContext({ ...config, bootstrapApiKey: undefined }, logger);
+  let out: { apiKey: string; userId: string; workspaceId: string } | undefined;
+  try {
+    const result = await bootstrapAdmin(app.db, {
+      apiKey: config.bootstrapApiKey ?? generateApiKey(),
+      adminEmail: config.adminEmail,
+      plan: config.defaultPlan,
+    });
+    // Read back what the server will read: a key is printed only once it is stored and usable.
+    const stored = await findKeyByValue(app.db, result.apiKey);
+    if (stored && !stored.revokedAt) out = { apiKey: result.apiKey, userId: stored.userId, workspaceId: result.workspaceId };
+  } finally {
+    await app.close();
+    lock?.release();
+  }
+  if (!out) {
+    fail(
+      config.bootstrapApiKey
+        ? 'sluice init: SLUICE_BOOTSTRAP_API_KEY names a key that was revoked; unset it (init then makes a new key) or choose another.'
+        : 'sluice init: the new key could not be stored; nothing was printed.',
+    );
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+  else process.stdout.write(`Admin ${config.adminEmail} ready.\nWorkspace: ${out.workspaceId}\nAPI key (shown once): ${out.apiKey}\n`);
+}
+
+/** All of standard input, minus one trailing newline (what `echo pw |` and here-strings add). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const input = process.stdin;
+    process.stderr.write(question);
+    input.setRawMode(true);
+    input.resume();
+    let value = '';
+    const done = (error?: Error) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (data: Buffer) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\r' || char === '\n') return done();
+        if (char === '\u0003') return done(new Error('cancelled'));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+export async function setPasswordCommand(options: { email: string; passwordStdin?: boolean }) {
+  const config = configOrExit();
+  let password: string;
+  if (options.passwordStdin) password = await readStdin();
+  else if (process.stdin.isTTY) {
+    password = await promptHidden(`New password for ${options.email}: `);
+    if ((await promptHidden('Repeat it: ')) !== password) fail('The passwords do not match.');
+  } else fail('No terminal to ask for the password: pass --password-stdin and pipe it in.');
+  const lock = await lockDataDir(config, 'admin set-password');
+  const app = await createAppContext({ ...config, bootstrapApiKey: undefined }, createLogger('silent'));
+  try {
+    const result = await setUserPassword(app.db, { email: options.email, password, plan: config.defaultPlan });
+    process.stdout.write(
+      `${result.created ? 'Created user' : 'Password set for'} ${result.email}; sign in at ${lastServerUrl(config)}/\n`,
+    );
+  } catch (err) {
+    fail(err instanceof Error ? `sluice: ${err.message}` : 'sluice: failed');
+  } finally {
+    await app.close();
+    lock?.release();
+  }
+}

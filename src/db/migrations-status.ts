@@ -1,0 +1,39 @@
+// Which of this build's migrations the database has not applied. Drizzle's migrator records each applied migration as
+// a row of drizzle.__drizzle_migrations (the same table on PostgreSQL and PGlite) whose created_at is the `when` of
+// its entry in drizzle/meta/_journal.json; a migration is applied when its `when` is among those rows.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { MIGRATIONS_FOLDER, type Db } from './client.js';
+
+interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+let journal: JournalEntry[] | undefined;
+
+/** The migrations this build ships, oldest first (read once: the files do not change under a running process). */
+export function shippedMigrations(): JournalEntry[] {
+  if (!journal) {
+    const text = readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8');
+    journal = (JSON.parse(text) as { entries: JournalEntry[] }).entries.map(({ tag, when }) => ({ tag, when }));
+  }
+  return journal;
+}
+
+type Rows<T> = { rows: T[] };
+
+/** Tags of the shipped migrations the database lacks; all of them when it has no migrations table at all. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const shipped = shippedMigrations();
+  const exists = (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as "table"`)) as unknown as Rows<{
+    table: string | null;
+  }>;
+  if (!exists.rows[0]?.table) return shipped.map((entry) => entry.tag);
+  const applied = (await db.execute(sql`select created_at from drizzle.__drizzle_migrations`)) as unknown as Rows<{
+    created_at: string | number;
+  }>;
+  const appliedAt = new Set(applied.rows.map((row) => Number(row.created_at)));
+  return shipped.filter((entry) => !appliedAt.has(entry.when)).map((entry) => entry.tag);
+}

@@ -1,0 +1,64 @@
+// The first middleware of every request: its id (X-Request-Id, on every response, errors included), a logger that
+// puts the id on each line, its server span when tracing is on (a child of the caller's W3C traceparent), and, once
+// answered, its count and duration in the metrics — labelled with the matched route template, never the raw path,
+// so no id ever becomes a label value.
+import type { Context, MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
+import { parseTraceparent } from '../observability/tracing.js';
+import type { AppContext } from '../services/app-context.js';
+import type { RunOrigin } from '../services/runs/run-observer.js';
+import type { AppEnv } from './env.js';
+
+/** What a request that starts a run hands it: its id (kept on the log) and its span (the run span's parent). */
+export function runOrigin(c: Context<AppEnv>): RunOrigin {
+  return { requestId: c.get('requestId'), trace: c.get('span')?.context };
+}
+
+/**
+ * The route template that answered (`/api/workflows/:workflowId/execute`). A request no route took is answered by
+ * the app-wide middleware (`/*`: the web app, or the JSON 404).
+ */
+function routeOf(c: Context<AppEnv>): string {
+  return routePath(c) || '/*';
+}
+
+export function observeRequests(app: AppContext): MiddlewareHandler<AppEnv> {
+  const { metrics, tracing, logger } = app;
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
+    const log = logger.child({ requestId });
+    c.set('app', app);
+    c.set('requestId', requestId);
+    c.set('logger', log);
+    const span = tracing.enabled
+      ? tracing.startSpan(c.req.method, {
+          kind: 'server',
+          parent: parseTraceparent(c.req.header('traceparent')),
+          attributes: { 'http.request.method': c.req.method, 'sluice.request.id': requestId },
+        })
+      : undefined;
+    if (span) c.set('span', span);
+
+    await next();
+
+    const status = c.res.status;
+    try {
+      c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    } catch {
+      c.header(REQUEST_ID_HEADER, requestId); // immutable headers: Hono copies the response first
+    }
+    // Streaming answers are measured to their headers; the run behind them has its own duration.
+    const seconds = (performance.now() - started) / 1000;
+    if (!metrics.enabled && !span && !log.isLevelEnabled('debug')) return;
+    const route = routeOf(c);
+    metrics.httpRequest(c.req.method, route, status, seconds);
+    if (span) {
+      span.updateName(`${c.req.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
+      span.end(status >= 500 ? { error: `HTTP ${status}` } : undefined);
+    }
+    log.debug({ method: c.req.method, route, status, durationMs: Math.round(seconds * 1000) }, 'request');
+  };
+}

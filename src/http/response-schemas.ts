@@ -1,0 +1,315 @@
+// What the API answers, as zod schemas: they describe the responses in the OpenAPI document (and so the types of the
+// TypeScript client generated from it), and test/http/openapi-responses.test.ts checks real answers against them, so
+// a field added or renamed in a route without its schema fails a test instead of silently leaving the client behind.
+// Objects are strict for that reason; values the API passes through from users (outputs, states) are open.
+import { z } from 'zod';
+
+const timestamp = z.string().describe('ISO 8601');
+const nullableTimestamp = timestamp.nullable();
+
+const tokenUsage = z.strictObject({ prompt: z.number(), completion: z.number(), total: z.number() });
+const modelCost = z.strictObject({ input: z.number(), output: z.number(), total: z.number(), tokens: tokenUsage });
+const fullCost = z.strictObject({ total: z.number(), tokens: tokenUsage, models: z.record(z.string(), modelCost) });
+
+const rateState = z.strictObject({ limit: z.number().nullable(), remaining: z.number().nullable(), resetAt: timestamp });
+export const limits = z.strictObject({
+  workflowExecutionRateLimit: z.strictObject({ sync: rateState, async: rateState }),
+  usage: z.strictObject({
+    currentPeriodCost: z.number(),
+    limit: z.number().nullable(),
+    plan: z.string(),
+    isExceeded: z.boolean(),
+  }),
+});
+
+export const workflowState = z
+  .looseObject({
+    blocks: z.record(z.string(), z.looseObject({ id: z.string(), type: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()) })),
+    edges: z.array(z.looseObject({ id: z.string(), source: z.string(), target: z.string(), sourceHandle: z.string().optional() })),
+    loops: z.record(z.string(), z.looseObject({ id: z.string(), nodes: z.array(z.string()) })),
+    parallels: z.record(z.string(), z.looseObject({ id: z.string(), nodes: z.array(z.string()) })),
+  })
+  .describe('A workflow state (SPEC §3)');
+
+export const me = z.strictObject({
+  userId: z.string(),
+  email: z.string(),
+  workspaces: z.array(z.strictObject({ id: z.string(), name: z.string(), plan: z.string() })),
+});
+
+export const workflowSummary = z.strictObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  folderId: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  chatPublic: z.boolean(),
+  isDeployed: z.boolean(),
+  activeVersion: z.number().int().nullable(),
+  deployedAt: nullableTimestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const workflow = workflowSummary.extend({ state: workflowState });
+
+export const deployResult = z.strictObject({ version: z.number().int(), deployedAt: timestamp });
+export const deployment = z.strictObject({
+  id: z.string(),
+  workflowId: z.string(),
+  version: z.number().int(),
+  isActive: z.boolean(),
+  createdAt: timestamp,
+  createdBy: z.string().nullable(),
+});
+export const workflowStatus = z.strictObject({
+  isDeployed: z.boolean(),
+  deployedAt: nullableTimestamp,
+  activeVersion: z.number().int().optional(),
+  needsRedeployment: z.boolean(),
+});
+
+export const workflowDocument = z.strictObject({
+  format: z.literal('sluice.workflow'),
+  version: z.literal(1),
+  name: z.string(),
+  description: z.string(),
+  state: workflowState,
+  environment: z.array(z.string()).describe('Environment variables the state references'),
+});
+export const workflowExport = z.strictObject({
+  data: workflowDocument,
+  replacedSecrets: z
+    .array(z.strictObject({ path: z.string(), variable: z.string() }))
+    .describe('Literal secrets the export replaced by {{variable}} references'),
+});
+export const workflowImportResult = z.strictObject({
+  data: workflow,
+  missingEnvironment: z.array(z.string()).describe('Referenced variables the workspace does not have yet'),
+});
+
+const runMetadata = z.strictObject({ duration: z.number(), startTime: timestamp, endTime: timestamp });
+export const executeResult = z
+  .strictObject({ success: z.literal(true), executionId: z.string(), output: z.unknown(), metadata: runMetadata })
+  .describe('The answer of a run without a response block (a response block answers with its own status and body)');
+export const executeFailure = z.strictObject({
+  success: z.literal(false),
+  executionId: z.string(),
+  error: z.string(),
+  code: z.literal('EXECUTION_FAILED'),
+  output: z.unknown(),
+  metadata: runMetadata,
+});
+export const executeAccepted = z.strictObject({
+  success: z.literal(true),
+  async: z.literal(true),
+  taskId: z.string(),
+  jobId: z.string().describe('Same as taskId'),
+  executionId: z.string(),
+  status: z.literal('queued'),
+  createdAt: timestamp,
+  links: z.strictObject({ status: z.string() }),
+  statusUrl: z.string(),
+});
+export const streamChunk = z.strictObject({ blockId: z.string(), chunk: z.string() }).describe('An SSE chunk record');
+export const streamDone = z
+  .strictObject({
+    event: z.literal('done'),
+    success: z.boolean(),
+    output: z.unknown(),
+    metadata: z.strictObject({ duration: z.number() }),
+    error: z.string().optional(),
+  })
+  .describe('The final SSE record of a streamed run');
+
+export const jobStatus = z.strictObject({
+  success: z.literal(true),
+  taskId: z.string(),
+  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  createdAt: timestamp,
+  startedAt: timestamp.optional(),
+  completedAt: timestamp.optional(),
+  output: z.unknown().optional(),
+  error: z.string().optional(),
+  metadata: z.strictObject({
+    workflowId: z.string(),
+    executionId: z.string(),
+    duration: z.number().optional(),
+    startTime: timestamp.optional(),
+    endTime: timestamp.optional(),
+  }),
+});
+
+export const traceSpan = z.looseObject({
+  id: z.string(),
+  blockId: z.string(),
+  name: z.string(),
+  type: z.string(),
+  status: z.enum(['success', 'error', 'skipped']),
+  startTime: timestamp,
+  endTime: timestamp,
+  duration: z.number(),
+  input: z.unknown(),
+  output: z.unknown(),
+  error: z.string().optional(),
+  get children() {
+    return z.array(traceSpan).optional();
+  },
+});
+const executionData = z.strictObject({ traceSpans: z.array(traceSpan).optional(), finalOutput: z.unknown().optional() });
+const workflowRef = z.strictObject({ id: z.string(), name: z.string(), description: z.string() });
+
+const logFields = {
+  id: z.string(),
+  workflowId: z.string(),
+  executionId: z.string(),
+  level: z.enum(['info', 'error']),
+  trigger: z.string(),
+  startedAt: timestamp,
+  endedAt: timestamp,
+  totalDurationMs: z.number(),
+  files: z.unknown(),
+  deploymentVersion: z.number().int().nullable().describe('The deployment version that ran; null for a manual run of the draft'),
+};
+export const logEntry = z.strictObject({
+  ...logFields,
+  cost: z.union([fullCost, z.strictObject({ total: z.number() })]).describe('{total}, or the full cost with details=full'),
+  workflow: workflowRef.optional().describe('With details=full'),
+  executionData: executionData.optional().describe('With includeTraceSpans / includeFinalOutput'),
+});
+export const logPage = z.strictObject({
+  data: z.array(logEntry),
+  nextCursor: z.string().nullable(),
+  limits,
+});
+export const logDetail = z.strictObject({
+  data: z.strictObject({
+    ...logFields,
+    status: z.enum(['success', 'error', 'cancelled']),
+    parentExecutionId: z.string().nullable().describe('The run whose workflow block started this one (a sub-workflow)'),
+    requestId: z.string().nullable().describe('X-Request-Id of the request that started the run (null for schedules)'),
+    cost: fullCost,
+    workflow: workflowRef,
+    executionData,
+    limits,
+  }),
+});
+export const executionDetail = z.strictObject({
+  executionId: z.string(),
+  workflowId: z.string(),
+  workflowState: workflowState,
+  executionMetadata: z.strictObject({
+    trigger: z.string(),
+    startedAt: timestamp,
+    endedAt: timestamp,
+    totalDurationMs: z.number(),
+    cost: fullCost,
+    deploymentVersion: z.number().int().nullable(),
+    requestId: z.string().nullable(),
+  }),
+  limits,
+});
+
+export const subscription = z.strictObject({
+  id: z.string(),
+  workflowId: z.string(),
+  url: z.string(),
+  hasSecret: z.boolean(),
+  includeFinalOutput: z.boolean(),
+  includeTraceSpans: z.boolean(),
+  includeRateLimits: z.boolean(),
+  includeUsageData: z.boolean(),
+  levelFilter: z.array(z.string()),
+  triggerFilter: z.array(z.string()),
+  active: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const delivery = z.strictObject({
+  id: z.string(),
+  subscriptionId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  executionId: z.string().nullable(),
+  status: z.string(),
+  attemptCount: z.number().int(),
+  nextAttemptAt: nullableTimestamp,
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: timestamp,
+  completedAt: nullableTimestamp,
+  payload: z.unknown(),
+  attempts: z.array(
+    z.strictObject({
+      attempt: z.number().int(),
+      startedAt: timestamp,
+      durationMs: z.number(),
+      statusCode: z.number().int().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+
+/** The body of a completion webhook delivery (README "Receiving completion webhooks"). */
+export const webhookEvent = z.strictObject({
+  id: z.string(),
+  type: z.literal('workflow.execution.completed'),
+  timestamp: z.number().describe('Unix milliseconds'),
+  data: z.looseObject({
+    workflowId: z.string(),
+    executionId: z.string(),
+    status: z.string(),
+    level: z.string(),
+    trigger: z.string(),
+    startedAt: timestamp,
+    endedAt: timestamp,
+    totalDurationMs: z.number(),
+    cost: fullCost,
+    files: z.unknown(),
+    deploymentVersion: z.number().int().nullable(),
+    finalOutput: z.unknown().optional(),
+    traceSpans: z.array(traceSpan).optional(),
+    rateLimits: z.unknown().optional(),
+    usage: z.unknown().optional(),
+  }),
+  links: z.strictObject({ log: z.string(), execution: z.string() }),
+});
+
+const data = <T extends z.ZodType>(schema: T) => z.strictObject({ data: schema });
+
+/** Named response bodies: `components.schemas` of the OpenAPI document. */
+export const responseSchemas = {
+  Me: me,
+  WorkflowSummary: workflowSummary,
+  Workflow: workflow,
+  WorkflowList: data(z.array(workflowSummary)),
+  WorkflowResponse: data(workflow),
+  DeployResult: deployResult,
+  Undeployed: z.strictObject({ isDeployed: z.literal(false) }),
+  Deployment: deployment,
+  DeploymentList: data(z.array(deployment)),
+  WorkflowStatus: workflowStatus,
+  WorkflowDocument: workflowDocument,
+  WorkflowExport: workflowExport,
+  WorkflowImportResult: workflowImportResult,
+  ExecuteResult: executeResult,
+  ExecuteFailure: executeFailure,
+  ExecuteAccepted: executeAccepted,
+  StreamChunk: streamChunk,
+  StreamDone: streamDone,
+  JobStatus: jobStatus,
+  Limits: limits,
+  TraceSpan: traceSpan,
+  LogEntry: logEntry,
+  LogPage: logPage,
+  LogDetail: logDetail,
+  ExecutionDetail: executionDetail,
+  Subscription: subscription,
+  SubscriptionResponse: data(subscription),
+  SubscriptionList: data(z.array(subscription)),
+  Delivery: delivery,
+  DeliveryResponse: data(delivery),
+  DeliveryPage: z.strictObject({ data: z.array(delivery), nextCursor: z.string().nullable() }),
+  WebhookEvent: webhookEvent,
+} satisfies Record<string, z.ZodType>;
+
+export type ResponseSchemaName = keyof typeof responseSchemas;

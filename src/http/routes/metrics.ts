@@ -1,0 +1,28 @@
+// GET /metrics — Prometheus text format (docs/metrics.md). Open like /health unless SLUICE_METRICS_TOKEN is set; then
+// the scraper sends `Authorization: Bearer <token>` (Prometheus: `authorization: {credentials: …}`).
+import { timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import { AppError } from '../../errors.js';
+import type { AppEnv } from '../env.js';
+import { handleNotFound } from '../errors.js';
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export const metricsRoutes = new Hono<AppEnv>().get('/', async (c) => {
+  const app = c.get('app');
+  if (!app.config.observability.metricsEnabled) return handleNotFound(c);
+  const token = app.config.observability.metricsToken;
+  if (token !== undefined && !tokenMatches(c.req.header('authorization'), token)) {
+    throw new AppError('UNAUTHORIZED', 401, 'Missing or wrong metrics token: send Authorization: Bearer <SLUICE_METRICS_TOKEN>', undefined, {
+      'WWW-Authenticate': 'Bearer realm="metrics"',
+    });
+  }
+  const { contentType, body } = await app.metrics.scrape();
+  return c.body(body, 200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+});

@@ -1,0 +1,176 @@
+// One delivery attempt, run by the worker (job kind `webhook.deliver`). The body was fixed when the delivery was
+// created; the headers, the timestamp and the signature are made afresh for every attempt, and the target is taken
+// from the subscription as it is now (URL or secret changes apply to retries) and checked again by the guarded
+// dispatcher after DNS resolution.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
+import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
+import { sendHttpRequest, type OutboundResponse } from '../../net/index.js';
+import type { AppContext } from '../app-context.js';
+import { COMPLETION_EVENT } from './constants.js';
+import type { DeliveryJobPayload } from './create-deliveries.js';
+import { judgeAttempt, type RetryPolicy } from './retry-policy.js';
+import { signatureHeader } from '../webhook-signature.js';
+
+/** We only need to know the receiver answered; its body is kept for the attempt's error text. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const ERROR_BODY_PREVIEW = 300;
+/** Crash re-claims on top of the attempts themselves before a delivery is given up as poison. */
+const CLAIM_MARGIN = 10;
+
+function deliveryHeaders(input: { deliveryId: string; timestamp: number; body: string; secret: string | null; test: boolean }) {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Sluice-Webhooks/1.0',
+    'Service-event': COMPLETION_EVENT,
+    'Service-timestamp': String(input.timestamp),
+    'Service-delivery-id': input.deliveryId,
+    'Idempotency-Key': input.deliveryId,
+  };
+  if (input.secret) headers['Service-signature'] = signatureHeader(input.secret, input.timestamp, input.body);
+  if (input.test) headers['Service-test'] = 'true';
+  return headers;
+}
+
+function attemptError(response: OutboundResponse): string | null {
+  if (response.status >= 200 && response.status <= 299) return null;
+  if (response.status === 0) return response.error ?? 'No response';
+  const preview = response.body.subarray(0, ERROR_BODY_PREVIEW).toString('utf8').trim();
+  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${preview ? `: ${preview}` : ''}`;
+}
+
+/** What one attempt needs, read in one query (this is the hot path: raw SQL, no query builder). */
+interface DeliveryToSend {
+  id: string;
+  body: string;
+  status: string;
+  attempts: number;
+  isTest: boolean;
+  url: string;
+  secretEncrypted: string | null;
+  active: boolean;
+}
+
+function toDeliveryToSend(row: Record<string, unknown>): DeliveryToSend {
+  return {
+    id: String(row.id),
+    body: String(row.body),
+    status: String(row.status),
+    attempts: Number(row.attempts),
+    isTest: row.is_test === true,
+    url: String(row.url),
+    secretEncrypted: row.secret_encrypted === null ? null : String(row.secret_encrypted),
+    active: row.active === true,
+  };
+}
+
+async function loadDeliveries(db: Db, deliveryIds: string[]): Promise<DeliveryToSend[]> {
+  const ids = sql.join(
+    deliveryIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = await rowsOf(db, sql`
+    select d.id, d.body, d.status, d.attempts, d.execution_id is null as is_test, s.url, s.secret_encrypted, s.active
+    from deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+    where d.id in (${ids})`);
+  return rows.map(toDeliveryToSend);
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Ends a delivery without an attempt (its subscription is off, or its secret can no longer be read). */
+function giveUp(deliveryId: string, error: string, now: number): JobResult {
+  return {
+    outcome: { type: 'fail', error },
+    writes: (held) => [
+      sql`update deliveries set status = 'failed', last_error = ${error}::text, next_attempt_at = null,
+            completed_at = ${iso(now)}::timestamptz
+          where id = ${deliveryId} and ${held}`,
+    ],
+  };
+}
+
+export function createDeliveryHandler(app: AppContext): JobHandler {
+  const { timeoutMs, maxAttempts, retryScheduleMs } = app.config.webhooks;
+  const policy: RetryPolicy = { maxAttempts, scheduleMs: retryScheduleMs };
+
+  /** Rows read by prefetch for the jobs about to run, by job id and claim number (a stale entry never matches). */
+  const prefetched = new Map<string, DeliveryToSend>();
+  const cacheKey = (job: ClaimedJob) => `${job.id}#${job.attempts}`;
+
+  async function prefetch(jobs: ClaimedJob[]): Promise<void> {
+    if (jobs.length < 2) return;
+    const rows = await loadDeliveries(app.db, jobs.map((job) => (job.payload as DeliveryJobPayload).deliveryId));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const job of jobs) {
+      const row = byId.get((job.payload as DeliveryJobPayload).deliveryId);
+      if (row) prefetched.set(cacheKey(job), row);
+    }
+  }
+
+  async function run(job: ClaimedJob, context: JobRunContext): Promise<JobResult> {
+    const { deliveryId, manual } = job.payload as DeliveryJobPayload;
+    const key = cacheKey(job);
+    const delivery = prefetched.get(key) ?? (await loadDeliveries(app.db, [deliveryId]))[0];
+    prefetched.delete(key);
+    // Gone with its subscription, or already settled by an earlier holder of this job: nothing to send.
+    if (!delivery || delivery.status !== 'pending') return { outcome: { type: 'complete' } };
+    const attempt = delivery.attempts + 1;
+    if (!delivery.active && !manual) {
+      app.metrics.webhookDelivery('not_sent', attempt);
+      return giveUp(delivery.id, 'Not sent: the subscription is disabled', context.clock.now());
+    }
+    let secret: string | null = null;
+    if (delivery.secretEncrypted) {
+      try {
+        secret = app.cipher.decrypt(delivery.secretEncrypted);
+      } catch {
+        app.metrics.webhookDelivery('not_sent', attempt);
+        return giveUp(delivery.id, 'Not sent: the signing secret cannot be decrypted (was SLUICE_SECRET changed?)', context.clock.now());
+      }
+    }
+
+    const timestamp = context.clock.now();
+    const started = performance.now();
+    const response = await sendHttpRequest({
+      url: delivery.url,
+      method: 'POST',
+      headers: deliveryHeaders({ deliveryId: delivery.id, timestamp, body: delivery.body, secret, test: delivery.isTest }),
+      body: delivery.body,
+      timeoutMs,
+      retries: 0,
+      followRedirects: false,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      allowPrivateNetwork: app.config.allowPrivateNetwork,
+      signal: context.signal,
+    });
+    // Cut short by the worker stopping: not an attempt; the job goes back to the queue as it was.
+    if (response.status === 0 && context.signal.aborted) return { outcome: { type: 'release' } };
+
+    const durationMs = Math.round(performance.now() - started);
+    const verdict = judgeAttempt(response, attempt, policy);
+    app.metrics.webhookDelivery(verdict.kind === 'success' ? 'success' : verdict.kind === 'retry' ? 'retry' : 'failed', attempt);
+    const error = attemptError(response);
+    const now = context.clock.now();
+    const nextAttemptAt = verdict.kind === 'retry' ? now + verdict.delayMs : null;
+    const status = verdict.kind === 'success' ? 'succeeded' : verdict.kind === 'fail' ? 'failed' : 'pending';
+    const statusCode = response.status || null;
+    const writes = (held: SQL) => [
+      // The id is deterministic: attempt n of a delivery can only ever be recorded once (the job fence sees to that).
+      sql`insert into delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+          select ${`${delivery.id}.${attempt}`}::text, ${delivery.id}::text, ${attempt}::int, ${iso(timestamp)}::timestamptz,
+                 ${durationMs}::int, ${statusCode}::int, ${error}::text
+          where ${held}`,
+      sql`update deliveries set status = ${status}::text, attempts = ${attempt}::int,
+            next_attempt_at = ${iso(nextAttemptAt)}::timestamptz, last_status_code = ${statusCode}::int,
+            last_error = ${error}::text, completed_at = ${verdict.kind === 'retry' ? null : iso(now)}::timestamptz
+          where id = ${delivery.id} and ${held}`,
+    ];
+    if (verdict.kind === 'success') return { outcome: { type: 'complete' }, writes };
+    if (verdict.kind === 'retry') return { outcome: { type: 'retry', runAt: nextAttemptAt!, error: error ?? '' }, writes };
+    return { outcome: { type: 'fail', error: error ?? 'failed' }, writes };
+  }
+
+  return { run, prefetch, maxClaims: maxAttempts + CLAIM_MARGIN };
+}

@@ -1,0 +1,101 @@
+// The `workflow.execution.completed` payload as SEED.md §Payload lists it, plus `deploymentVersion`. The optional parts appear only
+// when the subscription asks for them; key order is fixed so bodies read the same every time.
+import type { executions, webhookSubscriptions } from '../../db/schema.js';
+import { toFullCost } from '../logs/views.js';
+import { COMPLETION_EVENT } from './constants.js';
+
+type ExecutionRow = typeof executions.$inferSelect;
+type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
+
+/** What the payload says about one completed execution (shared by every subscription of the event). */
+export interface CompletedExecution {
+  logId: string;
+  workflowId: string;
+  executionId: string;
+  status: string;
+  level: string;
+  trigger: string;
+  /** Null for a manual run of the draft (and for the test event, which ran nothing). */
+  deploymentVersion: number | null;
+  startedAt: string;
+  endedAt: string;
+  totalDurationMs: number;
+  cost: unknown;
+  files: unknown;
+  finalOutput: unknown;
+  traceSpans: unknown;
+}
+
+/** The workflow owner's limits (the `limits` object of the logs API), for includeRateLimits / includeUsageData. */
+export interface OwnerLimits {
+  workflowExecutionRateLimit: unknown;
+  usage: unknown;
+}
+
+export interface CompletionPayload {
+  id: string;
+  type: typeof COMPLETION_EVENT;
+  timestamp: number;
+  data: Record<string, unknown>;
+  links: { log: string; execution: string };
+}
+
+export function completedExecution(row: ExecutionRow): CompletedExecution {
+  const endedAt = row.endedAt ?? new Date();
+  return {
+    logId: row.id,
+    workflowId: row.workflowId,
+    executionId: row.executionId,
+    // SEED.md's payload status is `success` or `error`: a cancelled run is an error there (the log says `cancelled`).
+    status: row.status === 'success' ? 'success' : 'error',
+    level: row.level ?? (row.status === 'success' ? 'info' : 'error'),
+    trigger: row.trigger,
+    deploymentVersion: row.deploymentVersion,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    totalDurationMs: row.totalDurationMs ?? endedAt.getTime() - row.startedAt.getTime(),
+    // The log detail's cost shape (SEED.md: "same shape as cost in log detail").
+    cost: toFullCost(row.costTotal, row.cost),
+    files: row.files ?? null,
+    finalOutput: row.finalOutput ?? {},
+    traceSpans: row.traceSpans ?? [],
+  };
+}
+
+export function completionPayload(input: {
+  eventId: string;
+  timestamp: number;
+  execution: CompletedExecution;
+  include: IncludeFlags;
+  owner?: OwnerLimits;
+}): CompletionPayload {
+  const { execution: e, include } = input;
+  const data: Record<string, unknown> = {
+    workflowId: e.workflowId,
+    executionId: e.executionId,
+    status: e.status,
+    level: e.level,
+    trigger: e.trigger,
+    startedAt: e.startedAt,
+    endedAt: e.endedAt,
+    totalDurationMs: e.totalDurationMs,
+    cost: e.cost,
+    files: e.files,
+    // Beyond SEED's list (extra fields are allowed): which deployment ran, so receivers can tell releases apart.
+    deploymentVersion: e.deploymentVersion,
+  };
+  if (include.includeFinalOutput) data.finalOutput = e.finalOutput;
+  if (include.includeTraceSpans) data.traceSpans = e.traceSpans;
+  if (include.includeRateLimits) data.rateLimits = input.owner?.workflowExecutionRateLimit ?? null;
+  if (include.includeUsageData) data.usage = input.owner?.usage ?? null;
+  return {
+    id: input.eventId,
+    type: COMPLETION_EVENT,
+    timestamp: input.timestamp,
+    data,
+    links: { log: `/v1/logs/${e.logId}`, execution: `/v1/logs/executions/${e.executionId}` },
+  };
+}
+
+export const needsOwnerLimits = (include: IncludeFlags) => include.includeRateLimits || include.includeUsageData;

@@ -1,0 +1,70 @@
+// What a caller is told about a run, as the HTTP API promises it (SPEC §4). Made here rather than in the routes
+// because an Idempotency-Key answer is stored with the run's log, in the same commit, and replayed from there.
+import type { ExecutionResult } from '../../engine/index.js';
+import type { StoredResponse } from '../idempotency.js';
+import type { ExecutionOutcome } from './run-execution.js';
+
+export const EXECUTION_ID_HEADER = 'X-Execution-Id';
+
+/**
+ * The non-streaming answer: the response block's response when one ran, else the execution result; a run over
+ * its time-out is 408 (known from the engine's stop reason, never from the error text). `extra` fields join the
+ * success and failure bodies (a chat's conversationId). Every answer names its execution in X-Execution-Id.
+ */
+export function syncAnswer(outcome: ExecutionOutcome, extra: Record<string, unknown> = {}): StoredResponse {
+  const { result, executionId } = outcome;
+  const headers = { [EXECUTION_ID_HEADER]: executionId };
+  const metadata = { duration: result.durationMs, startTime: result.startedAt, endTime: result.endedAt };
+  if (result.stopReason === 'cancelled') {
+    return {
+      status: 409,
+      headers,
+      body: { success: false, executionId, ...extra, error: result.error ?? 'Execution cancelled', code: 'EXECUTION_CANCELLED', output: result.output, metadata },
+    };
+  }
+  if (result.stopReason === 'timeout') {
+    return {
+      status: 408,
+      headers,
+      body: { error: result.error ?? 'Execution timed out', code: 'EXECUTION_TIMEOUT', executionId },
+    };
+  }
+  if (!result.success) {
+    return {
+      status: 500,
+      headers,
+      body: { success: false, executionId, ...extra, error: result.error ?? 'Execution failed', code: 'EXECUTION_FAILED', output: result.output, metadata },
+    };
+  }
+  if (result.response) {
+    return { status: result.response.status, headers: { ...result.response.headers, ...headers }, body: result.response.body };
+  }
+  return { status: 200, headers, body: { success: true, executionId, ...extra, output: result.output, metadata } };
+}
+
+/** The final record of a streamed run (SEED.md Final record), with any extra fields a trigger adds. */
+export function doneRecord(result: ExecutionResult, extra: Record<string, unknown> = {}) {
+  return {
+    event: 'done',
+    success: result.success,
+    ...extra,
+    output: result.output,
+    metadata: { duration: result.durationMs },
+    ...(result.success ? {} : { error: result.error ?? 'Execution failed' }),
+    ...(result.stopReason === 'cancelled' ? { cancelled: true } : {}),
+  };
+}
+
+export const sseRecord = (record: unknown) => `data: ${typeof record === 'string' ? record : JSON.stringify(record)}\n\n`;
+
+/**
+ * What a repeated streaming call with the same Idempotency-Key is sent: the first run's final record and the
+ * terminator, as an event stream (the chunks it streamed are not kept).
+ */
+export function streamReplayAnswer(outcome: ExecutionOutcome): StoredResponse {
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'text/event-stream', [EXECUTION_ID_HEADER]: outcome.executionId },
+    body: sseRecord(doneRecord(outcome.result)) + sseRecord('[DONE]'),
+  };
+}

@@ -1,0 +1,100 @@
+// The one path every trigger's run takes (services/triggers/{api,chat,webhook,manual,schedule}.ts): each trigger
+// resolves its target and checks its own rules, admits the call (admission.ts), prepares the input and files under
+// an execution id fixed up front, and then the run is made here — now (plain or streaming) or queued for a worker
+// (async: the same execution id and files). Nothing on this path reads the database before the run starts once the
+// caches are warm; the run's log is its only write (run-recorder.ts).
+import { AppError } from '../../errors.js';
+import type { EngineEvent } from '../../engine/index.js';
+import type { TriggerType, WorkflowState } from '../../workflow/index.js';
+import type { AppContext } from '../app-context.js';
+import { enqueueAsyncExecution, type QueuedExecution } from '../async-executions.js';
+import type { UserFile } from '../files/index.js';
+import type { StoredResponse } from '../idempotency.js';
+import type { DeployedWorkflow } from '../triggers/deployed-workflow.js';
+import { EXECUTION_ID_HEADER } from './answers.js';
+import { runExecution, type ExecutionOutcome } from './run-execution.js';
+import type { RunOrigin } from './run-observer.js';
+
+/** What runs: the workflow, the state (active deployment, or the draft for manual runs) and who pays. */
+export interface RunTarget {
+  workflow: { id: string; workspaceId: string };
+  state: WorkflowState;
+  stateHash?: string;
+  /** null for the draft. */
+  deploymentVersion: number | null;
+  owner: { id: string; plan: string };
+}
+
+export interface PreparedRun {
+  target: RunTarget;
+  trigger: TriggerType;
+  triggerBlockId?: string;
+  input: Record<string, unknown>;
+  files: UserFile[];
+  executionId: string;
+  /** To put on the answer: X-RateLimit-* from admission, X-Execution-Id. */
+  headers: Record<string, string>;
+  /** The HTTP request behind the run (its X-Request-Id and trace span), kept on the log and the trace. */
+  origin?: RunOrigin;
+}
+
+/** The active deployment as a run target; 409 when the workflow is not deployed. */
+export function activeDeployment(deployed: DeployedWorkflow, toCall: string): RunTarget {
+  if (!deployed.deployment) {
+    throw new AppError('WORKFLOW_NOT_DEPLOYED', 409, `The workflow is not deployed; deploy it to ${toCall}`);
+  }
+  return {
+    workflow: { id: deployed.workflow.id, workspaceId: deployed.workflow.workspaceId },
+    state: deployed.deployment.state,
+    stateHash: deployed.deployment.stateHash,
+    deploymentVersion: deployed.deployment.version,
+    owner: deployed.owner,
+  };
+}
+
+export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHeaders: Record<string, string> }): PreparedRun {
+  const { admissionHeaders, ...run } = fields;
+  return { ...run, headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId } };
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: EngineEvent) => void;
+  /** An Idempotency-Key whose answer is made from the outcome and committed with the log. */
+  idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
+}
+
+/** Runs now, in this process, under the execution time-out. */
+export function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
+  return runExecution(app, {
+    workflow: run.target.workflow,
+    state: run.target.state,
+    stateHash: run.target.stateHash,
+    deploymentVersion: run.target.deploymentVersion,
+    trigger: run.trigger,
+    triggerBlockId: run.triggerBlockId,
+    input: run.input,
+    executionId: run.executionId,
+    files: run.files,
+    owner: run.target.owner,
+    timeoutMs: app.config.executionTimeoutMs,
+    origin: run.origin,
+    ...options,
+  });
+}
+
+/** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */
+export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<QueuedExecution> {
+  if (run.target.deploymentVersion === null) throw new Error('Only deployed workflows run asynchronously');
+  return enqueueAsyncExecution(app, {
+    workflowId: run.target.workflow.id,
+    workspaceId: run.target.workflow.workspaceId,
+    deploymentVersion: run.target.deploymentVersion,
+    input: run.input,
+    trigger: run.trigger,
+    triggerBlockId: run.triggerBlockId,
+    files: run.files,
+    executionId: run.executionId,
+    origin: run.origin,
+  });
+}

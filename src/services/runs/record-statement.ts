@@ -1,0 +1,210 @@
+// The one SQL statement that records a batch of runs (run-recorder.ts): running markers, completed logs, their state
+// snapshots, the owners' usage, the completion webhook outbox and finished idempotency keys. A single statement is
+// its own transaction: everything in it commits together, with one round trip and one WAL flush for the batch.
+// Rows travel as JSON (one parameter per table, via toJsonText, so nothing jsonb refuses can reach it), expanded
+// with jsonb_to_recordset.
+import { sql, type SQL } from 'drizzle-orm';
+import { toJsonText } from '../../db/json.js';
+import { JOBS_CHANNEL } from '../../jobs/enqueue.js';
+import { RELAXED_COMMIT } from '../../jobs/settle.js';
+import { COMPLETION_EVENT, DELIVERY_JOB } from '../completion-webhooks/constants.js';
+
+/** An `executions` row as written: the running marker (status `running`) or the completed log. */
+export interface ExecutionRecord {
+  id: string;
+  executionId: string;
+  workspaceId: string;
+  workflowId: string;
+  deploymentVersion: number | null;
+  snapshotHash: string;
+  trigger: string;
+  /**
+   * `cancelled` runs are logged with level `error`; completion webhooks report them as `error`. `paused` is a run
+   * waiting for an approval: not a log yet (the logs API lists it once it has finished).
+   */
+  status: 'running' | 'success' | 'error' | 'cancelled' | 'paused';
+  level: 'info' | 'error' | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  totalDurationMs: number | null;
+  costTotal: number;
+  cost: Record<string, unknown> | null;
+  models: string[];
+  finalOutput: Record<string, unknown> | null;
+  traceSpans: unknown[] | null;
+  files: unknown[] | null;
+  error: string | null;
+  runnerId: string | null;
+  parentExecutionId: string | null;
+  /** X-Request-Id of the request that started the run; null for schedules. */
+  requestId: string | null;
+  /** Set while paused for an approval, and kept on the log of a run that paused (approvals.ts). */
+  pause: Record<string, unknown> | null;
+}
+
+export interface SnapshotRecord {
+  hash: string;
+  state: unknown;
+}
+
+export interface UsageRecord {
+  userId: string;
+  period: string;
+  costUsd: number;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  eventId: string;
+  subscriptionId: string;
+  workflowId: string;
+  executionId: string;
+  body: string;
+}
+
+export interface IdempotencyRecord {
+  workflowId: string;
+  key: string;
+  response: { status: number; headers: Record<string, string>; body: unknown };
+}
+
+export interface RecordBatch {
+  snapshots: SnapshotRecord[];
+  markers: ExecutionRecord[];
+  completions: ExecutionRecord[];
+  usage: UsageRecord[];
+  deliveries: DeliveryRecord[];
+  idempotency: IdempotencyRecord[];
+}
+
+const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workflow_id text, deployment_version int,
+  snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
+  total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
+  files jsonb, error text, runner_id text, parent_execution_id text, request_id text, pause jsonb`;
+const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
+  level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error, runner_id,
+  parent_execution_id, request_id, pause`;
+
+const executionJson = (rows: ExecutionRecord[]) =>
+  toJsonText(
+    rows.map((r) => ({
+      id: r.id,
+      execution_id: r.executionId,
+      workspace_id: r.workspaceId,
+      workflow_id: r.workflowId,
+      deployment_version: r.deploymentVersion,
+      snapshot_hash: r.snapshotHash,
+      trigger: r.trigger,
+      status: r.status,
+      level: r.level,
+      started_at: r.startedAt.toISOString(),
+      ended_at: r.endedAt?.toISOString() ?? null,
+      total_duration_ms: r.totalDurationMs,
+      cost_total: r.costTotal,
+      cost: r.cost,
+      models: r.models,
+      final_output: r.finalOutput,
+      trace_spans: r.traceSpans,
+      files: r.files,
+      error: r.error,
+      runner_id: r.runnerId,
+      parent_execution_id: r.parentExecutionId,
+      request_id: r.requestId,
+      pause: r.pause,
+    })),
+  );
+
+/**
+ * Rows whose workflow was deleted while they ran are left out (the deletion cascades to logs anyway), as are
+ * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch.
+ */
+export function recordStatement(batch: RecordBatch, options: { durable: boolean }): SQL {
+  const durable = options.durable || batch.completions.length > 0 || batch.usage.length > 0 || batch.idempotency.length > 0;
+  const parts: SQL[] = [];
+  // Markers of runs that started without waiting for them may be lost in a database crash (such a run then has no
+  // marker, like one that finished sooner); anything else waits for the WAL flush. On PGlite a crash of the process
+  // is a crash of the database, so a marker a job relies on is always written durably.
+  if (!durable) parts.push(RELAXED_COMMIT);
+  if (batch.snapshots.length > 0) {
+    parts.push(sql`snap as (
+      insert into state_snapshots (hash, state)
+      select x.hash, x.state from jsonb_to_recordset(${toJsonText(batch.snapshots)}::jsonb) as x(hash text, state jsonb)
+      on conflict (hash) do nothing)`);
+  }
+  if (batch.markers.length > 0) {
+    parts.push(sql`marks as (
+      insert into executions (${sql.raw(EXECUTION_NAMES)})
+      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(batch.markers)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
+      where exists (select 1 from workflows w where w.id = x.workflow_id)
+      on conflict (id) do nothing)`);
+  }
+  if (batch.completions.length > 0) {
+    // A marker written earlier is completed in place; a run that ended before its marker was due is inserted whole.
+    // A log already closed by someone else (an orphan sweep that wrongly judged this process dead) is left as is.
+    parts.push(sql`done as (
+      insert into executions (${sql.raw(EXECUTION_NAMES)})
+      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(batch.completions)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
+      where exists (select 1 from workflows w where w.id = x.workflow_id)
+      on conflict (id) do update set
+        status = excluded.status, level = excluded.level, ended_at = excluded.ended_at,
+        total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
+        models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
+        files = excluded.files, error = excluded.error, pause = excluded.pause
+      where executions.status = 'running')`);
+  }
+  if (batch.usage.length > 0) {
+    parts.push(sql`charged as (
+      insert into usage_periods (user_id, period, cost_usd)
+      select x.user_id, x.period, x.cost_usd from jsonb_to_recordset(${toJsonText(
+        batch.usage.map((u) => ({ user_id: u.userId, period: u.period, cost_usd: u.costUsd })),
+      )}::jsonb) as x(user_id text, period text, cost_usd float8)
+      where exists (select 1 from users u where u.id = x.user_id)
+      on conflict (user_id, period) do update set
+        cost_usd = usage_periods.cost_usd + excluded.cost_usd, updated_at = now())`);
+  }
+  if (batch.deliveries.length > 0) {
+    parts.push(sql`outbox as (
+      insert into deliveries (id, event_id, subscription_id, workflow_id, execution_id, event_type, body, next_attempt_at)
+      select x.id, x.event_id, x.subscription_id, x.workflow_id, x.execution_id, ${COMPLETION_EVENT}, x.body, now()
+      from jsonb_to_recordset(${toJsonText(
+        batch.deliveries.map((d) => ({
+          id: d.id,
+          event_id: d.eventId,
+          subscription_id: d.subscriptionId,
+          workflow_id: d.workflowId,
+          execution_id: d.executionId,
+          body: d.body,
+        })),
+      )}::jsonb) as x(id text, event_id text, subscription_id text, workflow_id text, execution_id text, body text)
+      where exists (select 1 from webhook_subscriptions s where s.id = x.subscription_id)
+      returning id, created_at)`);
+    // One job per delivery row that was written; its id is the delivery's, under the job prefix.
+    parts.push(sql`attempts as (
+      insert into jobs (id, kind, payload, run_at, created_at)
+      select 'job_' || substr(outbox.id, 5), ${DELIVERY_JOB}, jsonb_build_object('deliveryId', outbox.id), now(), now()
+      from outbox
+      returning 1)`);
+  }
+  if (batch.idempotency.length > 0) {
+    parts.push(sql`answered as (
+      update idempotency_keys k set status = 'done', response_status = x.status, response_headers = x.headers,
+        response_body = x.body
+      from jsonb_to_recordset(${toJsonText(
+        batch.idempotency.map((i) => ({
+          workflow_id: i.workflowId,
+          key: i.key,
+          status: i.response.status,
+          headers: i.response.headers,
+          body: i.response.body ?? null,
+        })),
+      )}::jsonb) as x(workflow_id text, key text, status int, headers jsonb, body jsonb)
+      where k.workflow_id = x.workflow_id and k.key = x.key)`);
+  }
+  // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
+  const relaxed = durable ? sql`` : sql`, (select on_commit from relaxed) as relaxed`;
+  const wake =
+    batch.deliveries.length > 0
+      ? sql`(select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from attempts) c where c.n > 0) as woke`
+      : sql`1 as done`;
+  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${relaxed}`;
+}

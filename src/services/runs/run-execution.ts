@@ -1,0 +1,198 @@
+// Running a workflow as a logged execution, whatever triggered it. The engine runs the state; the run recorder
+// keeps its running marker and commits its log together with the owner's usage, its completion webhook deliveries
+// and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
+// webhook subscriptions come from the caches.
+import { storableText, storableValue } from '../../db/json.js';
+import { runWorkflow, type EngineEvent, type ExecutionResult } from '../../engine/index.js';
+import { newId } from '../../ids.js';
+import type { TriggerType, WorkflowState } from '../../workflow/index.js';
+import type { AppContext } from '../app-context.js';
+import { summarizeCost, type ExecutionCost } from '../cost.js';
+import { contentHash } from '../crypto.js';
+import { loadEnvForRun } from '../env-vars.js';
+import { workspaceOwner } from '../limits.js';
+import type { StoredResponse } from '../idempotency.js';
+import { completionDeliveries } from '../completion-webhooks/outbox.js';
+import type { ExecutionRecord } from './record-statement.js';
+import type { StoredAs } from './run-recorder.js';
+import { observeRun, type RunOrigin } from './run-observer.js';
+import { RUNNER_ID } from './runners.js';
+import { runSubWorkflow } from './sub-workflows.js';
+import type { SubWorkflowRequest } from '../../blocks/types.js';
+
+export interface RunExecutionInput {
+  workflow: { id: string; workspaceId: string };
+  state: WorkflowState;
+  /** Content hash of `state` when known (deployments carry it); computed otherwise. */
+  stateHash?: string;
+  deploymentVersion: number | null;
+  trigger: TriggerType;
+  input: Record<string, unknown>;
+  /** Which trigger block starts the run when a state has several of one kind. */
+  triggerBlockId?: string;
+  /** Pre-assigned (async jobs, schedule ticks, streaming answers); generated otherwise. */
+  executionId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onEvent?: (event: EngineEvent) => void;
+  /** UserFile objects uploaded for this run, recorded on the log. */
+  files?: unknown[];
+  /** The workspace owner, charged for the run (every trigger knows it; looked up when not given). */
+  owner?: { id: string; plan: string };
+  /** Write the running marker before the workflow starts (jobs: a job claimed again must know it had started). */
+  markBeforeStart?: boolean;
+  /** An Idempotency-Key answer made from the outcome, committed together with the log. */
+  idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
+  /** Set for a sub-workflow's run: the run whose workflow block started it (sub-workflows.ts). */
+  parent?: { executionId: string; chain: string[]; drafts: boolean };
+  /** The request that started the run: its id goes on the log, its span becomes the run span's parent. */
+  origin?: RunOrigin;
+}
+
+export interface ExecutionOutcome {
+  executionId: string;
+  logId: string;
+  result: ExecutionResult;
+  cost: ExecutionCost;
+  /** How the log was stored: `minimal` = an error log saying its full content could not be; `none` = not at all. */
+  stored: StoredAs;
+}
+
+/** A run the engine could not even carry out (a fault of ours, never a block's): logged as an error like any other. */
+function engineFault(startedAt: Date): ExecutionResult {
+  return {
+    success: false,
+    output: {},
+    error: 'Internal error while running the workflow',
+    traceSpans: [],
+    blockOutputs: {},
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+  };
+}
+
+export async function runExecution(app: AppContext, input: RunExecutionInput): Promise<ExecutionOutcome> {
+  const executionId = input.executionId ?? newId('exec');
+  const logId = newId('log');
+  const startedAt = new Date();
+  const files = input.files && input.files.length > 0 ? (storableValue(input.files) as unknown[]) : null;
+  const marker: ExecutionRecord = {
+    id: logId,
+    executionId,
+    workspaceId: input.workflow.workspaceId,
+    workflowId: input.workflow.id,
+    deploymentVersion: input.deploymentVersion,
+    snapshotHash: input.stateHash ?? contentHash(input.state),
+    trigger: input.trigger,
+    status: 'running',
+    level: null,
+    startedAt,
+    endedAt: null,
+    totalDurationMs: null,
+    costTotal: 0,
+    cost: null,
+    models: [],
+    finalOutput: null,
+    traceSpans: null,
+    files,
+    error: null,
+    runnerId: RUNNER_ID,
+    parentExecutionId: input.parent?.executionId ?? null,
+    requestId: input.origin?.requestId ?? null,
+    pause: null,
+  };
+  const started = { marker, state: input.state };
+  await app.recorder.begin(started, { markNow: input.markBeforeStart });
+
+  // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
+  const stop = new AbortController();
+  const stopWith = () => stop.abort();
+  if (input.signal?.aborted) stopWith();
+  else input.signal?.addEventListener('abort', stopWith, { once: true });
+  const untrack = app.cancellations.track({ executionId, workspaceId: input.workflow.workspaceId }, stopWith);
+  const observer = observeRun(app, {
+    workflowId: input.workflow.id,
+    executionId,
+    trigger: input.trigger,
+    deploymentVersion: input.deploymentVersion,
+    origin: input.origin,
+  });
+  const onEvent = input.onEvent
+    ? (event: EngineEvent) => {
+        observer.onEvent(event);
+        input.onEvent!(event);
+      }
+    : observer.onEvent;
+
+  const owner = input.owner ?? (await workspaceOwner(app.db, input.workflow.workspaceId));
+  // Lent to this run's workflow blocks: they run their children as part of this run's tree.
+  const services = {
+    ...app.blockServices,
+    runSubWorkflow: (request: SubWorkflowRequest) =>
+      runSubWorkflow(app, {
+        executionId,
+        workspaceId: input.workflow.workspaceId,
+        trigger: input.trigger,
+        owner,
+        chain: [...(input.parent?.chain ?? []), input.workflow.id],
+        drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
+      }, request),
+  };
+
+  let result: ExecutionResult;
+  try {
+    const env = await loadEnvForRun(app, input.workflow.workspaceId);
+    result = await runWorkflow({
+      executionId,
+      workflowId: input.workflow.id,
+      state: input.state,
+      // The characters the log will show, so what a block saw is what the log says it saw.
+      trigger: { type: input.trigger, input: storableValue(input.input), blockId: input.triggerBlockId },
+      env,
+      services,
+      signal: stop.signal,
+      timeoutMs: input.timeoutMs,
+      onEvent,
+    });
+  } catch (err) {
+    app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'engine fault');
+    result = engineFault(startedAt);
+  } finally {
+    untrack();
+    input.signal?.removeEventListener('abort', stopWith);
+  }
+  observer.finish(result);
+
+  // A run tree pays the base charge once: at its root.
+  const cost = summarizeCost(result.traceSpans, input.parent ? 0 : app.config.baseCostUsd);
+  const log: ExecutionRecord = {
+    ...marker,
+    status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
+    level: result.success ? 'info' : 'error',
+    endedAt: new Date(result.endedAt),
+    totalDurationMs: Math.round(result.durationMs),
+    costTotal: cost.total,
+    cost,
+    models: Object.keys(cost.models),
+    finalOutput: result.output,
+    traceSpans: result.traceSpans,
+    error: result.error === undefined ? null : storableText(result.error),
+  };
+  const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
+  outcome.stored = await app.recorder.complete({
+    started,
+    log,
+    ownerId: owner.id,
+    deliveries: (stored) => completionDeliveries(app, stored),
+    idempotency: input.idempotency && {
+      workflowId: input.workflow.id,
+      key: input.idempotency.key,
+      response: input.idempotency.answer(outcome),
+    },
+  });
+  if (outcome.stored !== 'full') {
+    app.logger.warn({ executionId, requestId: input.origin?.requestId, stored: outcome.stored }, 'run logged incompletely');
+  }
+  return outcome;
+}

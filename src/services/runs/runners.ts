@@ -1,0 +1,78 @@
+// Crash recovery for runs (issue: a run must never stay `running` because its process died). Every process that runs
+// workflows registers in `runners` and beats a heartbeat every HEARTBEAT_MS; each beat also looks for runs whose
+// process is gone — its heartbeat older than DEAD_AFTER_MS, or no runner row at all — and closes them as error logs
+// ("interrupted"), with their completion webhooks, so pollers are not held back and subscribers hear of them.
+// On PGlite only one process can hold the data directory, so at start-up every other runner is dead at once.
+import { hostname } from 'node:os';
+import { eq, sql } from 'drizzle-orm';
+import { executions, runners } from '../../db/schema.js';
+import { randomBase62 } from '../../ids.js';
+import { requeueAllRunningJobs } from '../../jobs/claim.js';
+import type { AppContext } from '../app-context.js';
+import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from './interrupted.js';
+
+export const HEARTBEAT_MS = 5_000;
+export const DEAD_AFTER_MS = 20_000;
+
+/** This process, as named in `runners` and `executions.runner_id`. */
+export const RUNNER_ID = `${hostname()}:${process.pid}:${randomBase62(8)}`;
+
+export interface Runner {
+  stop(): Promise<void>;
+}
+
+/** Registers this process, closes runs of dead ones, and keeps beating until stopped. */
+export async function startRunner(app: AppContext, options: { othersAreDead: boolean }): Promise<Runner> {
+  await app.db
+    .insert(runners)
+    .values({ id: RUNNER_ID, startedAt: new Date(), heartbeatAt: sql`now()` })
+    .onConflictDoUpdate({ target: runners.id, set: { heartbeatAt: sql`now()` } });
+  await closeOrphanedRuns(app, { everyOtherRunner: options.othersAreDead });
+  // Their jobs too: no need to wait for leases to lapse when their holders are known to be gone.
+  if (options.othersAreDead) await requeueAllRunningJobs(app.db);
+
+  let beating: Promise<void> | undefined;
+  const beat = async () => {
+    try {
+      await app.db.update(runners).set({ heartbeatAt: sql`now()` }).where(eq(runners.id, RUNNER_ID));
+      await closeOrphanedRuns(app, { everyOtherRunner: false });
+      await app.keyUsage.flush();
+    } catch (err) {
+      app.logger.warn({ err }, 'runner heartbeat failed');
+    }
+  };
+  const timer = setInterval(() => {
+    beating ??= beat().finally(() => (beating = undefined));
+  }, HEARTBEAT_MS);
+  timer.unref();
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      await beating;
+      await app.keyUsage.flush().catch(() => undefined);
+      // Gone cleanly: nothing of ours is still running (the caller drained), so the row can go.
+      await app.db.delete(runners).where(eq(runners.id, RUNNER_ID)).catch(() => undefined);
+    },
+  };
+}
+
+/** Closes every `running` execution whose process is gone; returns how many. Safe to run anywhere, any time. */
+export async function closeOrphanedRuns(app: AppContext, options: { everyOtherRunner: boolean }): Promise<number> {
+  const alive = options.everyOtherRunner
+    ? sql`r.id = ${RUNNER_ID}`
+    : sql`r.heartbeat_at > now() - ${DEAD_AFTER_MS}::float8 * interval '1 millisecond'`;
+  const closed = await app.db.transaction(async (tx) => {
+    const count = await closeInterruptedRuns(
+      tx,
+      app,
+      sql`not exists (select 1 from runners r where r.id = ${executions.runnerId} and ${alive})`,
+      INTERRUPTED_BY_CRASH,
+    );
+    if (options.everyOtherRunner) await tx.delete(runners).where(sql`${runners.id} <> ${RUNNER_ID}`);
+    else await tx.delete(runners).where(sql`${runners.heartbeatAt} < now() - ${DEAD_AFTER_MS}::float8 * interval '1 millisecond'`);
+    return count;
+  });
+  if (closed > 0) app.logger.warn({ closed }, 'closed runs interrupted by a stopped server process');
+  return closed;
+}

@@ -1,0 +1,172 @@
+// The API trigger (SEED.md §Endpoints 1, SPEC §4): `POST /api/workflows/{id}/execute`. Every check that can refuse
+// the call — access, deployment, limits, input, idempotency — happens before a run starts, so a streaming caller gets
+// ordinary JSON errors and a stream only once the run is under way. The execution id is fixed first: files are
+// stored under it, and plain, streaming and async calls all log under it.
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { canRunInWorkspace } from '../access.js';
+import { admitRun } from '../admission.js';
+import type { Principal } from '../api-keys.js';
+import type { AppContext } from '../app-context.js';
+import type { QueuedExecution } from '../async-executions.js';
+import { checkFileInputs, storeFileInputs, type UserFile } from '../files/index.js';
+import {
+  checkIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestHash,
+  type StoredResponse,
+} from '../idempotency.js';
+import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from '../output-selection.js';
+import { EXECUTION_ID_HEADER, streamReplayAnswer, syncAnswer } from '../runs/answers.js';
+import { activeDeployment, enqueuePrepared, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
+import type { ExecutionOutcome } from '../runs/run-execution.js';
+import type { RunOrigin } from '../runs/run-observer.js';
+import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../trigger-input.js';
+import { loadDeployedWorkflow } from './deployed-workflow.js';
+
+export type ApiCallMode = 'sync' | 'stream' | 'async';
+
+export interface ApiCallRequest {
+  principal: Principal;
+  workflowId: string;
+  /** `X-Execution-Mode: async`. */
+  async: boolean;
+  /** The body, read by the caller under the request size limit: parsed, and its exact bytes. */
+  readBody(): Promise<{ value: unknown; bytes: Uint8Array }>;
+  idempotencyKey?: string;
+  origin?: RunOrigin;
+}
+
+export type ApiCall =
+  /** The Idempotency-Key was answered before: send this again. */
+  | { mode: 'replay'; answer: StoredResponse; headers: Record<string, string> }
+  | { mode: ApiCallMode; run: PreparedRun; selection?: OutputSelection; idempotencyKey?: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseControlKeys(body: Record<string, unknown>) {
+  const { stream: streamFlag, selectedOutputs, ...rest } = body;
+  const problems: Array<{ path: string; message: string }> = [];
+  if (streamFlag !== undefined && typeof streamFlag !== 'boolean') problems.push({ path: 'stream', message: 'must be a boolean' });
+  const selectedOk =
+    selectedOutputs === undefined ||
+    (Array.isArray(selectedOutputs) && selectedOutputs.length <= 100 && selectedOutputs.every((s) => typeof s === 'string' && s.length <= 300));
+  if (!selectedOk) problems.push({ path: 'selectedOutputs', message: 'must be an array of "blockName.attribute" strings' });
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'Invalid control keys', problems);
+  return { stream: streamFlag === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
+}
+
+/** Everything the call needs before it runs; throws the AppError that refuses it. */
+export async function prepareApiCall(app: AppContext, request: ApiCallRequest): Promise<ApiCall> {
+  const deployed = await loadDeployedWorkflow(app, request.workflowId);
+  if (!deployed) throw notFound('Workflow');
+  if (!(await canRunInWorkspace(app, request.principal, deployed.workflow.workspaceId))) {
+    throw forbidden('This API key has no access to the workspace of that workflow');
+  }
+  const target = activeDeployment(deployed, 'call it through the API');
+  // Limits follow the workspace owner's plan, counted per owner across every process.
+  const { headers } = await admitRun(app, target.owner, { rateBucket: request.async ? 'async' : 'sync' });
+
+  const { value: body, bytes } = await request.readBody();
+  if (!isPlainObject(body)) throw new AppError('INVALID_JSON', 400, 'The request body must be a JSON object');
+  const control = parseControlKeys(body);
+  const fields = inputFormatOf(findApiTrigger(target.state));
+  const problems = checkApiInput(fields, control.rest);
+  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'The request body does not match the Input Format', problems);
+  const mode: ApiCallMode = request.async ? 'async' : control.stream ? 'stream' : 'sync';
+  // Checked now so an unknown block is a 400 before any stream starts.
+  const selection = control.selectedOutputs
+    ? parseSelectedOutputs(target.state, control.selectedOutputs)
+    : mode === 'stream'
+      ? defaultSelection(target.state)
+      : undefined;
+  const input = withDeclaredFields(fields, control.rest);
+  const fileFields = fields.filter((f) => f.type === 'files' && input[f.name] !== null);
+  // Every files field is checked before any is stored (or a key claimed), so a bad later field leaves nothing behind.
+  for (const field of fileFields) checkFileInputs(field.name, input[field.name], app.files.maxFileBytes);
+
+  const executionId = newId('exec');
+  const key = request.idempotencyKey;
+  if (key !== undefined) {
+    checkIdempotencyKey(key);
+    const claim = await claimIdempotencyKey(app.db, {
+      workflowId: target.workflow.id,
+      key,
+      executionId,
+      requestHash: requestHash(mode, bytes),
+      abandonedAfterMs: app.config.executionTimeoutMs + 60_000,
+    });
+    if (claim.kind === 'replay') return { mode: 'replay', answer: claim.response, headers };
+  }
+
+  let files: UserFile[];
+  try {
+    files = [];
+    for (const field of fileFields) {
+      const stored = await storeFileInputs(app, {
+        workspaceId: target.workflow.workspaceId,
+        fieldName: field.name,
+        value: input[field.name],
+        executionId,
+      });
+      input[field.name] = stored;
+      files.push(...stored);
+    }
+  } catch (err) {
+    if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
+    throw err;
+  }
+  const run = prepareRun({ target, trigger: 'api', input, files, executionId, admissionHeaders: headers, origin: request.origin });
+  return { mode, run, selection, idempotencyKey: key };
+}
+
+/** Runs a plain or streaming call; `onChunk` receives the selected outputs of a streaming one. */
+export function runApiCall(
+  app: AppContext,
+  call: Extract<ApiCall, { run: PreparedRun }>,
+  options: { signal?: AbortSignal; onChunk?: (record: ChunkRecord) => void },
+): Promise<ExecutionOutcome> {
+  const answer = call.mode === 'stream' ? streamReplayAnswer : (outcome: ExecutionOutcome) => syncAnswer(outcome);
+  return runPrepared(app, call.run, {
+    signal: options.signal,
+    onEvent: call.selection && options.onChunk ? createChunkRouter(call.selection, options.onChunk) : undefined,
+    idempotency: call.idempotencyKey === undefined ? undefined : { key: call.idempotencyKey, answer },
+  });
+}
+
+export interface AsyncAccepted extends StoredResponse {
+  status: 202;
+}
+
+/** The 202 of an async call (SPEC §4); taskId and jobId name the same job (jobId is kept for older clients). */
+export function acceptedAnswer(app: AppContext, queued: QueuedExecution): AsyncAccepted {
+  const statusPath = `/api/jobs/${queued.taskId}`;
+  return {
+    status: 202,
+    headers: { [EXECUTION_ID_HEADER]: queued.executionId },
+    body: {
+      success: true,
+      async: true,
+      taskId: queued.taskId,
+      jobId: queued.taskId,
+      executionId: queued.executionId,
+      status: 'queued',
+      createdAt: queued.createdAt,
+      links: { status: statusPath },
+      statusUrl: `${app.config.baseUrl}${statusPath}`,
+    },
+  };
+}
+
+/** Queues an async call; its answer is what a repeat with the same Idempotency-Key gets. */
+export async function enqueueApiCall(app: AppContext, call: Extract<ApiCall, { run: PreparedRun }>): Promise<AsyncAccepted> {
+  const answer = acceptedAnswer(app, await enqueuePrepared(app, call.run));
+  if (call.idempotencyKey !== undefined) {
+    await completeIdempotencyKey(app.db, { workflowId: call.run.target.workflow.id, key: call.idempotencyKey, response: answer });
+  }
+  return answer;
+}

@@ -1,0 +1,86 @@
+// The manual trigger (SPEC §8): the editor's Run button runs the DRAFT state, logged with trigger `manual`. The API
+// trigger's Input Format `value`s stand in for a request; `input` in the body overrides them field by field (the
+// engine fills them in). Not rate limited (SPEC §4), but charged for usage and refused with 402 once the usage limit
+// is reached. Progress is reported per block for the editor.
+import { z } from 'zod';
+import { blockCatalog } from '../../blocks/registry.js';
+import type { EngineEvent } from '../../engine/index.js';
+import { badRequest } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { WorkflowState } from '../../workflow/index.js';
+import { admitRun } from '../admission.js';
+import type { Principal } from '../api-keys.js';
+import type { AppContext } from '../app-context.js';
+import { workspaceOwner } from '../limits.js';
+import { syncAnswer } from '../runs/answers.js';
+import { prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
+import type { ExecutionOutcome } from '../runs/run-execution.js';
+import type { RunOrigin } from '../runs/run-observer.js';
+import { getWorkflowForPrincipal } from '../workflows.js';
+import type { StoredResponse } from '../idempotency.js';
+
+export const manualRunBody = z.strictObject({
+  /** Trigger input; for the API trigger, fields given here win over the Input Format values. */
+  input: z.record(z.string(), z.unknown()).optional(),
+  /** Start at this trigger block (a draft with several triggers); default: the API trigger, or the only trigger. */
+  triggerBlockId: z.string().min(1).max(200).optional(),
+});
+export type ManualRunBody = z.infer<typeof manualRunBody>;
+
+function checkTriggerBlock(state: WorkflowState, blockId: string | undefined): void {
+  if (blockId === undefined) return;
+  const block = state.blocks[blockId];
+  if (!block || blockCatalog[block.type]?.trigger === undefined) {
+    throw badRequest('Invalid trigger block', [{ path: 'triggerBlockId', message: 'is not a trigger block of the draft' }]);
+  }
+}
+
+export async function prepareManualRun(
+  app: AppContext,
+  request: { principal: Principal; workflowId: string; readBody(): Promise<ManualRunBody>; origin?: RunOrigin },
+): Promise<PreparedRun> {
+  const row = await getWorkflowForPrincipal(app.db, request.principal, request.workflowId);
+  const owner = await workspaceOwner(app.db, row.workspaceId);
+  const { headers } = await admitRun(app, owner, { rateBucket: null });
+  const body = await request.readBody();
+  checkTriggerBlock(row.state, body.triggerBlockId);
+  return prepareRun({
+    target: { workflow: { id: row.id, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null, owner },
+    trigger: 'manual',
+    triggerBlockId: body.triggerBlockId,
+    input: body.input ?? {},
+    files: [],
+    executionId: newId('exec'),
+    admissionHeaders: headers,
+    origin: request.origin,
+  });
+}
+
+/** Engine events as the editor's progress records: the engine's `type` becomes `event`, everything else as is. */
+export function progressRecord(event: EngineEvent): Record<string, unknown> | undefined {
+  if (event.type === 'run_finished') return undefined; // the done record carries the result
+  const { type, ...rest } = event;
+  return { event: type, ...rest };
+}
+
+export function runManual(
+  app: AppContext,
+  run: PreparedRun,
+  options: { signal?: AbortSignal; onProgress?: (record: Record<string, unknown>) => void },
+): Promise<ExecutionOutcome> {
+  const { onProgress } = options;
+  return runPrepared(app, run, {
+    signal: options.signal,
+    onEvent: onProgress
+      ? (event) => {
+          const record = progressRecord(event);
+          if (record) onProgress(record);
+        }
+      : undefined,
+  });
+}
+
+/** The JSON answer of a manual run: the run's result, not the HTTP answer a response block would give an API caller. */
+export function manualAnswer(outcome: ExecutionOutcome): StoredResponse {
+  return syncAnswer({ ...outcome, result: { ...outcome.result, response: undefined } });
+}

@@ -1,0 +1,92 @@
+// The schedule trigger (SPEC §8): the `schedule.tick` job fires one tick of a schedule. Before running, it moves the schedule on and queues the
+// next tick in one transaction, guarded on the schedule still expecting this tick — so a tick of a replaced or
+// removed schedule does nothing, and the chain of ticks continues even if this run fails or its worker dies.
+// The next tick is computed from now, not from this tick: after downtime the overdue tick runs once (the one
+// catch-up run) and the ticks missed meanwhile are skipped, never replayed in a burst.
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { schedules } from '../../db/schema.js';
+import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
+import type { AppContext } from '../app-context.js';
+import { runExecution } from '../runs/run-execution.js';
+import { loadDeploymentVersion } from './deployed-workflow.js';
+import { settleEarlierAttempt } from '../runs/interrupted.js';
+import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
+
+const tickPayload = z.object({
+  workflowId: z.string(),
+  blockId: z.string(),
+  deploymentVersion: z.number().int(),
+  fireAt: z.number().int(),
+  executionId: z.string(),
+}) satisfies z.ZodType<TickPayload>;
+
+const skipped = (reason: string): JobResult => ({ outcome: { type: 'complete', result: { skipped: reason } } });
+
+/**
+ * Moves the schedule past this tick and queues the next one. False when the schedule no longer expects this tick
+ * (replaced, removed, or already moved on by someone else). A re-claimed job whose first attempt already moved it
+ * on finds `lastRunAt` at this tick and may still run.
+ */
+async function advanceSchedule(app: AppContext, tick: TickPayload, attempts: number, now: number): Promise<boolean> {
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.workflowId, tick.workflowId), eq(schedules.blockId, tick.blockId)))
+      .for('update');
+    if (!row || row.deploymentVersion !== tick.deploymentVersion) return false;
+    if (row.nextRunAt?.getTime() !== tick.fireAt) return attempts > 1 && row.lastRunAt?.getTime() === tick.fireAt;
+    const next = nextTick(row.cron, row.timezone, new Date(Math.max(tick.fireAt, now)));
+    await tx.update(schedules).set({ nextRunAt: next, lastRunAt: new Date(tick.fireAt) }).where(
+      and(eq(schedules.workflowId, tick.workflowId), eq(schedules.blockId, tick.blockId)),
+    );
+    if (next) {
+      await enqueueTick(tx, { workflowId: tick.workflowId, blockId: tick.blockId, deploymentVersion: row.deploymentVersion, fireAt: next.getTime() });
+    }
+    return true;
+  });
+}
+
+async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext): Promise<JobResult> {
+  const parsed = tickPayload.safeParse(job.payload);
+  if (!parsed.success) return { outcome: { type: 'fail', error: 'Malformed schedule tick payload' } };
+  const tick = parsed.data;
+  if (job.attempts > 1 && (await settleEarlierAttempt(app, tick.executionId)) === 'finished') {
+    return skipped('ran in an earlier attempt');
+  }
+  if (!(await advanceSchedule(app, tick, job.attempts, context.clock.now()))) return skipped('the schedule was replaced or removed');
+
+  const target = await loadDeploymentVersion(app, tick.workflowId, tick.deploymentVersion);
+  if (!target) return skipped('the deployment no longer exists');
+  const { owner } = target;
+  // Nobody waits on a schedule to receive a 402, so an exhausted plan skips the tick and says so in the server log.
+  if ((await app.usage.current(owner)).isExceeded) {
+    app.logger.warn({ workflowId: tick.workflowId, blockId: tick.blockId }, 'scheduled run skipped: usage limit reached');
+    return skipped('usage limit reached');
+  }
+  const outcome = await runExecution(app, {
+    workflow: { id: tick.workflowId, workspaceId: target.workspaceId },
+    state: target.state,
+    stateHash: target.stateHash,
+    deploymentVersion: tick.deploymentVersion,
+    trigger: 'schedule',
+    triggerBlockId: tick.blockId,
+    input: { firedAt: new Date(tick.fireAt).toISOString() },
+    executionId: tick.executionId,
+    signal: context.signal,
+    timeoutMs: app.config.executionTimeoutMs,
+    owner,
+    markBeforeStart: true,
+  });
+  return { outcome: { type: 'complete', result: { executionId: outcome.executionId, success: outcome.result.success } } };
+}
+
+export function createScheduleTickHandler(app: AppContext): JobHandler {
+  return {
+    run: (job, context) => runTick(app, job, context),
+    // Like async executions, scheduled runs may take at most half the worker's slots, leaving room for deliveries.
+    concurrency: Math.max(1, Math.ceil(app.config.worker.concurrency / 2)),
+    maxClaims: 3,
+  };
+}

@@ -1,0 +1,154 @@
+// Export and import of workflows as documents (`{"format": "sluice.workflow", "version": 1, …}`), to move a workflow
+// between workspaces or servers, or keep it in version control.
+//
+// A document carries no secrets. References to environment variables (`{{NAME}}`) stay as written; a literal value in
+// a field that holds a credential (an agent's apiKey, a webhook trigger's secret, an API block header or query
+// parameter named like a credential) is replaced by a reference to a variable named after its block and field, so the
+// importing workspace sets that variable instead of finding the secret in a file. Function code and URLs are exported
+// as written.
+import { z } from 'zod';
+import type { Db } from '../db/client.js';
+import { badRequest } from '../errors.js';
+import { findReferences, type WorkflowState } from '../workflow/index.js';
+import { ENV_NAME_PATTERN, listEnvVarNames } from './env-vars.js';
+import { checkState, createWorkflow } from './workflows.js';
+
+export const WORKFLOW_DOCUMENT_FORMAT = 'sluice.workflow';
+export const WORKFLOW_DOCUMENT_VERSION = 1;
+
+export interface WorkflowDocument {
+  format: typeof WORKFLOW_DOCUMENT_FORMAT;
+  version: typeof WORKFLOW_DOCUMENT_VERSION;
+  name: string;
+  description: string;
+  state: WorkflowState;
+  /** Every environment variable the state references, for whoever imports it to set. */
+  environment: string[];
+}
+
+/** A literal secret the export replaced by a variable reference. */
+export interface ReplacedSecret {
+  /** Where in the state, e.g. `blocks.fetch.config.headers[0].value`. */
+  path: string;
+  variable: string;
+}
+
+/** Header / query parameter names whose values are credentials. */
+const CREDENTIAL_NAME = /auth|token|secret|passw|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|cookie|session|signature/i;
+
+export const workflowDocumentSchema = z.strictObject({
+  format: z.literal(WORKFLOW_DOCUMENT_FORMAT, { error: `must be "${WORKFLOW_DOCUMENT_FORMAT}"` }),
+  version: z.number().refine((v) => v === WORKFLOW_DOCUMENT_VERSION, {
+    error: `must be ${WORKFLOW_DOCUMENT_VERSION}: this server reads version ${WORKFLOW_DOCUMENT_VERSION} documents`,
+  }),
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  description: z.string().max(2000).default(''),
+  state: z.unknown(),
+  environment: z.array(z.string().regex(ENV_NAME_PATTERN, 'must be a variable name')).max(1000).optional(),
+});
+
+/** Environment variable names referenced anywhere in a value (strings inside objects and arrays). */
+function referencedVariables(value: unknown, into = new Set<string>()): Set<string> {
+  // Iterative: state documents are bounded by validation, but a walk never needs the call stack to be deep.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      for (const ref of findReferences(item)) if (ref.kind === 'env') into.add(ref.name);
+    } else if (Array.isArray(item)) pending.push(...item);
+    else if (item && typeof item === 'object') pending.push(...Object.values(item));
+  }
+  return into;
+}
+
+const isLiteralSecret = (value: unknown) =>
+  (typeof value === 'string' && value.trim() !== '' && findReferences(value).length === 0) || typeof value === 'number';
+
+/** `Fetch orders` + `apiKey` → `FETCH_ORDERS_API_KEY`. */
+function variableName(blockName: string, field: string): string {
+  const words = `${blockName} ${field.replace(/([a-z0-9])([A-Z])/g, '$1_$2')}`;
+  const name = words.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 120);
+  return /^[A-Z_]/.test(name) ? name : `_${name}`;
+}
+
+/** A copy of the state with literal secrets replaced by variable references, and the list of what was replaced. */
+export function withoutSecrets(state: WorkflowState): { state: WorkflowState; replaced: ReplacedSecret[] } {
+  const copy = structuredClone(state);
+  const taken = referencedVariables(copy);
+  const replaced: ReplacedSecret[] = [];
+  const replace = (path: string, blockName: string, field: string): string => {
+    const base = variableName(blockName, field);
+    let variable = base;
+    for (let n = 2; taken.has(variable); n++) variable = `${base}_${n}`;
+    taken.add(variable);
+    replaced.push({ path, variable });
+    return `{{${variable}}}`;
+  };
+  for (const [id, block] of Object.entries(copy.blocks)) {
+    const config = block.config;
+    const at = `blocks.${id}.config`;
+    if (block.type === 'agent' && isLiteralSecret(config.apiKey)) config.apiKey = replace(`${at}.apiKey`, block.name, 'apiKey');
+    if (block.type === 'webhook_trigger' && isLiteralSecret(config.secret)) config.secret = replace(`${at}.secret`, block.name, 'secret');
+    if (block.type === 'api') {
+      for (const list of ['headers', 'queryParams'] as const) {
+        const entries = config[list];
+        if (!Array.isArray(entries)) continue;
+        entries.forEach((entry: unknown, index) => {
+          if (!entry || typeof entry !== 'object') return;
+          const pair = entry as { key?: unknown; value?: unknown };
+          if (typeof pair.key === 'string' && CREDENTIAL_NAME.test(pair.key) && isLiteralSecret(pair.value)) {
+            pair.value = replace(`${at}.${list}[${index}].value`, block.name, pair.key);
+          }
+        });
+      }
+    }
+  }
+  return { state: copy, replaced };
+}
+
+export function exportWorkflow(row: { name: string; description: string; state: unknown }): {
+  document: WorkflowDocument;
+  replacedSecrets: ReplacedSecret[];
+} {
+  const { state, replaced } = withoutSecrets(row.state as WorkflowState);
+  return {
+    document: {
+      format: WORKFLOW_DOCUMENT_FORMAT,
+      version: WORKFLOW_DOCUMENT_VERSION,
+      name: row.name,
+      description: row.description,
+      state,
+      environment: [...referencedVariables(state)].sort(),
+    },
+    replacedSecrets: replaced,
+  };
+}
+
+/**
+ * Creates a draft workflow from a document (validated like any saved state). Also says which referenced variables the
+ * workspace does not have yet, so the importer knows what to set before deploying.
+ */
+export async function importWorkflow(
+  db: Db,
+  input: { workspaceId: string; document: unknown; folderId?: string | null; name?: string },
+) {
+  const parsed = workflowDocumentSchema.safeParse(input.document);
+  if (!parsed.success) {
+    throw badRequest(
+      'The document is not a Sluice workflow document',
+      parsed.error.issues.map((issue) => ({ path: ['document', ...issue.path.map(String)].join('.'), message: issue.message })),
+    );
+  }
+  const document = parsed.data;
+  const state = checkState(document.state, 'document.state');
+  const row = await createWorkflow(db, {
+    workspaceId: input.workspaceId,
+    name: input.name ?? document.name,
+    description: document.description,
+    folderId: input.folderId,
+    state,
+  });
+  const existing = new Set((await listEnvVarNames(db, input.workspaceId)).map((v) => v.name));
+  const missingEnvironment = [...referencedVariables(state)].filter((name) => !existing.has(name)).sort();
+  return { row, missingEnvironment };
+}

@@ -1,0 +1,117 @@
+// The run recorder's promise: every completed run gets a log. A run whose full log cannot be written (here: an output
+// no JSON can hold) gets a minimal error log that says so, with its completion webhook; the runs it was batched
+// with are stored in full.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, executions } from '../../src/db/schema.js';
+import { newId } from '../../src/ids.js';
+import type { ExecutionRecord } from '../../src/services/runs/record-statement.js';
+import { completionDeliveries } from '../../src/services/completion-webhooks/outbox.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { createAndDeploy, makeState } from '../support/workflows.js';
+import { startReceiver, subscribe } from '../completion-webhooks/support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+function completedRun(workflowId: string, finalOutput: Record<string, unknown>) {
+  const startedAt = new Date();
+  const marker: ExecutionRecord = {
+    id: newId('log'),
+    executionId: newId('exec'),
+    workspaceId: t.workspaceId,
+    workflowId,
+    deploymentVersion: 1,
+    snapshotHash: `test-${workflowId}`,
+    trigger: 'api',
+    status: 'running',
+    level: null,
+    startedAt,
+    endedAt: null,
+    totalDurationMs: null,
+    costTotal: 0,
+    cost: null,
+    models: [],
+    finalOutput: null,
+    traceSpans: null,
+    files: null,
+    error: null,
+    runnerId: null,
+    parentExecutionId: null,
+    requestId: null,
+    pause: null,
+  };
+  const started = { marker, state: { blocks: {}, edges: [], loops: {}, parallels: {} } };
+  const log: ExecutionRecord = {
+    ...marker,
+    status: 'success',
+    level: 'info',
+    endedAt: new Date(),
+    totalDurationMs: 1,
+    costTotal: 0.001,
+    finalOutput,
+    traceSpans: [],
+  };
+  return {
+    started,
+    log,
+    ownerId: t.userId,
+    deliveries: (stored: ExecutionRecord) => completionDeliveries(t.app, stored),
+  };
+}
+
+describe('run recorder', () => {
+  it('stores a minimal error log (with its webhook) for a run whose full log cannot be written, and the rest of its batch in full', async () => {
+    const receiver = await startReceiver((_req, res) => res.end('ok'));
+    try {
+      const workflowId = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+      await subscribe(t, workflowId, { url: receiver.url });
+      const good = Array.from({ length: 5 }, (_, i) => completedRun(workflowId, { n: i }));
+      // A BigInt has no JSON form: this log cannot be written as it is.
+      const bad = completedRun(workflowId, { n: 10n as unknown as number });
+      const stored = await Promise.all([...good, bad].map((run) => t.app.recorder.complete(run)));
+      expect(stored).toEqual(['full', 'full', 'full', 'full', 'full', 'minimal']);
+
+      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId));
+      expect(rows).toHaveLength(6);
+      const minimal = rows.find((r) => r.id === bad.log.id)!;
+      expect(minimal).toMatchObject({ status: 'error', level: 'error', finalOutput: {}, traceSpans: [] });
+      expect(minimal.error).toContain('could not be stored');
+      expect(rows.filter((r) => r.status === 'success').map((r) => r.finalOutput).sort((a, b) => Number(a!.n) - Number(b!.n))).toEqual(
+        good.map((_, i) => ({ n: i })),
+      );
+      // One delivery per run, the minimal one included, each saying what the log says.
+      const outbox = await t.app.db.select().from(deliveries).where(eq(deliveries.workflowId, workflowId));
+      expect(outbox).toHaveLength(6);
+      const badEvent = JSON.parse(outbox.find((d) => d.executionId === bad.log.executionId)!.body);
+      expect(badEvent.data).toMatchObject({ status: 'error', level: 'error' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('writes runs that complete together in one statement (group commit)', async () => {
+    const workflowId = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const runs = Array.from({ length: 40 }, (_, i) => completedRun(workflowId, { n: i }));
+    await completionDeliveries(t.app, runs[0].log); // the workflow's (empty) subscription list, cached
+    await t.app.recorder.drain();
+    const before = t.app.database.statements();
+    expect(new Set(await Promise.all(runs.map((run) => t.app.recorder.complete(run))))).toEqual(new Set(['full']));
+    // The first completion is written at once; the 39 that arrived meanwhile share the next statement.
+    expect(t.app.database.statements() - before).toBeLessThanOrEqual(2);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId))).toHaveLength(40);
+  });
+
+  it('does not write a log for a workflow deleted while it ran, and does not fail the runs batched with it', async () => {
+    const kept = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const doomed = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const runs = [completedRun(kept, { kept: true }), completedRun(doomed, { kept: false })];
+    expect((await t.request('DELETE', `/api/v1/workflows/${doomed}`)).status).toBe(204);
+    expect(await Promise.all(runs.map((run) => t.app.recorder.complete(run)))).toEqual(['full', 'full']);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+  });
+});

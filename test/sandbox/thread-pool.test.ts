@@ -1,0 +1,126 @@
+// The worker-thread pool: stopping runs that never yield, the bounded queue, and workers that get stuck or die.
+// One worker and room for one waiting run (this file's process only), so "busy" and "queued" are easy to reach.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  configureSandboxPool,
+  evaluateExpression,
+  runUserCode,
+  sandboxPoolStats,
+  shutdownSandboxPool,
+} from '../../src/sandbox/index.js';
+import { eventually } from '../support/eventually.js';
+
+const SPIN = 'while (true) {}';
+const long = { timeoutMs: 60_000 };
+
+beforeAll(async () => {
+  // 32 MiB of worker heap makes a worker-killing run cheap to write; a 100 ms grace makes the watchdog quick.
+  configureSandboxPool({ size: 1, maxQueued: 1, graceMs: 100, workerHeapMb: 32 });
+  await runUserCode({ code: 'return 1', inputs: {} }); // start the worker, so deadlines below measure runs
+});
+afterAll(() => shutdownSandboxPool());
+
+/** Starts a run that spins until aborted and resolves once it holds the worker. */
+async function occupyWorker() {
+  const controller = new AbortController();
+  const run = runUserCode({ code: SPIN, inputs: {}, signal: controller.signal, limits: long });
+  await eventually(() => sandboxPoolStats().busy === 1, 20_000, 'the spinning run to hold the worker');
+  return { run, abort: () => controller.abort() };
+}
+
+/** Resolves with 'timer' after `ms`, for ordering assertions ("the run ended first"). */
+const timer = (ms: number) => new Promise<'timer'>((resolve) => setTimeout(() => resolve('timer'), ms).unref());
+
+describe('stopping a run that never yields', () => {
+  test('an abort stops a synchronous endless loop long before its timeout, without the watchdog', async () => {
+    const replacedBefore = sandboxPoolStats().workersReplaced;
+    const spinner = await occupyWorker();
+    spinner.abort();
+    const first = await Promise.race([spinner.run, timer(long.timeoutMs / 2)]);
+    expect(first).toEqual({ ok: false, result: null, stdout: '', error: 'Aborted' });
+    // The shared stop flag ended it: the worker was not terminated and is free again.
+    expect(sandboxPoolStats()).toMatchObject({ workersReplaced: replacedBefore, busy: 0, workers: 1 });
+  });
+});
+
+describe('the queue', () => {
+  test('a run beyond the bound is refused with "Sandbox is busy"; the waiting one still runs', async () => {
+    const spinner = await occupyWorker();
+    const waiting = runUserCode({ code: 'return "waited"', inputs: {}, limits: long });
+    expect(sandboxPoolStats().queued).toBe(1);
+
+    expect(await runUserCode({ code: 'return 1', inputs: {} })).toEqual({
+      ok: false,
+      result: null,
+      stdout: '',
+      error: 'Sandbox is busy: every worker (1) is running code and 1 runs are already waiting; try again later',
+    });
+    expect(await evaluateExpression({ expression: '1 + 1', inputs: {} })).toMatchObject({ ok: false, error: expect.stringMatching(/^Sandbox is busy: /) });
+
+    spinner.abort();
+    expect(await spinner.run).toMatchObject({ error: 'Aborted' });
+    expect(await waiting).toEqual({ ok: true, result: 'waited', stdout: '' });
+  });
+
+  test('time spent waiting for a worker counts against the run deadline', async () => {
+    const spinner = await occupyWorker();
+    const waited = await runUserCode({ code: 'return 1', inputs: {}, limits: { timeoutMs: 300 } });
+    expect(waited).toEqual({ ok: false, result: null, stdout: '', error: 'Execution timed out after 300 ms' });
+    // It ended on its own deadline while the worker was still taken, not when the worker came free.
+    expect(sandboxPoolStats()).toMatchObject({ busy: 1, queued: 0 });
+    spinner.abort();
+    await spinner.run;
+  });
+
+  test('aborting a waiting run removes it from the queue at once', async () => {
+    const spinner = await occupyWorker();
+    const controller = new AbortController();
+    const waiting = runUserCode({ code: 'return 1', inputs: {}, signal: controller.signal, limits: long });
+    controller.abort();
+    expect(await waiting).toEqual({ ok: false, result: null, stdout: '', error: 'Aborted' });
+    expect(sandboxPoolStats()).toMatchObject({ busy: 1, queued: 0 });
+    spinner.abort();
+    await spinner.run;
+  });
+});
+
+describe('workers that stop answering or die', () => {
+  test('a worker stuck in native code past deadline + grace is terminated and replaced', async () => {
+    const replacedBefore = sandboxPoolStats().workersReplaced;
+    // indexOf over a 4-billion-slot sparse array is one native call that never reaches QuickJS's interrupt check.
+    const stuck = await runUserCode({ code: 'return new Array(2 ** 32 - 1).indexOf(1)', inputs: {}, limits: { timeoutMs: 300 } });
+    expect(stuck).toEqual({ ok: false, result: null, stdout: '', error: 'Execution timed out after 300 ms' });
+    expect(sandboxPoolStats().workersReplaced).toBe(replacedBefore + 1);
+    expect(await runUserCode({ code: 'return 6 * 7', inputs: {} })).toEqual({ ok: true, result: 42, stdout: '' });
+  });
+
+  test('a worker that runs out of heap fails only its own run and is replaced', async () => {
+    const replacedBefore = sandboxPoolStats().workersReplaced;
+    // Each console line is copied into the worker's own heap (32 MiB here); the app's stdout cap is lifted.
+    const flood = 'const line = "z".repeat(60000); for (;;) console.log(line)';
+    const crashing = runUserCode({ code: flood, inputs: {}, limits: { maxStdoutBytes: 1024 ** 3, timeoutMs: 20_000 } });
+    await eventually(() => sandboxPoolStats().busy === 1, 20_000, 'the flooding run to start');
+    const behind = runUserCode({ code: 'return "unaffected"', inputs: {}, limits: { timeoutMs: 20_000 } });
+
+    expect(await crashing).toEqual({
+      ok: false,
+      result: null,
+      stdout: '',
+      error: 'Sandbox failed: the worker thread running this code crashed (it ran out of memory); it has been replaced',
+    });
+    expect(await behind).toEqual({ ok: true, result: 'unaffected', stdout: '' });
+    expect(sandboxPoolStats()).toMatchObject({ workersReplaced: replacedBefore + 1, workers: 1 });
+  });
+});
+
+describe('shutdown', () => {
+  test('fails what is running or waiting, and the next run starts the pool again', async () => {
+    const spinner = await occupyWorker();
+    const waiting = runUserCode({ code: 'return 1', inputs: {}, limits: long });
+    await shutdownSandboxPool();
+    expect(await spinner.run).toMatchObject({ ok: false, error: 'Sandbox is shutting down' });
+    expect(await waiting).toMatchObject({ ok: false, error: 'Sandbox is shutting down' });
+    expect(sandboxPoolStats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
+    expect(await runUserCode({ code: 'return "again"', inputs: {} })).toMatchObject({ ok: true, result: 'again' });
+  });
+});

@@ -1,0 +1,101 @@
+// First run (issue 15): the link `npm start` prints while nobody can sign in opens this page, where the person at the
+// terminal creates the owner account. Afterwards they land on Settings, where API keys are made.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, setCsrfToken } from '../api';
+import { ErrorBox, Loading } from '../components/ui';
+import { Link, navigate, useLocation } from '../router';
+import type { SessionInfo } from '../types';
+
+interface SetupState {
+  needed: boolean;
+  tokenValid: boolean;
+  suggestedEmail?: string;
+}
+
+export function SetupPage() {
+  const client = useQueryClient();
+  const token = useLocation().search.get('token') ?? '';
+  const state = useQuery({
+    queryKey: ['setup', token],
+    queryFn: () => api<SetupState>(`/api/v1/auth/setup?token=${encodeURIComponent(token)}`),
+  });
+  const [email, setEmail] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      api<Omit<SessionInfo, 'workspaces'>>('/api/v1/auth/setup', {
+        method: 'POST',
+        body: { token, email: email ?? state.data?.suggestedEmail ?? '', password },
+      }),
+    onSuccess: (session) => {
+      setCsrfToken(session.csrfToken);
+      navigate('/settings', { replace: true });
+      void client.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+  const mismatch = repeat !== '' && repeat !== password;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!mismatch) create.mutate();
+  };
+
+  let content;
+  if (state.isPending) content = <Loading />;
+  else if (state.isError) content = <ErrorBox error={state.error} />;
+  else if (!state.data.needed) {
+    content = (
+      <p data-testid="setup-done">
+        The owner account exists already. <Link to="/workflows">Sign in</Link>.
+      </p>
+    );
+  } else if (!state.data.tokenValid) {
+    content = (
+      <p role="alert" data-testid="setup-bad-link">
+        This setup link is not valid. Use the link <code>npm start</code> printed in its terminal (it starts with
+        <code> /setup?token=</code>).
+      </p>
+    );
+  } else {
+    content = (
+      <>
+        <p className="muted small">Nobody can sign in to this server yet. The account you create here owns its Default workspace.</p>
+        <label>
+          Email
+          <input
+            type="email"
+            autoComplete="email"
+            required
+            value={email ?? state.data.suggestedEmail ?? ''}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+        </label>
+        <label>
+          Repeat password
+          <input type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+        </label>
+        {mismatch && <div className="error-box small" role="alert">The passwords differ.</div>}
+        <ErrorBox error={create.error} />
+        <button className="btn primary wide" type="submit" disabled={create.isPending || mismatch}>
+          {create.isPending ? 'Please wait…' : 'Create the owner account'}
+        </button>
+      </>
+    );
+  }
+  return (
+    <div className="signin">
+      <form className="card signin-card" onSubmit={onSubmit}>
+        <div className="brand big">
+          <img src="/favicon.svg" alt="" width={32} height={32} /> Sluice
+        </div>
+        <h1>Set up Sluice</h1>
+        {content}
+      </form>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@
 // with a run in flight and with a run orphaned by a crashed process.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executions } from '../../src/db/schema.js';
+import { executions, runners } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { runExecution } from '../../src/services/runs/run-execution.js';
 import { contentHash } from '../../src/services/crypto.js';
@@ -181,14 +181,17 @@ describe('the visibility horizon', () => {
     const after = await execute(0);
     await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).includes(after.logId), 15_000, 'polling past the stale orphan');
 
-    // A younger orphan could still be a live run on another process: it holds the horizon.
-    const young = orphan(1_000);
+    // A younger running row could be a live run on another process: it holds the horizon. That process beats its
+    // heartbeat, so the crash sweep (services/runs/runners.ts) leaves its row alone meanwhile.
+    const young = { ...orphan(1_000), runnerId: 'other-host:2' };
+    await t.app.db.insert(runners).values({ id: young.runnerId, startedAt: new Date(), heartbeatAt: new Date() });
     await t.app.db.insert(executions).values(young);
     const behind = await execute(0);
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // past the settle margin, so only the orphan holds it back
     expect(idsOf((await list({ startDate: from, order: 'asc' })).body)).not.toContain(behind.logId);
     expect(idsOf((await list({ startDate: from })).body)).toContain(behind.logId);
     await t.app.db.delete(executions).where(eq(executions.id, young.id));
+    await t.app.db.delete(runners).where(eq(runners.id, young.runnerId));
     await t.app.db.delete(executions).where(eq(executions.id, stale.id));
     expect(idsOf((await list({ startDate: from, order: 'asc' })).body)).toContain(behind.logId);
   });

@@ -8,6 +8,7 @@ import { createMetrics, noMetrics, type Metrics } from '../observability/metrics
 import { startTracing } from '../observability/tracing.js';
 import { sandboxPoolStats } from '../sandbox/index.js';
 import { EXECUTION_JOB } from '../services/async-executions.js';
+import { RESUME_JOB } from '../services/runs/approvals.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
 import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
 import type { RateLimiter } from '../services/rate-limiter.js';
@@ -53,7 +54,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
         databaseStatements: db.statements,
         databasePool: db.pool,
         jobQueue: () => queueStats(db.db),
-        jobKinds: [EXECUTION_JOB, DELIVERY_JOB, SCHEDULE_TICK_JOB],
+        jobKinds: [EXECUTION_JOB, RESUME_JOB, DELIVERY_JOB, SCHEDULE_TICK_JOB],
         sandboxPool: sandboxPoolStats,
         runsInFlight: () => app.recorder.inFlight().length,
       })

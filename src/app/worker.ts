@@ -3,6 +3,7 @@
 // `sluice worker`, the tests and the benchmarks.
 import type { AppContext } from '../services/app-context.js';
 import { createExecutionJobHandler, EXECUTION_JOB } from '../services/async-executions.js';
+import { createResumeJobHandler, RESUME_JOB } from '../services/runs/approvals.js';
 import { createScheduleTickHandler } from '../services/triggers/schedule.js';
 import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
@@ -14,6 +15,7 @@ export function createJobHandlers(app: AppContext): JobHandlers {
   return {
     [DELIVERY_JOB]: createDeliveryHandler(app),
     [EXECUTION_JOB]: createExecutionJobHandler(app),
+    [RESUME_JOB]: createResumeJobHandler(app),
     [SCHEDULE_TICK_JOB]: createScheduleTickHandler(app),
   };
 }

@@ -3,6 +3,7 @@
 import { agentBlock } from './agent.js';
 import { apiBlock } from './api.js';
 import { apiTriggerBlock } from './api-trigger.js';
+import { approvalBlock } from './approval.js';
 import { chatTriggerBlock } from './chat-trigger.js';
 import { conditionBlock } from './condition.js';
 import { functionBlock } from './function.js';
@@ -37,6 +38,7 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(waitBlock),
   eraseConfigType(agentBlock),
   eraseConfigType(workflowBlock),
+  eraseConfigType(approvalBlock),
 ];
 
 export const blockRegistry: Record<string, BlockDefinition> = Object.fromEntries(

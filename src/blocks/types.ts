@@ -12,6 +12,29 @@ export interface BlockServices {
   providerEnv(name: string): string | undefined;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
+  /**
+   * Waits for a person's decision (the approval block); lent per run by the host. The run pauses durably meanwhile:
+   * this promise may never settle in this process — the run is resumed later, where the answer comes at once.
+   */
+  awaitApproval?(request: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+export interface ApprovalRequest {
+  blockId: string;
+  /** Shown to whoever decides. */
+  message?: string;
+  /** After this long with no decision, `defaultDecision` applies. */
+  timeoutMs?: number;
+  defaultDecision?: 'approve' | 'reject';
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  /** What the decider sent along (`{}` when nothing). */
+  data: unknown;
+  /** The user who decided; null when the time-out decided. */
+  decidedBy: string | null;
+  decidedAt: string;
 }
 
 export interface SubWorkflowRequest {

@@ -1,5 +1,5 @@
 // The engine's public surface: run a validated workflow state and observe it through events.
-export { runWorkflow, DEFAULT_LIMITS, CANCELLED_MESSAGE } from './run-workflow.js';
+export { runWorkflow, DEFAULT_LIMITS, CANCELLED_MESSAGE, RunStop } from './run-workflow.js';
 export type {
   BlockFinishedEvent,
   BlockOutput,
@@ -9,6 +9,7 @@ export type {
   EngineLimits,
   ExecutionResult,
   IterationStep,
+  ReplayedBlock,
   ResponseOutput,
   RunFinishedEvent,
   RunStartedEvent,

@@ -25,7 +25,10 @@ export async function runBlock(
   const report = reportNodeStart(run, block, path);
   const notes = newNotes();
   let input: unknown = block.config;
-  const replayed = run.registry[block.type]?.replay === 'rerun' ? undefined : run.replay?.(block.id, path);
+  const recorded = run.replay?.(block.id, path);
+  // A block that runs again on resume (a trigger, say) keeps the place in the trace its first run had.
+  const rerun = run.registry[block.type]?.replay === 'rerun';
+  const replayed = rerun ? undefined : recorded;
   if (replayed) {
     // Done before a pause: its outcome stands, nothing runs again (an API call, a model call, a wait).
     const error = outputError(replayed.output);
@@ -56,6 +59,7 @@ export async function runBlock(
     unresolvedReferences: notes.unresolved,
     sourceHandle,
     continueOnError,
+    recorded: rerun ? recorded : undefined,
     children: ran.result.childSpans,
     ...(attemptsShown
       ? { children: attemptSpans(block, ran.attempts), usage: sumUsage(ran.attempts.map((a) => liftUsage(a.result.output))) }

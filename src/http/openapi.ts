@@ -7,6 +7,8 @@ import { logsQuerySchema } from '../services/logs/params.js';
 import { credentials, setupBody } from './routes/auth-session.js';
 import { chatBody } from '../services/triggers/chat.js';
 import { manualRunBody } from '../services/triggers/manual.js';
+import { resumeBody } from '../services/runs/approvals.js';
+import { pausedRunsQuery } from './routes/executions.js';
 import { deliveryListQuery, subscriptionCreate, subscriptionUpdate } from './routes/webhooks.js';
 import { responseSchemas, type ResponseSchemaName } from './response-schemas.js';
 import * as schemas from './schemas.js';
@@ -97,7 +99,7 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: executeBody,
       response: 'ExecuteResult',
       more: {
-        202: { description: 'Queued (X-Execution-Mode: async)', schema: 'ExecuteAccepted' },
+        202: { description: 'Queued (X-Execution-Mode: async), or paused at an approval block', schema: 'ExecuteAcceptedOrPaused' },
         500: { description: 'The run failed', schema: 'ExecuteFailure' },
       },
     },
@@ -123,7 +125,22 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
   '/api/v1/logs/{logId}': { get: { summary: 'Log detail', response: 'LogDetail' } },
   '/api/v1/logs/executions/{executionId}': { get: { summary: 'Execution detail with the state that ran', response: 'ExecutionDetail' } },
   '/api/v1/executions/{executionId}/cancel': {
-    post: { summary: 'Cancel a queued or running execution wherever it runs (200 cancelled, 202 still stopping, 409 finished)' },
+    post: {
+      summary: 'Cancel a queued, running or paused execution wherever it runs (200 cancelled, 202 still stopping, 409 finished)',
+      response: 'CancelAnswer',
+      more: { 202: { description: 'Asked to stop; still stopping', schema: 'CancelAnswer' } },
+    },
+  },
+  '/api/v1/executions/{executionId}/resume': {
+    post: {
+      summary: 'Approve or reject a run paused at an approval block; it goes on in a worker (409 when it is not waiting)',
+      body: resumeBody,
+      success: 202,
+      response: 'ResumeAccepted',
+    },
+  },
+  '/api/v1/executions': {
+    get: { summary: 'Runs of a workspace waiting for an approval (status=paused)', query: pausedRunsQuery, response: 'PausedRunList' },
   },
   '/api/files/{fileId}': { get: { summary: 'Download an uploaded file through its signed URL', public: true } },
   '/health': { get: { summary: 'Liveness: the process answers (no database call)', public: true } },

@@ -118,13 +118,38 @@ export const streamDone = z
     output: z.unknown(),
     metadata: z.strictObject({ duration: z.number() }),
     error: z.string().optional(),
+    cancelled: z.literal(true).optional(),
+    paused: z.literal(true).optional().describe('The run paused for an approval; resume it at links.resume'),
+    executionId: z.string().optional(),
+    status: z.literal('paused').optional(),
+    links: z.strictObject({ resume: z.string() }).optional(),
   })
   .describe('The final SSE record of a streamed run');
+export const executionPaused = z
+  .strictObject({ executionId: z.string(), status: z.literal('paused'), links: z.strictObject({ resume: z.string() }) })
+  .describe('The run paused at an approval block (202)');
+export const cancelAnswer = z.strictObject({
+  data: z.strictObject({ executionId: z.string(), status: z.enum(['cancelled', 'cancelling']) }),
+});
+export const resumeAccepted = z.strictObject({ data: z.strictObject({ executionId: z.string(), status: z.literal('resuming') }) });
+export const pausedRunList = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      executionId: z.string(),
+      workflowId: z.string(),
+      blockId: z.string(),
+      message: z.string().nullable(),
+      pausedAt: timestamp,
+      timeoutAt: nullableTimestamp,
+      defaultDecision: z.enum(['approve', 'reject']).nullable(),
+    }),
+  ),
+});
 
 export const jobStatus = z.strictObject({
   success: z.literal(true),
   taskId: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  status: z.enum(['queued', 'processing', 'paused', 'completed', 'failed', 'cancelled']),
   createdAt: timestamp,
   startedAt: timestamp.optional(),
   completedAt: timestamp.optional(),
@@ -187,6 +212,15 @@ export const logDetail = z.strictObject({
     status: z.enum(['success', 'error', 'cancelled']),
     parentExecutionId: z.string().nullable().describe('The run whose workflow block started this one (a sub-workflow)'),
     requestId: z.string().nullable().describe('X-Request-Id of the request that started the run (null for schedules)'),
+    approvals: z
+      .strictObject({
+        pauses: z.number().int(),
+        pausedMs: z.number().describe('Time spent waiting for decisions (not in totalDurationMs)'),
+        firstStartedAt: z.string(),
+        decisions: z.record(z.string(), z.strictObject({ approved: z.boolean(), data: z.unknown(), decidedBy: z.string().nullable(), decidedAt: timestamp })),
+      })
+      .nullable()
+      .describe('For a run that paused for an approval (README "Human approval")'),
     cost: fullCost,
     workflow: workflowRef,
     executionData,
@@ -294,6 +328,11 @@ export const responseSchemas = {
   ExecuteResult: executeResult,
   ExecuteFailure: executeFailure,
   ExecuteAccepted: executeAccepted,
+  ExecutionPaused: executionPaused,
+  ExecuteAcceptedOrPaused: z.union([executeAccepted, executionPaused]),
+  ResumeAccepted: resumeAccepted,
+  CancelAnswer: cancelAnswer,
+  PausedRunList: pausedRunList,
   StreamChunk: streamChunk,
   StreamDone: streamDone,
   JobStatus: jobStatus,

@@ -66,6 +66,8 @@ interface ExecutionJobResult {
   success: boolean;
   /** Stopped by a cancel request (or a stopping worker): the task reports `cancelled`. */
   cancelled?: boolean;
+  /** Paused for an approval: the job is done, the run goes on when resumed (the status reads its log then). */
+  paused?: boolean;
   output: unknown;
   error?: string;
   duration: number | null;
@@ -149,6 +151,7 @@ function resultFromRow(row: typeof executions.$inferSelect): ExecutionJobResult 
     executionId: row.executionId,
     success: row.status === 'success',
     ...(row.status === 'cancelled' ? { cancelled: true } : {}),
+    ...(PAUSED_STATUSES.includes(row.status) ? { paused: true } : {}),
     output: row.finalOutput ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
@@ -157,8 +160,11 @@ function resultFromRow(row: typeof executions.$inferSelect): ExecutionJobResult 
   };
 }
 
+/** The run's row while it waits for an approval or is about to go on after one. */
+const PAUSED_STATUSES = ['paused', 'resuming'];
+
 function finished(result: ExecutionJobResult): JobResult {
-  return result.success
+  return result.success || result.paused
     ? { outcome: { type: 'complete', result } }
     : { outcome: { type: 'fail', error: result.error ?? 'The workflow failed', result } };
 }
@@ -200,6 +206,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
     executionId: outcome.executionId,
     success: result.success,
     ...(result.stopReason === 'cancelled' ? { cancelled: true } : {}),
+    ...(result.stopReason === 'paused' ? { paused: true } : {}),
     output: result.output,
     ...(result.error ? { error: result.error } : {}),
     duration: Math.round(result.durationMs),
@@ -218,7 +225,7 @@ export function createExecutionJobHandler(app: AppContext): JobHandler {
   };
 }
 
-export type AsyncJobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export type AsyncJobStatus = 'queued' | 'processing' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobStatusView {
   success: true;
@@ -256,8 +263,23 @@ export async function getJobStatus(db: Db, principal: Principal, taskId: string)
   if (!row || !payload?.success || !(await canAccessWorkspace(db, principal, payload.data.workspaceId))) {
     throw notFound('Task');
   }
-  const result = row.result as ExecutionJobResult | null;
-  const status = row.status === 'failed' && result?.cancelled ? 'cancelled' : (STATUS[row.status] ?? 'queued');
+  let result = row.result as ExecutionJobResult | null;
+  let resumed = false;
+  if (result?.paused) {
+    // The job ended when its run paused; what became of the run since is on its log.
+    const [execution] = await db.select().from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
+    if (execution) result = resultFromRow(execution);
+    if (execution?.status === 'running') resumed = true;
+  }
+  const status: AsyncJobStatus = resumed
+    ? 'processing'
+    : result?.paused
+      ? 'paused'
+      : result?.cancelled
+        ? 'cancelled'
+        : row.status === 'completed' && result && !result.success
+          ? 'failed'
+          : (STATUS[row.status] ?? 'queued');
   const view: JobStatusView = {
     success: true,
     taskId: row.id,

@@ -112,6 +112,43 @@ describe('documented responses match real ones', () => {
     conforms('DeliveryResponse', (await t.request('POST', `/api/v1/workflows/${id}/webhooks/deliveries/${test.body.data.id}/redeliver`)).body);
   });
 
+  it('approvals: paused answers (sync, streamed, async), the paused list, resume, cancel, and the log detail', async () => {
+    const state = makeState(
+      [
+        { id: 'start', type: 'api_trigger', name: 'API' },
+        { id: 'gate', type: 'approval', name: 'Gate', config: { message: 'ok?', timeoutMs: 60_000 } },
+      ],
+      [['start', 'gate']],
+    );
+    const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Gated', state } });
+    const id = created.body.data.id;
+    await t.request('POST', `/api/v1/workflows/${id}/deploy`);
+    const paused = await t.request('POST', `/api/workflows/${id}/execute`, { body: {} });
+    expect(paused.status).toBe(202);
+    conforms('ExecutionPaused', paused.body);
+    conforms('ExecuteAcceptedOrPaused', paused.body);
+    const streamed = await t.request('POST', `/api/workflows/${id}/execute`, { body: { stream: true } });
+    conforms('StreamDone', parseSse(streamed.text).records.at(-2));
+    const queued = await t.request('POST', `/api/workflows/${id}/execute`, { body: {}, headers: { 'x-execution-mode': 'async' } });
+    const job = await eventually(async () => {
+      const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
+      return res.body.status === 'paused' && res.body;
+    });
+    conforms('JobStatus', job);
+    const list = await t.request('GET', `/api/v1/executions?workspaceId=${t.workspaceId}&status=paused`);
+    expect(list.body.data).toHaveLength(3);
+    conforms('PausedRunList', list.body);
+    const resumed = await t.request('POST', `/api/v1/executions/${paused.body.executionId}/resume`, { body: { approved: true, data: { a: 1 } } });
+    conforms('ResumeAccepted', resumed.body);
+    const cancelled = await t.request('POST', `/api/v1/executions/${queued.body.executionId}/cancel`);
+    conforms('CancelAnswer', cancelled.body);
+    const logs = await eventually(async () => {
+      const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&workflowIds=${id}`);
+      return res.body.data.length === 2 && res.body.data;
+    });
+    for (const log of logs) conforms('LogDetail', (await t.request('GET', `/api/v1/logs/${log.id}`)).body);
+  });
+
   it('names a schema for every documented body, and each resolves', () => {
     const doc = openApiDocument('http://x') as any;
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];

@@ -59,6 +59,7 @@ function everyBlockState() {
       { id: 'branch', type: 'wait', name: 'Branch', parentId: 'fan', config: { ms: 1 } },
       { id: 'writer', type: 'agent', name: 'Writer', config: { provider: 'openai', model: 'gpt-4o-mini', userPrompt: 'Hi <start.q>', apiKey: SECRETS[3] } },
       { id: 'sub', type: 'workflow', name: 'Sub', config: { workflowId: 'wf_child00000000000000', input: { q: '<start.q>' } } },
+      { id: 'ok', type: 'approval', name: 'OK', config: { message: 'Send <start.q>?', timeoutMs: 60_000, defaultDecision: 'approve' } },
       { id: 'out', type: 'response', name: 'Out', config: { status: 201, headers: [{ key: 'x-a', value: 'b' }], body: { ok: true } } },
     ],
     [
@@ -76,7 +77,8 @@ function everyBlockState() {
       ['fan', 'branch'],
       ['fan', 'writer'],
       ['writer', 'sub'],
-      ['sub', 'out'],
+      ['sub', 'ok'],
+      ['ok', 'out'],
     ],
   );
   return {

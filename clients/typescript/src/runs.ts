@@ -4,7 +4,18 @@ import type { Api, RequestOptions } from './api.js';
 import { errorFromResponse, SluiceError } from './errors.js';
 import { sleep } from './sleep.js';
 import { sseData } from './sse.js';
-import type { ExecuteAccepted, ExecuteInput, ExecuteResult, JobStatus, StreamChunk, StreamDone } from './types.js';
+import type {
+  CancelAnswer,
+  ExecuteAccepted,
+  ExecuteInput,
+  ExecuteResult,
+  ExecutionPaused,
+  JobStatus,
+  PausedRun,
+  ResumeDecision,
+  StreamChunk,
+  StreamDone,
+} from './types.js';
 
 export interface ExecuteOptions extends RequestOptions {
   /** Replays the first answer for 24 h instead of running again (README "Idempotency"). */
@@ -28,6 +39,8 @@ export interface ExecutionResponse {
   result: ExecuteResult | null;
   /** True when an Idempotency-Key replayed an earlier answer. */
   replayed: boolean;
+  /** Set when the run paused at an approval block (202): resume it with resumeExecution. */
+  paused: ExecutionPaused | null;
 }
 
 /** A streamed run: iterate it for the chunks as they are produced; `done` is the final record. */
@@ -97,6 +110,7 @@ export function runCalls({ api, answer }: Api) {
       body,
       result: isDefault ? (body as ExecuteResult) : null,
       replayed: response.headers.get('idempotent-replayed') === 'true',
+      paused: response.status === 202 && isRecord(body) && body.status === 'paused' ? (body as ExecutionPaused) : null,
     };
   }
 
@@ -196,6 +210,10 @@ export function runCalls({ api, answer }: Api) {
       const job = await getJob(taskId, opts);
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw runFailed(job.error ?? 'The workflow failed', job.metadata.executionId, job);
+      if (job.status === 'cancelled') {
+        throw new SluiceError({ status: 409, code: 'EXECUTION_CANCELLED', message: job.error ?? 'Execution cancelled', executionId: job.metadata.executionId, body: job });
+      }
+      // A paused run is waited for like a running one: it goes on once someone decides.
       if (Date.now() + pause > deadline) {
         throw new SluiceError({ status: 0, code: 'TIMEOUT', message: `Task ${taskId} was still ${job.status} after ${opts.timeoutMs} ms`, executionId: job.metadata.executionId, body: job });
       }
@@ -204,5 +222,17 @@ export function runCalls({ api, answer }: Api) {
     }
   }
 
-  return { executeWorkflow, streamWorkflow, executeWorkflowAsync, getJob, waitForJob };
+  /** Stops a queued, running or paused execution wherever it runs; `cancelling` when it had not stopped yet. */
+  const cancelExecution = async (executionId: string, opts: RequestOptions = {}): Promise<CancelAnswer> =>
+    (await answer(api.POST('/api/v1/executions/{executionId}/cancel', { params: { path: { executionId } }, signal: opts.signal }))).data;
+
+  /** Decides the approval a paused run waits for; a worker carries the run on (its log tells the outcome). */
+  const resumeExecution = async (executionId: string, decision: ResumeDecision, opts: RequestOptions = {}) =>
+    (await answer(api.POST('/api/v1/executions/{executionId}/resume', { params: { path: { executionId } }, body: decision, signal: opts.signal }))).data;
+
+  /** The runs of a workspace waiting for an approval. */
+  const listPausedRuns = async (workspaceId: string, opts: RequestOptions = {}): Promise<PausedRun[]> =>
+    (await answer(api.GET('/api/v1/executions', { params: { query: { workspaceId, status: 'paused' } }, signal: opts.signal }))).data;
+
+  return { executeWorkflow, streamWorkflow, executeWorkflowAsync, getJob, waitForJob, cancelExecution, resumeExecution, listPausedRuns };
 }

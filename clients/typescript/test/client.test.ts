@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { latch, startFakeLlmServer, type FakeLlmServer } from '../../../test/llm/fake-llm-server.js';
 import { SluiceError, type StreamChunk, type Workflow } from '../src/index.js';
-import { echoState, makeState, startClientTestServer, type ClientTestServer } from './support.js';
+import { echoState, eventually, makeState, startClientTestServer, type ClientTestServer } from './support.js';
 
 let s: ClientTestServer;
 let llm: FakeLlmServer;
@@ -177,5 +177,52 @@ describe('async runs', () => {
     const failure = await rejection(s.client.waitForJob(doomed.taskId, { timeoutMs: 20_000 }));
     expect(failure).toMatchObject({ code: 'EXECUTION_FAILED', executionId: doomed.executionId });
     expect(failure.message).toContain('boom: async');
+  });
+});
+
+describe('approvals and cancelling', () => {
+  const gated = makeState(
+    [
+      trigger,
+      { id: 'gate', type: 'approval', name: 'Gate', config: { message: 'Go on with <api.q>?' } },
+      { id: 'fn', type: 'function', name: 'After', config: { code: 'return { approved: <gate.approved>, q: <api.q> };' } },
+    ],
+    [
+      ['start', 'gate'],
+      ['gate', 'fn'],
+    ],
+  );
+
+  it('a run paused at an approval is listed, resumed, and an async job waiting on it completes', async () => {
+    const id = await deployed(gated, 'Gated');
+    const queued = await s.client.executeWorkflowAsync(id, { q: 'ship' });
+    const paused = await eventually(async () => {
+      const runs = await s.client.listPausedRuns(s.t.workspaceId);
+      return runs.find((run) => run.executionId === queued.executionId);
+    }, 15_000, 'the run to pause');
+    expect(paused).toMatchObject({ workflowId: id, blockId: 'gate', message: 'Go on with ship?' });
+    expect(await s.client.getJob(queued.taskId)).toMatchObject({ status: 'paused' });
+    const waited = s.client.waitForJob(queued.taskId, { timeoutMs: 20_000, intervalMs: 200 });
+    expect(await s.client.resumeExecution(queued.executionId, { approved: true, data: { by: 'client' } })).toEqual({
+      executionId: queued.executionId,
+      status: 'resuming',
+    });
+    expect((await waited).output).toMatchObject({ result: { approved: true, q: 'ship' } });
+    const again = await rejection(s.client.resumeExecution(queued.executionId, { approved: false }));
+    expect(again).toMatchObject({ status: 409, code: 'EXECUTION_NOT_PAUSED' });
+  });
+
+  it('a sync call tells it paused; cancelling it ends the run and a job waiting on it throws EXECUTION_CANCELLED', async () => {
+    const id = await deployed(gated, 'Gated sync');
+    const answer = await s.client.executeWorkflow(id, { q: 'stop' });
+    expect(answer.status).toBe(202);
+    expect(answer.paused).toEqual({ executionId: answer.executionId, status: 'paused', links: { resume: `/api/v1/executions/${answer.executionId}/resume` } });
+    expect(await s.client.cancelExecution(answer.executionId)).toEqual({ executionId: answer.executionId, status: 'cancelled' });
+
+    const queued = await s.client.executeWorkflowAsync(id, { q: 'later' });
+    await eventually(async () => (await s.client.getJob(queued.taskId)).status === 'paused', 15_000, 'the job to pause');
+    const waited = rejection(s.client.waitForJob(queued.taskId, { timeoutMs: 20_000, intervalMs: 200 }));
+    await s.client.cancelExecution(queued.executionId);
+    expect(await waited).toMatchObject({ code: 'EXECUTION_CANCELLED', executionId: queued.executionId });
   });
 });

@@ -46,6 +46,6 @@ export const chatRoutes = new Hono<AppEnv>().post('/:workflowId', async (c) => {
   }
   return streamRun(c, { headers: call.run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
     const outcome = await runChatCall(app, call, { signal, onChunk: send });
-    return doneRecord(outcome.result, { executionId: outcome.executionId, conversationId });
+    return doneRecord(outcome, { executionId: outcome.executionId, conversationId });
   });
 });

@@ -28,7 +28,7 @@ export const executeRoutes = new Hono<AppEnv>().post('/:workflowId/execute', req
   if (call.mode === 'stream') {
     return streamRun(c, { headers: call.run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
       const outcome = await runApiCall(app, call, { signal, onChunk: send });
-      return doneRecord(outcome.result);
+      return doneRecord(outcome);
     });
   }
   const outcome = await runApiCall(app, call, { signal: c.req.raw.signal });

@@ -49,6 +49,6 @@ export const manualRunRoutes = new Hono<AppEnv>().post('/:workflowId/run', authe
   }
   return streamRun(c, { headers: run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
     const outcome = await runManual(app, run, { signal, onProgress: send });
-    return doneRecord(outcome.result, { executionId: outcome.executionId });
+    return doneRecord(outcome, { executionId: outcome.executionId });
   });
 });

@@ -19,6 +19,29 @@ export interface LogDetail extends Omit<LogEntry, 'cost'> {
   cost: FullCost;
   /** X-Request-Id of the request that started the run (null for schedules and older logs). */
   requestId: string | null;
+  /** For a run that paused for an approval: how often, how long it waited, and what was decided. */
+  approvals: ApprovalsView | null;
+}
+
+export interface ApprovalsView {
+  pauses: number;
+  /** Time spent waiting for decisions (not counted in totalDurationMs). */
+  pausedMs: number;
+  /** When the run first started; the log is listed at the time it last resumed. */
+  firstStartedAt: string;
+  /** By approval block id. */
+  decisions: Record<string, { approved: boolean; data: unknown; decidedBy: string | null; decidedAt: string }>;
+}
+
+/** The pause column as the detail shows it (a run closed mid-resume still holds its whole pause state there). */
+function approvalsView(pause: Record<string, unknown> | null): ApprovalsView | null {
+  if (!pause) return null;
+  return {
+    pauses: Number(pause.pauses ?? pause.number ?? 1),
+    pausedMs: Math.round(Number(pause.pausedMs ?? 0)),
+    firstStartedAt: String(pause.firstStartedAt ?? ''),
+    decisions: (pause.decisions ?? {}) as ApprovalsView['decisions'],
+  };
 }
 
 export interface WorkflowStateSnapshot {
@@ -70,6 +93,7 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
       executionData: toExecutionData(log, { traceSpans: true, finalOutput: true }),
       cost: toFullCost(log.costTotal, log.cost),
       requestId: log.requestId,
+      approvals: approvalsView(log.pause),
     },
   };
 }

@@ -15,6 +15,7 @@ export function syncAnswer(outcome: ExecutionOutcome, extra: Record<string, unkn
   const { result, executionId } = outcome;
   const headers = { [EXECUTION_ID_HEADER]: executionId };
   const metadata = { duration: result.durationMs, startTime: result.startedAt, endTime: result.endedAt };
+  if (result.stopReason === 'paused') return { status: 202, headers, body: pausedAnswer(executionId) };
   if (result.stopReason === 'cancelled') {
     return {
       status: 409,
@@ -42,8 +43,20 @@ export function syncAnswer(outcome: ExecutionOutcome, extra: Record<string, unkn
   return { status: 200, headers, body: { success: true, executionId, ...extra, output: result.output, metadata } };
 }
 
-/** The final record of a streamed run (SEED.md Final record), with any extra fields a trigger adds. */
-export function doneRecord(result: ExecutionResult, extra: Record<string, unknown> = {}) {
+/** What the caller of a run that paused for an approval is told: where to resume it (README "Human approval"). */
+export function pausedAnswer(executionId: string) {
+  return { executionId, status: 'paused', links: { resume: `/api/v1/executions/${executionId}/resume` } };
+}
+
+/**
+ * The final record of a streamed run (SEED.md Final record), with any extra fields a trigger adds. A run that paused
+ * ends its stream too: its record says so and where to resume it (the rest of the run is not streamed).
+ */
+export function doneRecord(outcome: Pick<ExecutionOutcome, 'result' | 'executionId'>, extra: Record<string, unknown> = {}) {
+  const { result } = outcome;
+  if (result.stopReason === 'paused') {
+    return { event: 'done', success: true, ...extra, paused: true, ...pausedAnswer(outcome.executionId), output: {}, metadata: { duration: result.durationMs } };
+  }
   return {
     event: 'done',
     success: result.success,
@@ -65,6 +78,6 @@ export function streamReplayAnswer(outcome: ExecutionOutcome): StoredResponse {
   return {
     status: 200,
     headers: { 'Content-Type': 'text/event-stream', [EXECUTION_ID_HEADER]: outcome.executionId },
-    body: sseRecord(doneRecord(outcome.result)) + sseRecord('[DONE]'),
+    body: sseRecord(doneRecord(outcome)) + sseRecord('[DONE]'),
   };
 }

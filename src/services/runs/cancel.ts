@@ -1,5 +1,5 @@
 // `POST /api/v1/executions/{executionId}/cancel` (README "Cancelling a run"): stops a queued or running execution,
-// wherever it runs. A finished one is 409; one the caller cannot reach, or that does not exist, is 404 (no hint).
+// wherever it runs, or one paused for an approval. A finished one is 409; one the caller cannot reach, or that does not exist, is 404 (no hint).
 import { eq, sql } from 'drizzle-orm';
 import { executions } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
@@ -7,6 +7,7 @@ import { canRunInWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import type { AppContext } from '../app-context.js';
 import { cancelQueuedExecution } from '../async-executions.js';
+import { cancelPaused } from './approvals.js';
 import { CHANGES_CHANNEL } from '../../db/change-feed.js';
 
 /** How long the request waits for the run to end after asking every process to stop it. */
@@ -36,7 +37,10 @@ export async function cancelExecution(app: AppContext, principal: Principal, exe
 
   const before = await logStatus(app, executionId);
   if (before && !(await mayReach(before.workspaceId))) throw notFound('Execution');
-  if (before && before.status !== 'running') throw finished();
+  if (before && (before.status === 'paused' || before.status === 'resuming')) {
+    if (await cancelPaused(app, executionId)) return { executionId, status: 'cancelled' };
+  }
+  if (before && before.status !== 'running' && before.status !== 'resuming') throw finished();
   if (!before && (await cancelQueuedExecution(app, { executionId, mayReach }))) return { executionId, status: 'cancelled' };
 
   // Running somewhere (or about to): every process hears the request; the one running it checks access and stops it.
@@ -49,7 +53,8 @@ export async function cancelExecution(app: AppContext, principal: Principal, exe
     const now = await logStatus(app, executionId);
     if (now && !(await mayReach(now.workspaceId))) throw notFound('Execution');
     if (now?.status === 'cancelled') return { executionId, status: 'cancelled' };
-    if (now && now.status !== 'running') throw finished();
+    if (now?.status === 'paused' && (await cancelPaused(app, executionId))) return { executionId, status: 'cancelled' };
+    if (now && !['running', 'resuming', 'paused'].includes(now.status)) throw finished();
     seen ||= Boolean(now);
     if (!seen && Date.now() - started > UNKNOWN_AFTER_MS) throw notFound('Running execution');
   }

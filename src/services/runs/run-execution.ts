@@ -3,7 +3,7 @@
 // and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
 // webhook subscriptions come from the caches.
 import { storableText, storableValue } from '../../db/json.js';
-import { runWorkflow, type EngineEvent, type ExecutionResult } from '../../engine/index.js';
+import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../../engine/index.js';
 import { newId } from '../../ids.js';
 import type { TriggerType, WorkflowState } from '../../workflow/index.js';
 import type { AppContext } from '../app-context.js';
@@ -15,6 +15,7 @@ import type { StoredResponse } from '../idempotency.js';
 import { completionDeliveries } from '../completion-webhooks/outbox.js';
 import type { ExecutionRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
+import { createPauseTracker, scheduleApprovalTimeout, type PauseState, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
@@ -47,6 +48,8 @@ export interface RunExecutionInput {
   parent?: { executionId: string; chain: string[]; drafts: boolean };
   /** The request that started the run: its id goes on the log, its span becomes the run span's parent. */
   origin?: RunOrigin;
+  /** Set when a run paused for an approval goes on (approvals.ts): its log row, what already ran, the decision. */
+  resumption?: Resumption;
 }
 
 export interface ExecutionOutcome {
@@ -74,7 +77,7 @@ function engineFault(startedAt: Date): ExecutionResult {
 
 export async function runExecution(app: AppContext, input: RunExecutionInput): Promise<ExecutionOutcome> {
   const executionId = input.executionId ?? newId('exec');
-  const logId = newId('log');
+  const logId = input.resumption?.logId ?? newId('log');
   const startedAt = new Date();
   const files = input.files && input.files.length > 0 ? (storableValue(input.files) as unknown[]) : null;
   const marker: ExecutionRecord = {
@@ -108,6 +111,10 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
   const stop = new AbortController();
   const stopWith = () => stop.abort();
+  // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory).
+  const pauses = input.parent
+    ? undefined
+    : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
   if (input.signal?.aborted) stopWith();
   else input.signal?.addEventListener('abort', stopWith, { once: true });
   const untrack = app.cancellations.track({ executionId, workspaceId: input.workflow.workspaceId }, stopWith);
@@ -118,12 +125,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     deploymentVersion: input.deploymentVersion,
     origin: input.origin,
   });
-  const onEvent = input.onEvent
-    ? (event: EngineEvent) => {
-        observer.onEvent(event);
-        input.onEvent!(event);
-      }
-    : observer.onEvent;
+  const listeners = [observer.onEvent, pauses?.onEvent, input.onEvent].filter((listener) => listener !== undefined);
+  const onEvent = listeners.length === 1 ? listeners[0] : (event: EngineEvent) => listeners.forEach((listener) => listener(event));
 
   const owner = input.owner ?? (await workspaceOwner(app.db, input.workflow.workspaceId));
   // Lent to this run's workflow blocks: they run their children as part of this run's tree.
@@ -138,6 +141,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
         chain: [...(input.parent?.chain ?? []), input.workflow.id],
         drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
       }, request),
+    ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 
   let result: ExecutionResult;
@@ -154,6 +158,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       signal: stop.signal,
       timeoutMs: input.timeoutMs,
       onEvent,
+      replay: pauses?.replay,
     });
   } catch (err) {
     app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'engine fault');
@@ -164,27 +169,38 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   }
   observer.finish(result);
 
-  // A run tree pays the base charge once: at its root.
+  // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
+  // is the whole run's; the owner is charged what the earlier parts were not.
   const cost = summarizeCost(result.traceSpans, input.parent ? 0 : app.config.baseCostUsd);
+  const charged = input.resumption?.pause.chargedUsd ?? 0;
+  const activeMs = (input.resumption?.pause.activeMs ?? 0) + Math.round(result.durationMs);
+  const paused = result.stopReason === 'paused' && pauses !== undefined;
   const log: ExecutionRecord = {
     ...marker,
-    status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
-    level: result.success ? 'info' : 'error',
-    endedAt: new Date(result.endedAt),
-    totalDurationMs: Math.round(result.durationMs),
     costTotal: cost.total,
     cost,
     models: Object.keys(cost.models),
-    finalOutput: result.output,
     traceSpans: result.traceSpans,
-    error: result.error === undefined ? null : storableText(result.error),
+    ...(paused
+      ? { status: 'paused', pause: pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs }), finalOutput: {} }
+      : {
+          status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
+          level: result.success ? 'info' : 'error',
+          endedAt: new Date(result.endedAt),
+          totalDurationMs: activeMs,
+          finalOutput: result.output,
+          error: result.error === undefined ? null : storableText(result.error),
+          pause: pauses?.summary() ?? null,
+        }),
   };
   const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
   outcome.stored = await app.recorder.complete({
     started,
     log,
     ownerId: owner.id,
-    deliveries: (stored) => completionDeliveries(app, stored),
+    chargeUsd: Math.max(0, cost.total - charged),
+    // A paused run has not completed: its subscribers hear of it when it does.
+    deliveries: (stored) => (stored.status === 'paused' ? Promise.resolve([]) : completionDeliveries(app, stored)),
     idempotency: input.idempotency && {
       workflowId: input.workflow.id,
       key: input.idempotency.key,
@@ -193,6 +209,15 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   });
   if (outcome.stored !== 'full') {
     app.logger.warn({ executionId, requestId: input.origin?.requestId, stored: outcome.stored }, 'run logged incompletely');
+  }
+  if (paused && outcome.stored !== 'full') {
+    // Its pause could not be stored, so it cannot be resumed: it ended as the error its log says.
+    const { stopReason: _, ...ended } = result;
+    outcome.result = { ...ended, error: 'The run paused for an approval, but its pause could not be stored; the run ended' };
+  } else if (paused) {
+    await scheduleApprovalTimeout(app, executionId, log.pause as PauseState).catch((err: unknown) =>
+      app.logger.error({ err, executionId }, 'could not schedule the time-out of an approval'),
+    );
   }
   return outcome;
 }

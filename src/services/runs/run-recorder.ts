@@ -41,6 +41,8 @@ export interface CompletedRun {
   /** The log as it should be stored. */
   log: ExecutionRecord;
   ownerId: string;
+  /** What the owner is charged now when not the log's whole cost (a resumed run paid for its earlier part already). */
+  chargeUsd?: number;
   /** Completion webhook deliveries for `log` (computed again for the minimal log if the full one cannot be stored). */
   deliveries(log: ExecutionRecord): Promise<DeliveryRecord[]>;
   idempotency?: IdempotencyRecord;
@@ -79,6 +81,13 @@ export interface RunRecorderDeps {
   /** Told of each commit that carried completed runs, with their number (the metrics' batch sizes). */
   onCommitted?(runs: number): void;
 }
+
+const ENDED_HOW: Partial<Record<ExecutionRecord['status'], string>> = {
+  success: 'ended successfully',
+  paused: 'paused for an approval',
+};
+
+const chargeOf = (run: CompletedRun) => run.chargeUsd ?? run.log.costTotal;
 
 export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRecorderDeps): RunRecorder {
   const inFlight = new Map<string, StartedRun>();
@@ -143,7 +152,8 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     items.forEach((item) => want(item.run.started));
     const usage = new Map<string, number>();
     for (const { run } of items) {
-      if (run.log.costTotal > 0) usage.set(run.ownerId, (usage.get(run.ownerId) ?? 0) + run.log.costTotal);
+      const charge = chargeOf(run);
+      if (charge > 0) usage.set(run.ownerId, (usage.get(run.ownerId) ?? 0) + charge);
     }
     const period = currentPeriod();
     return {
@@ -165,7 +175,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     // A run that completed while its marker was being written is gone from inFlight: nothing to remember for it.
     for (const m of markers) if (inFlight.has(m.run.marker.id)) marked.add(m.run.marker.id);
     if (items.length > 0) onCommitted?.(items.length);
-    for (const item of items) if (item.run.log.costTotal > 0) onCharged(item.run.ownerId, item.run.log.costTotal);
+    for (const item of items) if (chargeOf(item.run) > 0) onCharged(item.run.ownerId, chargeOf(item.run));
     if (batch.deliveries.length > 0) nudgeLocalWorkers();
   }
 
@@ -202,8 +212,11 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
       files: null,
       cost: null,
       models: [],
+      // A pause that cannot be stored cannot be resumed: the run ends here.
+      pause: null,
+      endedAt: log.endedAt ?? new Date(),
       error: storableText(
-        `The run ended (${log.status === 'success' ? 'successfully' : 'with an error'}) but its full log could not be stored (${reason}); its output and trace are lost`,
+        `The run ${ENDED_HOW[log.status] ?? 'ended with an error'} but its full log could not be stored (${reason}); its output and trace are lost`,
       ),
     };
     const run: CompletedRun = { ...item.run, log: minimal, idempotency: undefined };

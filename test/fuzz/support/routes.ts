@@ -270,6 +270,15 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: 'GET', pattern: '/api/v1/logs/:logId', body: 'none', params: { logId: 'log' } },
   // Finished runs: 409; unknown ids: 404 after the cancel request found no process running them.
   { method: 'POST', pattern: '/api/v1/executions/:executionId/cancel', body: 'none', params: { executionId: 'execution' } },
+  {
+    method: 'POST',
+    pattern: '/api/v1/executions/:executionId/resume',
+    body: 'json',
+    params: { executionId: 'execution' },
+    validBody: () => ({ approved: true, data: { note: 'ok' } }),
+    bodyLimit: MANAGEMENT_LIMIT,
+  },
+  { method: 'GET', pattern: '/api/v1/executions', body: 'none', query: (f) => `${ws(f)}&status=paused` },
 
   // Unversioned API: runs, their status, usage, jobs, inbound triggers, signed downloads.
   { method: 'GET', pattern: '/api/workflows/:workflowId/status', body: 'none', params: { workflowId: 'runnableWorkflow' } },

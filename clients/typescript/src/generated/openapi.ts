@@ -949,13 +949,13 @@ export interface paths {
                         "application/json": components["schemas"]["ExecuteResult"];
                     };
                 };
-                /** @description Queued (X-Execution-Mode: async) */
+                /** @description Queued (X-Execution-Mode: async), or paused at an approval block */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ExecuteAccepted"];
+                        "application/json": components["schemas"]["ExecuteAcceptedOrPaused"];
                     };
                 };
                 /** @description The run failed */
@@ -1509,7 +1509,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a queued or running execution wherever it runs (200 cancelled, 202 still stopping, 409 finished) */
+        /** Cancel a queued, running or paused execution wherever it runs (200 cancelled, 202 still stopping, 409 finished) */
         post: {
             parameters: {
                 query?: never;
@@ -1526,7 +1526,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["CancelAnswer"];
+                    };
+                };
+                /** @description Asked to stop; still stopping */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CancelAnswer"];
+                    };
                 };
                 /** @description Error */
                 default: {
@@ -1539,6 +1550,110 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/{executionId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject a run paused at an approval block; it goes on in a worker (409 when it is not waiting) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    executionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        approved: boolean;
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResumeAccepted"];
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs of a workspace waiting for an approval (status=paused) */
+        get: {
+            parameters: {
+                query: {
+                    workspaceId: string;
+                    status: "paused";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PausedRunList"];
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2822,6 +2937,42 @@ export interface components {
             };
             statusUrl: string;
         };
+        /** @description The run paused at an approval block (202) */
+        ExecutionPaused: {
+            executionId: string;
+            /** @constant */
+            status: "paused";
+            links: {
+                resume: string;
+            };
+        };
+        ExecuteAcceptedOrPaused: components["schemas"]["ExecuteAccepted"] | components["schemas"]["ExecutionPaused"];
+        ResumeAccepted: {
+            data: {
+                executionId: string;
+                /** @constant */
+                status: "resuming";
+            };
+        };
+        CancelAnswer: {
+            data: {
+                executionId: string;
+                /** @enum {string} */
+                status: "cancelled" | "cancelling";
+            };
+        };
+        PausedRunList: {
+            data: {
+                executionId: string;
+                workflowId: string;
+                blockId: string;
+                message: string | null;
+                /** @description ISO 8601 */
+                pausedAt: string;
+                timeoutAt: string | null;
+                defaultDecision: ("approve" | "reject") | null;
+            }[];
+        };
         /** @description An SSE chunk record */
         StreamChunk: {
             blockId: string;
@@ -2837,13 +2988,26 @@ export interface components {
                 duration: number;
             };
             error?: string;
+            /** @constant */
+            cancelled?: true;
+            /**
+             * @description The run paused for an approval; resume it at links.resume
+             * @constant
+             */
+            paused?: true;
+            executionId?: string;
+            /** @constant */
+            status?: "paused";
+            links?: {
+                resume: string;
+            };
         };
         JobStatus: {
             /** @constant */
             success: true;
             taskId: string;
             /** @enum {string} */
-            status: "queued" | "processing" | "completed" | "failed";
+            status: "queued" | "processing" | "paused" | "completed" | "failed" | "cancelled";
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601 */
@@ -2980,6 +3144,22 @@ export interface components {
                 parentExecutionId: string | null;
                 /** @description X-Request-Id of the request that started the run (null for schedules) */
                 requestId: string | null;
+                /** @description For a run that paused for an approval (README "Human approval") */
+                approvals: {
+                    pauses: number;
+                    /** @description Time spent waiting for decisions (not in totalDurationMs) */
+                    pausedMs: number;
+                    firstStartedAt: string;
+                    decisions: {
+                        [key: string]: {
+                            approved: boolean;
+                            data: unknown;
+                            decidedBy: string | null;
+                            /** @description ISO 8601 */
+                            decidedAt: string;
+                        };
+                    };
+                } | null;
                 cost: {
                     total: number;
                     tokens: {

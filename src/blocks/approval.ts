@@ -1,0 +1,44 @@
+// The approval block: the run waits here until a person approves or rejects (POST /api/v1/executions/{id}/resume),
+// or until its time-out applies the default decision. Downstream blocks read `<approval.approved>` and
+// `<approval.data>`. The waiting itself belongs to the host (services/runs/approvals.ts): the run pauses durably
+// and is resumed later, possibly by another process; this block only asks.
+import { z } from 'zod';
+import type { BlockDefinition } from './types.js';
+
+export const MIN_APPROVAL_TIMEOUT_MS = 1_000;
+/** The longest an approval may wait for its default decision. */
+export const MAX_APPROVAL_TIMEOUT_MS = 30 * 24 * 3_600_000;
+
+export const approvalConfigSchema = z.object({
+  /** Shown to whoever decides (references resolved). */
+  message: z.string().max(2_000, 'must be at most 2000 characters').optional(),
+  /** With no decision after this long, `defaultDecision` applies; without it the run waits until someone decides. */
+  timeoutMs: z.coerce
+    .number()
+    .int()
+    .min(MIN_APPROVAL_TIMEOUT_MS, `must be at least ${MIN_APPROVAL_TIMEOUT_MS} ms`)
+    .max(MAX_APPROVAL_TIMEOUT_MS, `must be at most ${MAX_APPROVAL_TIMEOUT_MS} ms (30 days)`)
+    .optional(),
+  defaultDecision: z.enum(['approve', 'reject']).default('reject'),
+});
+export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
+
+export const approvalBlock: BlockDefinition<ApprovalConfig> = {
+  type: 'approval',
+  configSchema: approvalConfigSchema,
+  async run(ctx) {
+    const awaitApproval = ctx.services.awaitApproval;
+    if (!awaitApproval) {
+      return { output: { error: 'An approval cannot wait here (inside a sub-workflow): place it in the calling workflow' } };
+    }
+    const decision = await awaitApproval({
+      blockId: ctx.blockId,
+      ...(ctx.config.message === undefined ? {} : { message: ctx.config.message }),
+      ...(ctx.config.timeoutMs === undefined ? {} : { timeoutMs: ctx.config.timeoutMs }),
+      defaultDecision: ctx.config.defaultDecision,
+    });
+    return {
+      output: { approved: decision.approved, data: decision.data, decidedBy: decision.decidedBy, decidedAt: decision.decidedAt },
+    };
+  },
+};

@@ -29,10 +29,11 @@ describe('hostile bodies on every route that reads one', () => {
       for (const pick of picksOf(route)) {
         // The unmodified request first: it must be answered by the handler, not refused on the way there.
         const valid = await fuzzRequest(f, ledger, aimedRequest(f, route, { pick }));
-        // Sign-in with an unknown password, and first-run setup on a server that already has an owner, are refused by
-        // the handler itself: that is as far as a request to them can get.
+        // Sign-in with an unknown password, first-run setup on a server that already has an owner, and a decision for a
+        // run that is not waiting are refused by the handler itself: that is as far as a request to them can get.
         if (route.pattern === '/api/v1/auth/sign-in') expect(valid.status, valid.text).toBe(401);
         else if (route.pattern === '/api/v1/auth/setup') expect([403, 409], valid.text).toContain(valid.status);
+        else if (route.pattern === '/api/v1/executions/:executionId/resume') expect((valid.json as { code?: string })?.code, valid.text).toBe('EXECUTION_NOT_PAUSED');
         else expect(valid.status, `${label(route)} valid request: ${valid.text}`).toBeLessThan(300);
 
         for (const [name, body] of Object.entries(RAW_BODIES)) {

@@ -79,6 +79,18 @@ export interface Resumption {
 const replayKey = (blockId: string, path: IterationStep[]) =>
   path.length === 0 ? blockId : `${blockId}|${path.map((step) => `${step.containerId}#${step.index}`).join('/')}`;
 
+const holdsApproval = new WeakMap<WorkflowState, boolean>();
+
+/** Whether a state can pause at all (most cannot: their runs skip the tracking below). Cached per loaded state. */
+export function canPause(state: WorkflowState): boolean {
+  let known = holdsApproval.get(state);
+  if (known === undefined) {
+    known = Object.values(state.blocks).some((block) => block.type === 'approval');
+    holdsApproval.set(state, known);
+  }
+  return known;
+}
+
 /**
  * One run's side of pausing: the approval service its blocks call, and the record of what finished before the pause
  * (what a resumed run replays). `stop` ends the run when an approval block asks to wait.

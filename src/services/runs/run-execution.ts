@@ -15,7 +15,7 @@ import type { StoredResponse } from '../idempotency.js';
 import { completionDeliveries } from '../completion-webhooks/outbox.js';
 import type { ExecutionRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
-import { createPauseTracker, scheduleApprovalTimeout, type PauseState, type Resumption } from './approvals.js';
+import { canPause, createPauseTracker, scheduleApprovalTimeout, type PauseState, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
@@ -112,9 +112,10 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   const stop = new AbortController();
   const stopWith = () => stop.abort();
   // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory).
-  const pauses = input.parent
-    ? undefined
-    : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
+  const pauses =
+    input.parent || !(input.resumption || canPause(input.state))
+      ? undefined
+      : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
   if (input.signal?.aborted) stopWith();
   else input.signal?.addEventListener('abort', stopWith, { once: true });
   const untrack = app.cancellations.track({ executionId, workspaceId: input.workflow.workspaceId }, stopWith);

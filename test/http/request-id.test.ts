@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { echoState } from '../support/states.js';
-import { createAndDeploy, eventually } from '../support/workflows.js';
+import { createAndDeploy, eventually, logDetailOf } from '../support/workflows.js';
 
 const GENERATED = /^req_[A-Za-z0-9]{20}$/;
 
@@ -31,13 +31,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function logOf(executionId: string) {
-  const entry = await eventually(async () => {
-    const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
-    return res.body.data?.length === 1 ? res.body.data[0] : undefined;
-  }, 10_000, 'the log');
-  return (await t.request('GET', `/api/v1/logs/${entry.id}`)).body.data;
-}
 
 describe('X-Request-Id', () => {
   it('returns the caller’s id unchanged', async () => {
@@ -80,7 +73,7 @@ describe('X-Request-Id', () => {
     const res = await t.request('POST', `/api/workflows/${wf}/execute`, { body: { q: 'hi' }, headers: { 'X-Request-Id': 'run-trace-42' } });
     expect(res.status).toBe(200);
     const executionId = res.headers.get('x-execution-id')!;
-    expect((await logOf(executionId)).requestId).toBe('run-trace-42');
+    expect((await logDetailOf(t, executionId)).requestId).toBe('run-trace-42');
     const detail = await t.request('GET', `/api/v1/logs/executions/${executionId}`);
     expect(detail.body.executionMetadata.requestId).toBe('run-trace-42');
 
@@ -88,7 +81,7 @@ describe('X-Request-Id', () => {
     const plain = await t.request('POST', `/api/workflows/${wf}/execute`, { body: { q: 'hi' } });
     const generated = plain.headers.get('x-request-id')!;
     expect(generated).toMatch(GENERATED);
-    expect((await logOf(plain.headers.get('x-execution-id')!)).requestId).toBe(generated);
+    expect((await logDetailOf(t, plain.headers.get('x-execution-id')!)).requestId).toBe(generated);
   });
 
   it('follows an async run into the worker that carries it out', async () => {
@@ -102,7 +95,7 @@ describe('X-Request-Id', () => {
       });
       expect(res.status).toBe(202);
       expect(res.headers.get('x-request-id')).toBe('queued-run-7');
-      expect((await logOf(res.body.executionId)).requestId).toBe('queued-run-7');
+      expect((await logDetailOf(t, res.body.executionId)).requestId).toBe('queued-run-7');
     } finally {
       await worker.stop(1_000);
     }

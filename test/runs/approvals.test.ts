@@ -14,7 +14,7 @@ import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js'
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
-import { createAndDeploy, eventually, makeState, parseSse } from '../support/workflows.js';
+import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
 
 let t: TestApp;
 let worker: Worker;
@@ -59,13 +59,6 @@ const resume = (executionId: string, body: unknown, apiKey?: string) =>
   t.request('POST', `/api/v1/executions/${executionId}/resume`, { body, apiKey });
 const pausedRuns = async () => (await t.request('GET', `/api/v1/executions?workspaceId=${t.workspaceId}&status=paused`)).body.data;
 
-async function finalLog(executionId: string) {
-  const entry = await eventually(async () => {
-    const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
-    return res.body.data?.length === 1 ? res.body.data[0] : undefined;
-  }, 15_000, 'the final log');
-  return (await t.request('GET', `/api/v1/logs/${entry.id}`)).body.data;
-}
 
 describe('approval', () => {
   it('pauses a sync call (202 with a resume link), waits in the paused list, and goes on when approved', async () => {
@@ -95,7 +88,7 @@ describe('approval', () => {
       expect(resumed.status, resumed.text).toBe(202);
       expect(resumed.body.data).toEqual({ executionId, status: 'resuming' });
 
-      const log = await finalLog(executionId);
+      const log = await logDetailOf(t, executionId);
       expect(log).toMatchObject({ status: 'success', level: 'info' });
       expect(log.executionData.finalOutput.result).toEqual({ approved: true, data: { note: 'looks fine' }, by: t.userId, order, item: 'book' });
       expect(log.approvals).toMatchObject({ pauses: 1, decisions: { gate: { approved: true, decidedBy: t.userId, data: { note: 'looks fine' } } } });
@@ -125,7 +118,7 @@ describe('approval', () => {
     const paused = await execute(wf, { item: 'pen' });
     expect(paused.status).toBe(202);
     expect((await resume(paused.body.executionId, { approved: false })).status).toBe(202);
-    const log = await finalLog(paused.body.executionId);
+    const log = await logDetailOf(t, paused.body.executionId);
     expect(log.status).toBe('success');
     expect(log.executionData.finalOutput.result).toMatchObject({ approved: false, data: {}, item: 'pen' });
   });
@@ -137,7 +130,7 @@ describe('approval', () => {
     const [listed] = (await pausedRuns()).filter((run: { executionId: string }) => run.executionId === paused.body.executionId);
     expect(listed.defaultDecision).toBe('approve');
     expect(Date.parse(listed.timeoutAt) - Date.parse(listed.pausedAt)).toBe(1_000);
-    const log = await finalLog(paused.body.executionId);
+    const log = await logDetailOf(t, paused.body.executionId);
     expect(log.executionData.finalOutput.result).toMatchObject({ approved: true, by: null, item: 'lamp' });
     expect(log.approvals.decisions.gate.decidedBy).toBeNull();
     // Decided by the time-out: a late decision is refused.
@@ -156,7 +149,7 @@ describe('approval', () => {
     expect(records.at(-1)).toBe('[DONE]');
     expect(records.at(-2)).toMatchObject({ event: 'done', success: true, paused: true, executionId, links: { resume: `/api/v1/executions/${executionId}/resume` } });
     expect((await resume(executionId, { approved: true })).status).toBe(202);
-    expect((await finalLog(executionId)).executionData.finalOutput.result).toMatchObject({ approved: true, item: 'cup' });
+    expect((await logDetailOf(t, executionId)).executionData.finalOutput.result).toMatchObject({ approved: true, item: 'cup' });
 
     const queued = await execute(wf, { item: 'mug' }, { 'X-Execution-Mode': 'async' });
     expect(queued.status).toBe(202);
@@ -181,7 +174,7 @@ describe('approval', () => {
       const cancelled = await t.request('POST', `/api/v1/executions/${executionId}/cancel`);
       expect(cancelled.status, cancelled.text).toBe(200);
       expect(cancelled.body.data).toEqual({ executionId, status: 'cancelled' });
-      const log = await finalLog(executionId);
+      const log = await logDetailOf(t, executionId);
       expect(log).toMatchObject({ status: 'cancelled', level: 'error' });
       expect(log.approvals).toMatchObject({ pauses: 1, decisions: {} });
       await eventually(() => receiver.requests.length > 0, 10_000, 'the completion webhook');
@@ -208,7 +201,7 @@ describe('approval', () => {
     expect(peek.status).toBe(403);
     expect(await pausedRuns()).toContainEqual(expect.objectContaining({ executionId }));
     expect((await resume(executionId, { approved: false })).status).toBe(202);
-    await finalLog(executionId);
+    await logDetailOf(t, executionId);
 
     // Inside a loop a run cannot pause: the block fails with a message saying where to put it.
     const looped = makeState(

@@ -8,7 +8,7 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createAndDeploy, eventually, makeState, parseSse } from '../support/workflows.js';
+import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
 
 let t: TestApp;
 let hanging: FakeUpstream;
@@ -37,13 +37,6 @@ const slowState = () =>
 
 const cancel = (executionId: string, apiKey?: string) => t.request('POST', `/api/v1/executions/${executionId}/cancel`, { apiKey });
 
-async function logDetailOf(executionId: string) {
-  const list = await eventually(async () => {
-    const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
-    return res.body.data?.length === 1 ? res.body.data[0] : undefined;
-  }, 10_000, 'the log');
-  return (await t.request('GET', `/api/v1/logs/${list.id}`)).body.data;
-}
 
 describe('cancel', () => {
   it('stops a plain call: the caller gets 409 EXECUTION_CANCELLED, the log says cancelled, the webhook says error', async () => {
@@ -68,7 +61,7 @@ describe('cancel', () => {
       const answer = await call;
       expect(answer.status).toBe(409);
       expect(answer.body).toMatchObject({ success: false, code: 'EXECUTION_CANCELLED', executionId });
-      const log = await logDetailOf(executionId);
+      const log = await logDetailOf(t, executionId);
       expect(log).toMatchObject({ status: 'cancelled', level: 'error' });
       expect(log.executionData.traceSpans.map((s: { blockId: string }) => s.blockId)).not.toContain('after');
       await eventually(() => receiver.requests.length > 0, 10_000, 'the completion webhook');
@@ -101,7 +94,7 @@ describe('cancel', () => {
     expect(cancelledEarly.status).toBe(200);
     const job = (await t.request('GET', `/api/jobs/${queued.body.taskId}`)).body;
     expect(job.status).toBe('cancelled');
-    const early = await logDetailOf(queued.body.executionId);
+    const early = await logDetailOf(t, queued.body.executionId);
     expect(early.status).toBe('cancelled');
     // It never ran a step: nothing reached the upstream for it.
     expect(early.executionData.traceSpans.filter((s: { blockId: string; status: string }) => s.blockId === 'call' && s.status !== 'skipped')).toEqual([]);

@@ -1,6 +1,7 @@
 // Building and deploying workflows through the real API, for tests that then call them.
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
+import { eventually } from './eventually.js';
 
 type BlockSpec = { id: string; type: string; name?: string; config?: Record<string, unknown>; parentId?: string };
 
@@ -47,4 +48,13 @@ export function parseSse(text: string): { records: unknown[]; comments: string[]
   return { records, comments };
 }
 
-export { eventually } from './eventually.js';
+export { eventually };
+
+/** The detail of an execution's log, once the run has completed (polled through the logs API, as a client would). */
+export async function logDetailOf(t: TestApp, executionId: string, timeoutMs = 15_000) {
+  const entry = await eventually(async () => {
+    const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
+    return res.body.data?.length === 1 ? res.body.data[0] : undefined;
+  }, timeoutMs, 'the log');
+  return (await t.request('GET', `/api/v1/logs/${entry.id}`)).body.data;
+}

@@ -1,4 +1,4 @@
-// Peak memory of one 20 MB inline-file upload (SPEC §4: at most ~3× the file's size end to end), beside its reference.
+// Peak memory of one 20 MB inline-file upload (docs/api.md 4.2: at most ~3× its size end to end), beside its reference.
 // Run: node --import tsx bench/upload.bench.ts   (Linux only; BENCH_UPLOAD_MODES=sluice,execute picks servers)
 // Prints a Markdown table; the numbers of record are in bench/REPORT-upload.md.
 //

@@ -8,7 +8,7 @@ export type Plan = (typeof PLANS)[number];
 export const LIMIT_KINDS = ['SYNC', 'ASYNC', 'LOGS', 'USAGE_USD'] as const;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 
-/** Defaults per plan (SPEC §4, §5). `null` means unlimited. */
+/** Defaults per plan (docs/api.md 4.8, 6.5). `null` means unlimited. */
 const DEFAULT_LIMITS: Record<LimitKind, Record<Plan, number | null>> = {
   SYNC: { free: 50, pro: 150, team: 300, enterprise: 600 },
   ASYNC: { free: 200, pro: 1000, team: 2500, enterprise: 5000 },
@@ -45,7 +45,7 @@ export interface Config {
   limits: Record<LimitKind, Record<Plan, number | null>>;
   baseCostUsd: number;
   executionTimeoutMs: number;
-  /** Largest execute request body, enforced while it streams in (SPEC §4: 30 MB). */
+  /** Largest execute request body, enforced while it streams in (docs/api.md 4.1: 30 MB). */
   maxRequestBytes: number;
   /** Lifetime of signed file download URLs. */
   fileUrlTtlMs: number;
@@ -55,9 +55,9 @@ export interface Config {
   sseKeepaliveMs: number;
   /** On SIGTERM: how long requests in flight (streams included) may finish before their connections are closed. */
   httpShutdownGraceMs: number;
-  /** Background worker (SPEC §1): jobs claimed with a lease, run with bounded concurrency. */
+  /** Background worker: jobs claimed with a lease, run with bounded concurrency (docs/operations.md). */
   worker: WorkerConfig;
-  /** Completion webhook deliveries (SEED.md §Limits, SPEC §6). */
+  /** Completion webhook deliveries (docs/guarantees.md 3.4). */
   webhooks: WebhookConfig;
   logLevel: string;
   /** GET /metrics and OpenTelemetry traces (src/observability). */

@@ -39,7 +39,7 @@ export function errorBody(err: AppError): ErrorBody {
   return err.details ? { error: err.message, code: err.code, details: err.details } : { error: err.message, code: err.code };
 }
 
-/** zod issues as SPEC error details (`path` dotted, optionally under a prefix such as a field name). */
+/** zod issues as error details (docs/api.md 3): `path` dotted, optionally under a prefix such as a field name. */
 export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetail[] {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');

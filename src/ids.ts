@@ -1,4 +1,4 @@
-// Opaque, URL-safe ids with a type prefix (SPEC §2), and the random base62 text API keys are made of.
+// Opaque, URL-safe ids with a type prefix (docs/api.md 1), and the random base62 text API keys are made of.
 import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

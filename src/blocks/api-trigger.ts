@@ -1,5 +1,5 @@
 // The API trigger: a workflow as an authenticated HTTP endpoint. The HTTP layer checks declared types before the
-// run; this block only lays the request body out the way SEED.md promises (`<api.field>`, `<api.input.field>`).
+// run; this block only lays the request body out as docs/api.md 4.1 describes (`<api.field>`, `<api.input.field>`).
 import { z } from 'zod';
 import type { BlockDefinition } from './types.js';
 
@@ -13,7 +13,7 @@ export const inputFieldSchema = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and hold only letters, digits and _')
     .refine((name) => name !== 'input', '"input" is reserved for the whole request body (<api.input>)'),
   type: z.enum(INPUT_FIELD_TYPES).default('string'),
-  /** Used by manual runs from the editor in place of a request (SEED.md rule 1). */
+  /** Used by manual runs from the editor in place of a request. */
   value: z.unknown().optional(),
   required: z.boolean().optional(),
   description: z.string().optional(),
@@ -37,7 +37,7 @@ export const apiTriggerBlock: BlockDefinition<ApiTriggerConfig> = {
   async run(ctx) {
     const body = ctx.trigger.input;
     const fields = ctx.config.inputFormat;
-    // No Input Format: the raw body only at <api.input> (SEED.md rule 2).
+    // No Input Format: the raw body only at <api.input> (docs/api.md 4.1).
     if (fields.length === 0) return { output: { input: body } };
     const manual = ctx.trigger.type === 'manual';
     const values: Record<string, unknown> = {};

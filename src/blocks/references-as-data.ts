@@ -1,5 +1,5 @@
-// Code never has values spliced into it (SPEC §3): each reference in the source is replaced by an identifier, and
-// its value travels to the sandbox as data under that name.
+// Code never has values spliced into it (docs/workflows.md 3): each reference in the source is replaced by an
+// identifier, and its value travels to the sandbox as data under that name.
 import { rewriteReferences } from '../sandbox/index.js';
 import { findReferences } from '../workflow/index.js';
 import type { BlockRunContext } from './types.js';

@@ -1,4 +1,4 @@
-// The response block: what the execute endpoint answers with instead of the default result (SPEC §4).
+// The response block: what the execute endpoint answers with instead of the default result (docs/api.md 4.3).
 import { z } from 'zod';
 import type { BlockDefinition } from './types.js';
 import { toText } from './values.js';

@@ -14,7 +14,8 @@ function isValidTimeZone(zone: string): boolean {
 }
 
 function isValidCron(pattern: string): boolean {
-  // SPEC: 5 fields, or 6 with seconds first. croner accepts more forms; the count keeps us to the documented ones.
+  // 5 fields, or 6 with seconds first (README "Other triggers"). croner accepts more forms; the count keeps us to
+  // the documented ones.
   const fields = pattern.trim().split(/\s+/);
   if (fields.length !== 5 && fields.length !== 6) return false;
   try {

@@ -46,7 +46,7 @@ export interface SubWorkflowRequest {
 }
 
 export interface SubWorkflowResult {
-  /** The child's final output (SPEC §4), or {} when it could not run. */
+  /** The child's final output (docs/api.md 4.3), or {} when it could not run. */
   output: unknown;
   /** Null when the child never started (unknown workflow, depth or cycle refused). */
   executionId: string | null;
@@ -82,7 +82,7 @@ export interface BlockResult {
   sourceHandle?: string;
   /**
    * The error in the output is an outcome, not a failure: with no `error` edge the run goes on along the normal
-   * edges (SPEC §7: an API block's non-2xx "does not fail the block"; workflows branch on `<api.status>`).
+   * edges (docs/workflows.md 5: an API block's non-2xx does not fail it; workflows branch on `<api.status>`).
    * An `error` edge, when present, is still taken.
    */
   continueOnError?: boolean;

@@ -103,7 +103,7 @@ export const workflows = pgTable(
     state: jsonb<WorkflowState>('state').notNull(),
     /** Content hash of the draft, compared with the active deployment's to answer needsRedeployment. */
     stateHash: text('state_hash').notNull(),
-    /** Anyone may call POST /api/chat/{id} without a key when true (SPEC §8). */
+    /** Anyone may call POST /api/chat/{id} without a key when true (README "Other triggers"). */
     chatPublic: boolean('chat_public').notNull().default(false),
     /** Version of the active deployment; null when undeployed. */
     activeVersion: integer('active_version'),
@@ -284,8 +284,8 @@ export const files = pgTable(
 );
 
 /**
- * The one durable-work mechanism (DESIGN.md): webhook deliveries, async executions, schedules. Claimed with
- * FOR UPDATE SKIP LOCKED and a lease; a job whose worker died is claimed again once its lease expires.
+ * The one durable-work mechanism (docs/decisions.md "Jobs"): webhook deliveries, async executions, schedules. Claimed
+ * with FOR UPDATE SKIP LOCKED and a lease; a job whose worker died is claimed again once its lease expires.
  */
 export const jobs = pgTable(
   'jobs',
@@ -398,7 +398,7 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
-/** Inbound webhook trigger paths of active deployments; unique across the service (SPEC §8). */
+/** Inbound webhook trigger paths of active deployments; unique across the service (README "Other triggers"). */
 export const webhookTriggerPaths = pgTable('webhook_trigger_paths', {
   path: text('path').primaryKey(),
   workflowId: text('workflow_id')

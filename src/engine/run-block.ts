@@ -147,7 +147,7 @@ function isOutputRecord(value: unknown): value is BlockOutput {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A block failed when its output carries a non-empty `error` (SPEC §3); the text is what logs show. */
+/** A block failed when its output carries a non-empty `error` (docs/workflows.md 4); the text is what logs show. */
 export function outputError(output: BlockOutput): string | undefined {
   const error = output.error;
   if (error === undefined || error === null || error === false || error === '') return undefined;

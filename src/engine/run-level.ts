@@ -14,7 +14,7 @@ export interface LevelOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   /** The failing block's error when failed; the cancellation reason when cancelled. */
   error?: string;
-  /** Output of the node that finished last: the level's result (SPEC §4 final output at the top). */
+  /** Output of the node that finished last: the level's result (at the top: docs/api.md "Final output"). */
   lastOutput: BlockOutput | null;
   spans: TraceSpan[];
 }

@@ -160,7 +160,7 @@ export interface ExecutionResult {
   success: boolean;
   /** Set when the run failed because it was stopped (never inferred from an error text). */
   stopReason?: StopReason;
-  /** SPEC §4 final output: the output of the block that finished last on the path that ended the run. */
+  /** The final output (docs/api.md 4.3): the output of the block that finished last on the path that ended the run. */
   output: BlockOutput;
   error?: string;
   /** Set when a response block ran: the execute endpoint answers with it. */

@@ -1,5 +1,5 @@
-// Request bodies read under a byte limit while they stream in (SPEC §4): a body over the limit is refused after at
-// most ~limit bytes and its connection is closed instead of being read to the end, and nothing beyond the limit is
+// Request bodies read under a byte limit while they stream in (docs/api.md 4.1): a body over the limit is refused after
+// at most ~limit bytes and its connection is closed instead of being read to the end, and nothing beyond the limit is
 // ever held in memory.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';

@@ -1,6 +1,6 @@
 // Requests Node's HTTP parser refuses before the app sees them: a raw non-ASCII byte or a control character in the
 // URL (curl sends `/api/v1/workflows/ü` unencoded), an invalid method, headers over the size limit. Node's own answer
-// is a bare status line with no body; here it is the SPEC error body like every other error.
+// is a bare status line with no body; here it is our error body (docs/api.md 3) like every other error.
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -1,5 +1,5 @@
-// The one place errors become HTTP responses: AppError → its status and SPEC body; anything else → 500
-// INTERNAL_ERROR with a generic message (the details go to the log, never to the client).
+// The one place errors become HTTP responses: AppError → its status and error body (docs/api.md 3); anything else →
+// 500 INTERNAL_ERROR with a generic message (the details go to the log, never to the client).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

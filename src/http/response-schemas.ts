@@ -29,7 +29,7 @@ export const workflowState = z
     loops: z.record(z.string(), z.looseObject({ id: z.string(), nodes: z.array(z.string()) })),
     parallels: z.record(z.string(), z.looseObject({ id: z.string(), nodes: z.array(z.string()) })),
   })
-  .describe('A workflow state (SPEC §3)');
+  .describe('A workflow state (docs/workflows.md)');
 
 export const me = z.strictObject({
   userId: z.string(),

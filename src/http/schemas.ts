@@ -25,7 +25,7 @@ export const workflowUpdate = z
     description: z.string().max(2000).optional(),
     folderId: id.nullable().optional(),
     state: z.unknown().optional(),
-    /** POST /api/chat/{id} without an API key (SPEC §8). */
+    /** POST /api/chat/{id} without an API key (README "Other triggers", chat). */
     chatPublic: z.boolean().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');

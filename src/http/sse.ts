@@ -1,4 +1,4 @@
-// Server-Sent Events for runs (SPEC §4 streaming): the headers, serialised writes, a `: ping` comment every
+// Server-Sent Events for runs (docs/api.md 4.5): the headers, serialised writes, a `: ping` comment every
 // keep-alive interval so proxies keep the connection open, cancellation when the client goes away, and the
 // closing `done` record and `[DONE]` terminator — also when the run itself throws.
 import type { Context } from 'hono';

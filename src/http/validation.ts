@@ -1,4 +1,4 @@
-// Request parsing: JSON bodies, query strings and path ids through zod, with errors in the SPEC error shape.
+// Request parsing: JSON bodies, query strings and path ids through zod, with errors in the shape of docs/api.md 3.
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError, zodDetails } from '../errors.js';

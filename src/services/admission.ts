@@ -1,6 +1,6 @@
-// The checks every inbound run makes before it starts (SPEC §4 limits), counted against the workspace owner: the
+// The checks every inbound run makes before it starts (docs/api.md 4.8), counted against the workspace owner: the
 // per-minute rate limit of its bucket for request-driven runs (execute: sync or async; webhook and chat: sync), and
-// the usage limit always. Manual runs are not rate limited (SPEC §4); schedules are paced by their cron.
+// the usage limit always. Manual runs are not rate limited; schedules are paced by their cron.
 // Neither check reads the database per run: the rate limiter leases tokens, the usage meter keeps a fresh figure.
 import { AppError } from '../errors.js';
 import type { AppContext } from './app-context.js';

@@ -1,5 +1,5 @@
-// `lastUsedAt` of API keys (SPEC §2) without a write per request: uses are noted in memory and written together every
-// few seconds (by the runner heartbeat, runs/runners.ts), and before anything lists keys, so a list never lags
+// `lastUsedAt` of API keys (docs/api.md 2) without a write per request: uses are noted in memory and written together
+// every few seconds (by the runner heartbeat, runs/runners.ts), and before anything lists keys, so a list never lags
 // behind this process's own requests. At most one flush interval of uses is lost if the process dies.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';

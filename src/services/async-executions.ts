@@ -1,4 +1,4 @@
-// Async mode of the execute endpoint (SPEC §4, `X-Execution-Mode: async`): the run is a durable job (kind
+// Async mode of the execute endpoint (docs/api.md 4.6, `X-Execution-Mode: async`): the run is a durable job (kind
 // `execution.run`) that a worker picks up, so it survives a restart; `GET /api/jobs/{taskId}` reports on it.
 // "Runs once": the execution id is fixed at enqueue time, and a job claimed again (its worker died) first looks for
 // that execution and never starts the workflow a second time.
@@ -252,7 +252,7 @@ const STATUS: Record<string, AsyncJobStatus> = {
   failed: 'failed',
 };
 
-/** SPEC §4 `GET /api/jobs/{taskId}`. Another workspace's task is indistinguishable from none. */
+/** `GET /api/jobs/{taskId}` (docs/api.md 4.6). Another workspace's task is indistinguishable from none. */
 export async function getJobStatus(db: Db, principal: Principal, taskId: string): Promise<JobStatusView> {
   const [row] = await db
     .select()

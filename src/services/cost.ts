@@ -1,5 +1,5 @@
 // An execution's cost: the base charge plus every model call, aggregated from the trace spans (which lift
-// `tokens`, `cost` and `model` from block outputs), in the shape of the log detail's `cost` (SEED.md).
+// `tokens`, `cost` and `model` from block outputs), in the shape of the log detail's `cost` (docs/api.md 6.3).
 import type { TokenUsage, TraceSpan } from '../engine/index.js';
 
 export interface ModelCost {

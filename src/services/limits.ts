@@ -1,4 +1,4 @@
-// Rate limits and usage, kept in the database so every server process shares them (SPEC §4, §5).
+// Rate limits and usage, kept in the database so every server process shares them (docs/api.md 4.8, 6.5).
 // Rate limits are fixed one-minute windows: one row per (bucket, window), incremented atomically.
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { PLANS, type Config, type LimitKind, type Plan } from '../config.js';
@@ -152,7 +152,7 @@ export async function workspaceOwner(db: Db, workspaceId: string): Promise<{ id:
   return row;
 }
 
-/** The SEED.md Limits object, for the given owner (logs API bodies, webhook payloads). */
+/** The limits object (docs/api.md 6.4), for the given owner (logs API bodies, webhook payloads). */
 export async function limitsObject(db: Db, config: Config, owner: { id: string; plan: string }) {
   const [sync, async, usage] = await Promise.all([
     peekRateLimit(db, { bucket: 'sync', userId: owner.id, limit: planLimit(config, 'SYNC', owner.plan) }),

@@ -1,4 +1,4 @@
-// Which block outputs a streaming execute call sends as chunk records (SEED.md §Endpoints 1, SPEC §4):
+// Which block outputs a streaming execute call sends as chunk records (docs/api.md 4.5):
 // `selectedOutputs` items are `blockName.attribute` (name case-insensitive, spaces ignored, a block id works too).
 import type { EngineEvent } from '../engine/index.js';
 import { AppError } from '../errors.js';

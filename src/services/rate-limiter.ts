@@ -1,4 +1,4 @@
-// Per-minute rate limits shared by every process without a database round trip per request (SPEC §4, §5).
+// Per-minute rate limits shared by every process without a database round trip per request (docs/api.md 4.8, 6.5).
 //
 // The shared count stays in `rate_limit_windows` (one row per bucket and one-minute window), but a process takes
 // tokens from it in leases: one atomic increment reserves k requests, which it then admits from memory. The lease

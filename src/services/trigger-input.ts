@@ -1,4 +1,4 @@
-// The API trigger's Input Format as a request contract (SEED.md §API trigger input format, SPEC §4): declared
+// The API trigger's Input Format as a request contract (docs/api.md 4.1): declared
 // types are checked before a run starts; absent optional fields become null.
 import type { ApiTriggerConfig, InputField } from '../blocks/api-trigger.js';
 import { apiTriggerConfigSchema } from '../blocks/api-trigger.js';

@@ -1,6 +1,6 @@
-// The usage check on every run (SPEC §4: 402 once the period's cost reaches the plan's limit) without a database
-// read per run. Each process keeps the owner's current-period cost in memory: read from `usage_periods` on first
-// use, raised at once by the runs this process records (run-recorder.ts adds the cost in the same commit as the
+// The usage check on every run (docs/api.md 4.8: 402 once the period's cost reaches the plan's limit) without a
+// database read per run. Each process keeps the owner's current-period cost in memory: read from `usage_periods` on
+// first use, raised at once by the runs this process records (run-recorder.ts adds the cost in the same commit as the
 // log), and re-read in the background when it is older than REFRESH_MS, so other processes' spending shows within
 // about a second. Overshoot bound: a run is admitted on a figure that may miss up to ~REFRESH_MS of other processes'
 // spending, and — as before caching — runs already admitted are charged when they finish, so the limit can be passed

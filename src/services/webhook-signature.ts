@@ -1,4 +1,4 @@
-// The one signature scheme of Sluice's webhooks, both ways (SEED.md §Authentication): `t=<unix ms>,v1=<hex
+// The one signature scheme of Sluice's webhooks, both ways (docs/guarantees.md 3.2): `t=<unix ms>,v1=<hex
 // HMAC-SHA256(secret, "<t>.<body>")>`. Completion webhooks we send carry it in `Service-signature`; inbound calls of
 // a webhook trigger with a secret must carry it in `X-Sluice-Signature` — so one verifier fits both directions.
 // Calls more than 5 minutes away from our clock are refused, so a captured call cannot be replayed later.

@@ -124,8 +124,8 @@ export interface BootstrapResult {
 }
 
 /**
- * SPEC §1: make sure the admin user, a `Default` workspace and the given key exist. Idempotent: a key
- * that is already stored is left alone (whoever it belongs to now).
+ * Bootstrap (README "First steps"): make sure the admin user, a `Default` workspace and the given key exist.
+ * Idempotent: a key that is already stored is left alone (whoever it belongs to now).
  */
 export async function bootstrapAdmin(db: Db, input: { apiKey: string; adminEmail: string; plan: Plan }): Promise<BootstrapResult> {
   const existing = await findKeyByValue(db, input.apiKey);

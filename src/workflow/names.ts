@@ -5,7 +5,7 @@ import type { Block, WorkflowState } from './state.js';
 export const RESERVED_REFERENCE_NAMES = ['loop', 'parallel', 'variable'] as const;
 export type ReservedReferenceName = (typeof RESERVED_REFERENCE_NAMES)[number];
 
-/** `<api.x>` reaches the API trigger whatever the user named it (SEED.md); likewise for the other triggers. */
+/** `<api.x>` reaches the API trigger whatever it is named (docs/workflows.md 3); likewise for the other triggers. */
 const TRIGGER_ALIASES: ReadonlyArray<readonly [alias: string, blockType: string]> = [
   ['api', 'api_trigger'],
   ['webhook', 'webhook_trigger'],

@@ -1,4 +1,4 @@
-// Parsing of `<block.path>` and `{{ENV}}` references inside config strings (SPEC §3).
+// Parsing of `<block.path>` and `{{ENV}}` references inside config strings (docs/workflows.md 3).
 import { normalizeBlockName } from './names.js';
 
 export type PathSegment = string | number;

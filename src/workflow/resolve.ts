@@ -1,4 +1,4 @@
-// Substituting references inside config values at run time (SPEC §3: exact references keep their type).
+// Substituting references inside config values at run time (docs/workflows.md 3: exact references keep their type).
 import { isPlainObject } from './plain.js';
 import { findReferences, type BlockReference, type PathSegment, type Reference } from './references.js';
 

@@ -1,4 +1,4 @@
-// The workflow state document (SPEC §3). The zod schemas are the single source of truth; the types are inferred.
+// The workflow state document (docs/workflows.md 1). The zod schemas are the single source of truth; types are inferred.
 import { z } from 'zod';
 import { MAX_BLOCKS, MAX_EDGES, MAX_HANDLE_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { BlockPolicySchema } from './policy.js';

@@ -1,4 +1,4 @@
-// validateState: the check run when a workflow is saved and when it is deployed (SPEC §3). It reports every
+// validateState: the check run when a workflow is saved and when it is deployed (docs/workflows.md 2). It reports every
 // problem it finds in one pass, so the editor can show them all at once.
 import { isPlainObject } from './plain.js';
 import { MAX_BLOCKS, MAX_EDGES } from './limits.js';

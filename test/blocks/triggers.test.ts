@@ -1,4 +1,4 @@
-// Trigger blocks lay out what started the run the way references expect it (SEED.md, SPEC §3).
+// Trigger blocks lay out what started the run the way references expect it (docs/api.md 4.1, docs/workflows.md 3).
 import { describe, expect, it } from 'vitest';
 import { apiTriggerBlock, apiTriggerConfigSchema } from '../../src/blocks/api-trigger.js';
 import { chatTriggerBlock } from '../../src/blocks/chat-trigger.js';

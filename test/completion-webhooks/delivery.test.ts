@@ -1,5 +1,6 @@
 // What a receiver gets for a completed execution: one delivery per matching active subscription, written with the
-// execution (outbox), carrying SEED.md's headers and exact payload, signed so that SEED.md's receiver check passes.
+// execution (outbox), carrying the documented headers and exact payload, signed so a receiver's check passes
+// (docs/guarantees.md 3).
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../src/db/schema.js';
@@ -24,7 +25,7 @@ const fixture = useWorkerApp((ready) => {
 const bodyOf = (r: FakeUpstream, i = 0) => JSON.parse(r.requests[i].body.toString('utf8'));
 
 describe('completion deliveries', () => {
-  it('sends the exact SEED payload and headers, signed, for an execute call', async () => {
+  it('sends the exact documented payload and headers, signed, for an execute call', async () => {
     const wf = await createDeployedWorkflow(t, plainState());
     const r = await receiver();
     const secret = 'whsec_test_secret_123';
@@ -83,7 +84,7 @@ describe('completion deliveries', () => {
     expect(req.headers['service-signature']).toMatch(/^t=\d{13},v1=[0-9a-f]{64}$/);
     expect(req.headers['service-test']).toBeUndefined();
 
-    // A receiver following SEED.md accepts it; a wrong secret, a changed body or a stale timestamp it rejects.
+    // A receiver following docs/guarantees.md 3.2 accepts it, and rejects a wrong secret, changed body or stale time.
     expect(verifyDelivery(req.headers, req.body, secret)).toBe(200);
     expect(verifyDelivery(req.headers, req.body, 'wrong-secret')).toBe(401);
     expect(verifyDelivery(req.headers, Buffer.from(req.body.toString().replace('success', 'error')), secret)).toBe(401);

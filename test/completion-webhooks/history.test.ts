@@ -1,4 +1,4 @@
-// Delivery history (paged, every attempt), redelivery and the signed test event (SPEC §6).
+// Delivery history (paged, every attempt), redelivery and the signed test event (docs/guarantees.md 3.6).
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
 import type { FakeUpstream } from '../net/fake-upstream.js';

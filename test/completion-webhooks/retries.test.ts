@@ -1,4 +1,4 @@
-// The retry schedule of SEED.md §Limits / SPEC §6, run on a clock the test moves: 5 s, 15 s, 1 min, 3 min (+ up to
+// The retry schedule of docs/guarantees.md 3.4, run on a clock the test moves: 5 s, 15 s, 1 min, 3 min (+ up to
 // 10% jitter) between at most 5 attempts; 5xx, 429 (longer Retry-After honoured, capped at 10 min), time-outs and
 // connection failures are retried; 4xx and 3xx are not; redirects are never followed.
 import { asc, eq } from 'drizzle-orm';

@@ -59,7 +59,7 @@ describe('retry policy', () => {
 
 describe('webhook and worker configuration', () => {
   const base = { SLUICE_DATA_DIR: '/tmp/x' };
-  it('defaults to SEED.md §Limits', () => {
+  it('defaults to the documented retry limits (docs/guarantees.md 3.4)', () => {
     const config = loadConfig(base);
     expect(config.webhooks).toEqual({ timeoutMs: 30_000, maxAttempts: 5, retryScheduleMs: SCHEDULE });
     expect(config.worker).toEqual({ concurrency: 32, pollIntervalMs: 500, leaseMs: 60_000, shutdownGraceMs: 25_000 });

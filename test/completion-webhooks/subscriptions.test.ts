@@ -1,4 +1,4 @@
-// Subscription management (SPEC §6): create/read/list/update/delete, SPEC defaults, validation of every field,
+// Subscription management (docs/api.md 7): create/read/list/update/delete, defaults, validation of every field,
 // the write-only encrypted secret, and tenant isolation.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ afterAll(async () => t?.close());
 const base = (workflowId: string) => `/api/v1/workflows/${workflowId}/webhooks`;
 
 describe('webhook subscriptions', () => {
-  it('creates with SPEC defaults, reads, lists, updates and deletes', async () => {
+  it('creates with the documented defaults, reads, lists, updates and deletes', async () => {
     const wf = await createDeployedWorkflow(t);
     const created = await t.request('POST', base(wf.id), { body: { url: 'https://hooks.example.com/sluice' } });
     expect(created.status).toBe(201);

@@ -1,5 +1,5 @@
 // Shared by the webhook and job tests: a clock tests can move, polling with a deadline, deployed workflows, and a
-// receiver that checks signatures the way SEED.md tells a receiver to.
+// receiver that checks signatures the way docs/guarantees.md 3.2 tells a receiver to.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
@@ -42,7 +42,7 @@ export function failingState(): WorkflowState {
   ) as WorkflowState;
 }
 
-/** `api_trigger → function` returning the input: no response block, so the execute call answers SPEC §4's JSON. */
+/** `api_trigger → function` returning the input; no response block, so execute gives the docs/api.md 4.4 JSON. */
 export function plainState(): WorkflowState {
   return makeState(
     [
@@ -86,7 +86,7 @@ export async function subscribe(t: TestApp, workflowId: string, body: Record<str
 const FIVE_MINUTES_MS = 5 * 60_000;
 
 /**
- * Verification exactly as SEED.md §Authentication tells a receiver: parse `t=<ts>,v1=<hex>`, recompute
+ * Verification exactly as docs/guarantees.md 3.2 tells a receiver: parse `t=<ts>,v1=<hex>`, recompute
  * HMAC-SHA256(secret, "<ts>.<body>"), compare in constant time, reject a Service-timestamp older than 5 minutes.
  * Returns the HTTP status a receiver would answer with.
  */

@@ -1,4 +1,4 @@
-// Workflows around the API block against a local fake upstream: branching on <api.status> (SEED.md §Errors) and
+// Workflows around the API block against a local fake upstream: branching on <api.status> (docs/workflows.md 5) and
 // cancelling a request in flight.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +55,7 @@ beforeEach(() => {
 
 /**
  * Start → api → check(status) → one echo per branch. A non-2xx response sets `error` but does not fail the block
- * (SPEC §7), so with no error edge the run goes on to the condition, which branches on the status (SEED §Errors).
+ * (docs/workflows.md 5), so with no error edge the run goes on to the condition, which branches on the status.
  */
 function statusBranchWorkflow() {
   return state({

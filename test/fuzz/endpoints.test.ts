@@ -1,7 +1,7 @@
-// Property-based fuzzing of every route (DESIGN.md reliability): fast-check draws a route, fills each path parameter
+// Property-based fuzzing of every route (docs/guarantees.md 5): fast-check draws a route, fills each path parameter
 // with a real resource, a mutation of one or an odd segment, adds a hostile query, a body (the route's own with
 // hostile fields, any JSON, or a raw hostile text), a content type, an authentication and the headers the run routes
-// read. Whatever it draws, the answer has the fuzz properties (checks.ts): no 5xx, no stack trace, SPEC error
+// read. Whatever it draws, the answer has the fuzz properties (checks.ts): no 5xx, no stack trace, documented error
 // bodies, the server still serving, and afterwards every run it answered has exactly one log.
 // A failure prints its seed: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz/endpoints.test.ts replays it.
 import fc from 'fast-check';

@@ -71,7 +71,7 @@ describe('tenant isolation', () => {
     const scoped = await t.request('POST', '/api/v1/api-keys', { body: { name: 'scoped', workspaceId: t.workspaceId } });
     expect(scoped.body.data.scope).toBe('workspace');
     const scopedKey: string = scoped.body.data.key;
-    // The bootstrap key is itself workspace-scoped to Default (SPEC §1).
+    // The bootstrap key is itself workspace-scoped to Default (docs/api.md 2).
     expect((await t.request('GET', '/api/v1/me')).body.workspaces).toHaveLength(1);
 
     const wf2 = await t.request('POST', '/api/v1/workflows', {

@@ -1,6 +1,6 @@
-// Incremental polling (SEED.md: order=asc + startDate + cursor) while runs of different durations keep completing
-// out of start order: every completed log is seen exactly once, in order. Also what the visibility horizon does
-// with a run in flight and with a run orphaned by a crashed process.
+// Incremental polling (order=asc + startDate + cursor; docs/guarantees.md 2) while runs of different durations keep
+// completing out of start order: every completed log is seen exactly once, in order. Also what the visibility horizon
+// does with a run in flight and with a run orphaned by a crashed process.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, runners } from '../../src/db/schema.js';

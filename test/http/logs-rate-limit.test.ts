@@ -1,4 +1,4 @@
-// The logs API rate limit (SEED.md §Limits, SPEC §5): per key owner's plan, one fixed one-minute window shared by
+// The logs API rate limit (docs/api.md 6.5): per key owner's plan, one fixed one-minute window shared by
 // every server process, headers on every response (429 included), Retry-After in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';

@@ -152,7 +152,7 @@ describe('the executions behind these tests are real', () => {
 });
 
 describe('GET /api/v1/logs', () => {
-  it('lists completed logs newest first with the SEED.md entry fields, rate-limit headers and the limits object', async () => {
+  it('lists completed logs newest first with the documented entry fields, rate-limit headers and the limits object', async () => {
     const res = await list({});
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'limits', 'nextCursor']);

@@ -1,6 +1,6 @@
 // Requests the HTTP parser refuses before the app runs (found by test/fuzz/paths-and-queries.test.ts): a raw UTF-8
 // byte in the URL, as curl sends an unencoded path, used to get a bare "400 Bad Request" without a body. Every such
-// answer now has the SPEC error body, and the server goes on serving.
+// answer now has our error body (docs/api.md 3), and the server goes on serving.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';

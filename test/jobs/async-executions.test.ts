@@ -1,4 +1,4 @@
-// Async mode (SPEC §4): `X-Execution-Mode: async` → 202 and a durable job; `GET /api/jobs/{taskId}` follows it
+// Async mode (docs/api.md 4.6): `X-Execution-Mode: async` → 202 and a durable job; `GET /api/jobs/{taskId}` follows it
 // through queued → processing → completed | failed; another workspace's task is 404; a job taken over after a
 // crash never runs its workflow twice.
 import { eq } from 'drizzle-orm';

@@ -32,7 +32,7 @@ export interface TestApp {
   databaseUrl?: string;
   app: AppContext;
   config: Config;
-  /** The bootstrap key: workspace-scoped to Default, as SPEC §1 provisions it. */
+  /** The bootstrap key: workspace-scoped to Default, as bootstrap provisions it (docs/api.md 2). */
   apiKey: string;
   /** A personal key of the same admin (reaches all the admin's workspaces). */
   personalKey: string;

@@ -1,4 +1,5 @@
-// Waiting for asynchronous work in tests: poll with a deadline, never a fixed sleep (DESIGN.md).
+// Waiting for asynchronous work in tests: poll with a deadline, never a fixed sleep (too short is flaky, too long is
+// slow).
 
 /** Polls until `check` returns a value (not undefined/false), or fails after the deadline naming what it waited for. */
 export async function eventually<T>(

@@ -1,5 +1,5 @@
-// Chat (SPEC §8): `POST /api/chat/{workflowId}` {message, conversationId?} runs the active deployment with
-// `<chat.message>` / `<chat.conversationId>`, streams like the execute endpoint, logs trigger `chat`; API key, or
+// Chat (README "Other triggers"): `POST /api/chat/{workflowId}` {message, conversationId?} runs the active deployment
+// with `<chat.message>` / `<chat.conversationId>`, streams like the execute endpoint, logs trigger `chat`; API key, or
 // none when the workflow's chat is public.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';

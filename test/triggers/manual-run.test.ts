@@ -1,5 +1,5 @@
-// Manual runs (SPEC §8): the editor's Run button runs the DRAFT with the Input Format values, streams every block's
-// progress, is logged with trigger `manual`, is not rate limited and is charged for usage.
+// Manual runs (README "Other triggers"): the editor's Run button runs the DRAFT with the Input Format values, streams
+// every block's progress, is logged with trigger `manual`, is not rate limited and is charged for usage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';

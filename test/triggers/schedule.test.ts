@@ -1,6 +1,6 @@
-// Schedules (SPEC §8): deploying registers each schedule_trigger (cron + IANA time zone), a worker fires every
-// tick once with `<schedule.firedAt>`, logged with trigger `schedule`; undeploy and redeploy replace the schedule;
-// after downtime only one catch-up run happens.
+// Schedules (README "Other triggers"): deploying registers each schedule_trigger (cron + IANA time zone), a worker
+// fires every tick once with `<schedule.firedAt>`, logged with trigger `schedule`; undeploy and redeploy replace the
+// schedule; after downtime only one catch-up run happens.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, schedules } from '../../src/db/schema.js';

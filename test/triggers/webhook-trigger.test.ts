@@ -1,6 +1,6 @@
-// Inbound webhooks (SPEC §8): `POST /api/webhooks/trigger/{path}` runs the active deployment that owns the path with
-// `<webhook.body>`, `<webhook.headers>`, `<webhook.query>`; optional HMAC check; paths are unique and live only
-// while deployed.
+// Inbound webhooks (README "Other triggers"): `POST /api/webhooks/trigger/{path}` runs the active deployment that owns
+// the path with `<webhook.body>`, `<webhook.headers>`, `<webhook.query>`; optional HMAC check; paths are unique and
+// live only while deployed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, makeState } from '../support/workflows.js';

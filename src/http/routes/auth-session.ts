@@ -1,5 +1,5 @@
-// Web app sign-in (SPEC §10): email + password → an httpOnly, SameSite=Lax session cookie, plus a CSRF token the app
-// echoes in X-CSRF-Token on state-changing requests. Mounted at /api/v1/auth.
+// Web app sign-in (docs/decisions.md "Web app"): email + password → an httpOnly, SameSite=Lax session cookie, plus a
+// CSRF token the app echoes in X-CSRF-Token on state-changing requests. Mounted at /api/v1/auth.
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';

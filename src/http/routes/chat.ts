@@ -1,5 +1,5 @@
-// POST /api/chat/{workflowId} {message, conversationId?, stream?, selectedOutputs?} — the chat trigger (SPEC §8,
-// services/triggers/chat.ts). The route works out who is calling and shapes the answer.
+// POST /api/chat/{workflowId} {message, conversationId?, stream?, selectedOutputs?} — the chat trigger (README "Other
+// triggers", services/triggers/chat.ts). The route works out who is calling and shapes the answer.
 import { Hono, type Context } from 'hono';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';

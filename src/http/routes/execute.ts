@@ -1,4 +1,4 @@
-// POST /api/workflows/{workflowId}/execute — the API trigger (SEED.md §Endpoints 1, SPEC §4). The route parses the
+// POST /api/workflows/{workflowId}/execute — the API trigger (docs/api.md 4). The route parses the
 // request and shapes the answer; services/triggers/api.ts decides everything else.
 import { Hono } from 'hono';
 import { REPLAYED_HEADER } from '../../services/idempotency.js';

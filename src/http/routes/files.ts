@@ -1,6 +1,6 @@
-// GET /api/files/{fileId}?expires&signature — downloads an uploaded file (SPEC §4). No API key: the signature is the
-// capability. Always an attachment with nosniff and a sandboxing CSP, so an uploaded HTML or SVG file can never run
-// as a page of this origin.
+// GET /api/files/{fileId}?expires&signature — downloads an uploaded file (docs/api.md 4.2). No API key: the signature
+// is the capability. Always an attachment with nosniff and a sandboxing CSP, so an uploaded HTML or SVG file can never
+// run as a page of this origin.
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { attachmentDisposition, openSignedDownload } from '../../services/files/index.js';

@@ -1,4 +1,4 @@
-// GET /api/jobs/{taskId} — status of an async execution (SPEC §4).
+// GET /api/jobs/{taskId} — status of an async execution (docs/api.md 4.6).
 import { Hono } from 'hono';
 import { getJobStatus } from '../../services/async-executions.js';
 import { requireApiKey } from '../auth.js';

@@ -1,4 +1,4 @@
-// The logs API (SEED.md §Endpoints 2–4, SPEC §5): read-only, rate limited per key owner's plan, and every 200 body
+// The logs API (docs/api.md 6): read-only, rate limited per key owner's plan, and every 200 body
 // carries the `limits` object of the workspace's owner.
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -24,7 +24,7 @@ import { parseWith } from '../validation.js';
 const logsRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const { rateLimiter, config } = c.get('app');
   const principal = c.get('principal');
-  // SPEC §5 limits API clients per key owner; the web app's logs explorer (a signed-in person) is not an API client.
+  // docs/api.md 6.5 limits API clients per key owner; the web app's logs page (a signed-in person) is not one.
   if (isSessionPrincipal(principal)) return next();
   const decision = await rateLimiter.consume({
     bucket: 'logs',
@@ -38,7 +38,7 @@ const logsRateLimit = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * The raw query string, refused when a parameter is unknown (a misspelt filter would silently widen the result)
- * or given twice (which value wins would be a guess). Lists are comma-separated, as SEED.md describes them.
+ * or given twice (which value wins would be a guess). Lists are comma-separated (docs/api.md 6.1).
  */
 function singleValuedQuery(c: Context<AppEnv>): Record<string, string> {
   const problems: ErrorDetail[] = [];

@@ -1,5 +1,5 @@
-// POST /api/v1/workflows/{workflowId}/run — the editor's Run button (SPEC §8, services/triggers/manual.ts). Answers
-// with Server-Sent Events of every block's progress, or JSON (see wantsJson).
+// POST /api/v1/workflows/{workflowId}/run — the editor's Run button (README "Other triggers",
+// services/triggers/manual.ts). Answers with Server-Sent Events of every block's progress, or JSON (see wantsJson).
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { doneRecord } from '../../services/runs/answers.js';

@@ -1,4 +1,4 @@
-// GET /api/users/me/usage-limits (SPEC §4): the caller's own execution rate limits and usage.
+// GET /api/users/me/usage-limits (docs/api.md 4.8): the caller's own execution rate limits and usage.
 import { Hono } from 'hono';
 import { getUsage, peekRateLimit, planLimit, type RateState } from '../../services/limits.js';
 import { requireApiKey } from '../auth.js';

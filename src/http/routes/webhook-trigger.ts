@@ -1,4 +1,4 @@
-// POST /api/webhooks/trigger/{path} — inbound webhooks (SPEC §8, services/triggers/webhook.ts).
+// POST /api/webhooks/trigger/{path} — inbound webhooks (README "Other triggers", services/triggers/webhook.ts).
 import { Hono } from 'hono';
 import { prepareWebhookCall, runWebhookCall } from '../../services/triggers/webhook.js';
 import { readBodyLimited } from '../body.js';

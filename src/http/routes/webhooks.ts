@@ -1,4 +1,4 @@
-// Completion webhook subscriptions of a workflow (SPEC §6), under /api/v1/workflows/{workflowId}/webhooks.
+// Completion webhook subscriptions of a workflow (docs/api.md 7), under /api/v1/workflows/{workflowId}/webhooks.
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';

@@ -81,7 +81,7 @@ export const workflowRoutes = new Hono<AppEnv>()
     return c.json({ version: deployment.version, deployedAt });
   });
 
-/** `GET /api/workflows/{id}/status` (SPEC §4 companion endpoint, outside /v1 like execute). */
+/** `GET /api/workflows/{id}/status` (docs/api.md 4.8; outside /v1 like execute). */
 export const workflowStatusRoutes = new Hono<AppEnv>().get('/:workflowId/status', requireApiKey, async (c) => {
   const row = await loadWorkflow(c);
   return c.json(await workflowStatus(c.get('app').db, row));

@@ -1,4 +1,4 @@
-// Delivery history (SPEC §6: paged, each attempt shown) and redelivery, which creates a new delivery that goes
+// Delivery history (docs/api.md 7: paged, each attempt shown) and redelivery, which creates a new delivery that goes
 // through the same worker path, signing and retry schedule as any other.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

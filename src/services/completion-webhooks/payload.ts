@@ -1,5 +1,5 @@
-// The `workflow.execution.completed` payload as SEED.md §Payload lists it, plus `deploymentVersion`. The optional parts appear only
-// when the subscription asks for them; key order is fixed so bodies read the same every time.
+// The `workflow.execution.completed` payload (docs/guarantees.md 3.1), `deploymentVersion` included. The optional parts
+// appear only when the subscription asks for them; key order is fixed so bodies read the same every time.
 import type { executions, webhookSubscriptions } from '../../db/schema.js';
 import { toFullCost } from '../logs/views.js';
 import { COMPLETION_EVENT } from './constants.js';
@@ -47,7 +47,7 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     logId: row.id,
     workflowId: row.workflowId,
     executionId: row.executionId,
-    // SEED.md's payload status is `success` or `error`: a cancelled run is an error there (the log says `cancelled`).
+    // The payload status is only `success` or `error`: a cancelled run is an error there (the log says `cancelled`).
     status: row.status === 'success' ? 'success' : 'error',
     level: row.level ?? (row.status === 'success' ? 'info' : 'error'),
     trigger: row.trigger,
@@ -55,7 +55,7 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     startedAt: row.startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     totalDurationMs: row.totalDurationMs ?? endedAt.getTime() - row.startedAt.getTime(),
-    // The log detail's cost shape (SEED.md: "same shape as cost in log detail").
+    // The same shape as the log detail's cost (docs/api.md 6.3).
     cost: toFullCost(row.costTotal, row.cost),
     files: row.files ?? null,
     finalOutput: row.finalOutput ?? {},
@@ -82,7 +82,7 @@ export function completionPayload(input: {
     totalDurationMs: e.totalDurationMs,
     cost: e.cost,
     files: e.files,
-    // Beyond SEED's list (extra fields are allowed): which deployment ran, so receivers can tell releases apart.
+    // Our addition (extra fields are allowed): which deployment ran, so receivers can tell releases apart.
     deploymentVersion: e.deploymentVersion,
   };
   if (include.includeFinalOutput) data.finalOutput = e.finalOutput;

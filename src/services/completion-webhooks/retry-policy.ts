@@ -1,4 +1,4 @@
-// What a delivery attempt's result means (SEED.md §Limits, SPEC §6): any 2xx succeeds; 5xx, 429, a time-out and a
+// What a delivery attempt's result means (docs/guarantees.md 3.4): any 2xx succeeds; 5xx, 429, a time-out and a
 // failed connection are retried on the schedule; everything else (3xx included — redirects are not followed,
 // 4xx, a refused target) fails for good.
 import type { OutboundResponse } from '../../net/index.js';

@@ -1,4 +1,4 @@
-// Webhook subscriptions of a workflow (SEED.md §Webhook subscription, SPEC §6). The secret is write-only: it is
+// Webhook subscriptions of a workflow (docs/api.md 7). The secret is write-only: it is
 // stored encrypted and responses only say whether there is one.
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -106,7 +106,7 @@ export async function createSubscription(
       workspaceId: workflow.workspaceId,
       url: input.url,
       secretEncrypted: input.secret ? app.cipher.encrypt(input.secret) : null,
-      // SPEC §6 defaults: no extras, every level and trigger, active.
+      // Defaults (docs/api.md 7): no extras, every level and trigger, active.
       includeFinalOutput: input.includeFinalOutput ?? false,
       includeTraceSpans: input.includeTraceSpans ?? false,
       includeRateLimits: input.includeRateLimits ?? false,

@@ -1,4 +1,4 @@
-// Where a subscription may point (SPEC §6): an absolute http(s) URL that is not a private, loopback or link-local
+// Where a subscription may point (docs/api.md 7): an absolute http(s) URL that is not a private, loopback or link-local
 // address unless SLUICE_ALLOW_PRIVATE_NETWORK is set. Checked here when the URL is saved (so the user hears about
 // it at once) and again by the guarded dispatcher on every attempt, after DNS resolution.
 import { lookup } from 'node:dns/promises';

@@ -1,4 +1,4 @@
-// The test event of SPEC §6: sent through the same delivery path and signing as real events.
+// The test event (docs/guarantees.md 3.6): sent through the same delivery path and signing as real events.
 import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { limitsObject, workspaceOwner } from '../limits.js';

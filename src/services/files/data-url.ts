@@ -1,4 +1,4 @@
-// Data URLs of inline files (SEED.md §File input object: `data:<mime>;base64,<content>`). Checked completely before
+// Data URLs of inline files (docs/api.md 4.2: `data:<mime>;base64,<content>`). Checked completely before
 // anything is stored, and decoded in slices so a 27 MB base64 string never needs a second full-size copy.
 
 /** A checked data URL; the content stays inside the original string, from `contentStart` on. */

@@ -1,5 +1,5 @@
 // Opening a file through its signed URL. The signature is checked before the database is asked anything, so without
-// a valid link nobody learns whether a file id exists (SPEC §11: no signed URL reaches another file).
+// a valid link nobody learns whether a file id exists (docs/guarantees.md 1: no signed URL reaches another file).
 import { eq } from 'drizzle-orm';
 import { files } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';

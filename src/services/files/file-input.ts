@@ -1,4 +1,4 @@
-// The file input object of a `files` field (SEED.md §File input object), checked in full before anything is stored,
+// The file input object of a `files` field (docs/api.md 4.2), checked in full before anything is stored,
 // so a request with one bad file stores none of its files.
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../../errors.js';

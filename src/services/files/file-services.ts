@@ -4,9 +4,9 @@ import { createLocalStorage } from './local-storage.js';
 import type { FileStorage } from './storage.js';
 import { createUrlSigner, type UrlSigner } from './url-signer.js';
 
-/** SEED.md §Limits: 20 MB per inline file, counted in decoded bytes. */
+/** docs/api.md 4.2: 20 MB per inline file, counted in decoded bytes. */
 export const MAX_INLINE_FILE_BYTES = 20 * 1024 * 1024;
-/** SPEC §4: a signed URL expires one hour after upload unless configured otherwise. */
+/** docs/api.md 4.2: a signed URL expires one hour after upload unless configured otherwise. */
 export const DEFAULT_URL_TTL_MS = 60 * 60 * 1000;
 
 export interface FileServices {

@@ -1,4 +1,4 @@
-// Inline files of the execute endpoint (SPEC §4): decoding, storage, signed download URLs.
+// Inline files of the execute endpoint (docs/api.md 4.2): decoding, storage, signed download URLs.
 export type { UserFile } from './user-file.js';
 export type { FileContent, FileStorage, StoredObject } from './storage.js';
 export { createLocalStorage } from './local-storage.js';

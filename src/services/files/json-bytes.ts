@@ -1,5 +1,5 @@
-// JSON.parse for request bodies that carry inline files (SPEC §4: a 20 MB file is ~27 MB of base64 text, and must
-// cost at most ~3× its size in memory end to end).
+// JSON.parse for request bodies that carry inline files (docs/api.md 4.2: a 20 MB file is ~27 MB of base64 text, and
+// must cost at most ~3× its size in memory end to end).
 //
 // The obvious `JSON.parse(bytes.toString())` holds three full copies at its peak: the bytes, the text, and the parsed
 // string (V8 copies string values out of the source text). Here every long, escape-free string literal is cut out of

@@ -1,4 +1,4 @@
-// Turns the value of a `files` field into UserFile objects (SEED.md §UserFile properties, SPEC §4): inline files are
+// Turns the value of a `files` field into UserFile objects (docs/api.md 4.2): inline files are
 // decoded straight to storage, recorded in the `files` table and given a signed URL; `url` files pass through.
 import { files } from '../../db/schema.js';
 import { newId } from '../../ids.js';

@@ -1,6 +1,6 @@
-// Signed download URLs (SPEC §4): the signature is the capability, so a download needs no API key. The key is derived
-// from SLUICE_SECRET (HKDF, like the at-rest cipher, with its own label), so every process sharing the secret can
-// verify a URL another one issued, and a leaked URL key would reveal nothing about the cipher key.
+// Signed download URLs (docs/api.md 4.2): the signature is the capability, so a download needs no API key. The key is
+// derived from SLUICE_SECRET (HKDF, like the at-rest cipher, with its own label), so every process sharing the secret
+// can verify a URL another one issued, and a leaked URL key would reveal nothing about the cipher key.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 export interface UrlSigner {

@@ -1,4 +1,4 @@
-// SEED.md §UserFile properties: what a `files` field holds once the execute endpoint has taken it in.
+// The UserFile (docs/api.md 4.2): what a `files` field holds once the execute endpoint has taken it in.
 export interface UserFile {
   /** Signed download URL of this service, or the caller's own URL for `url` files. */
   url: string;

@@ -126,7 +126,7 @@ export async function getExecutionDetail(db: Db, principal: Principal, execution
   };
 }
 
-/** The four keys of a workflow state (SPEC §3), each present even if the stored snapshot left one out. */
+/** The four keys of a workflow state (docs/workflows.md 1), each present even if the stored snapshot left one out. */
 function snapshotView(state: unknown): WorkflowStateSnapshot {
   const s = (state ?? {}) as Partial<Record<keyof WorkflowStateSnapshot, unknown>>;
   const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

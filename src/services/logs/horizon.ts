@@ -1,5 +1,5 @@
-// The visibility horizon of ascending reads — how incremental polling (SEED.md: order=asc + startDate + cursor)
-// never skips a log.
+// The visibility horizon of ascending reads — how incremental polling (order=asc + startDate + cursor;
+// docs/guarantees.md 2) never skips a log.
 //
 // A log is listed only once its run is complete, but it is ordered by when the run *started*. A slow run that
 // started before a fast one completes after it: a poller whose cursor already passed the fast run's position would

@@ -1,4 +1,4 @@
-// The logs API service (SEED.md §Endpoints 2–4, SPEC §5): list, log detail, execution detail.
+// The logs API service (docs/api.md 6): list, log detail, execution detail.
 export { listLogs, logsPageQuery, keysetOrder, type LogListItem, type LogPage } from './list.js';
 export { logFilters } from './filters.js';
 export { getExecutionDetail, getLogDetail, type ExecutionDetail, type LogDetail, type Located } from './detail.js';

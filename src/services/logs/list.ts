@@ -9,7 +9,7 @@ import { visibilityHorizon } from './horizon.js';
 import type { LogsQuery } from './params.js';
 import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
 
-/** A list item: the SEED.md log entry, plus what `details=full` and the include flags add. */
+/** A list item: the log entry (docs/api.md 6.1), plus what `details=full` and the include flags add. */
 export interface LogListItem extends Omit<LogEntry, 'cost'> {
   cost: { total: number } | FullCost;
   workflow?: WorkflowSummary;

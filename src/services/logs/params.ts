@@ -1,4 +1,4 @@
-// The query parameters of `GET /api/v1/logs` (SEED.md §Endpoints 2, SPEC §5): one zod schema, so every malformed
+// The query parameters of `GET /api/v1/logs` (docs/api.md 6.1): one zod schema, so every malformed
 // value is a 400 whose details name the parameter. Values arrive as query-string text and are parsed here.
 import { z } from 'zod';
 import { TRIGGER_TYPES } from '../../workflow/index.js';
@@ -34,7 +34,7 @@ const pageSize = z
   .regex(/^[+-]?\d+$/, 'must be a whole number')
   .transform(Number)
   .pipe(z.number().min(1, 'must be at least 1'))
-  // SPEC §5: asking for more than the maximum is not an error, it is clamped.
+  // docs/api.md 6.1: asking for more than the maximum is not an error, it is clamped.
   .transform((n) => Math.min(n, MAX_PAGE_SIZE));
 
 const flag = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');

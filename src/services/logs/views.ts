@@ -1,4 +1,4 @@
-// Rows of `executions` in the shapes of SEED.md: the log entry (list item), the full cost of the log detail, and
+// Rows of `executions` in the shapes of docs/api.md 6: the log entry (list item), the full cost of the log detail, and
 // the workflow summary. Timestamps are ISO 8601 with milliseconds, as stored.
 import type { executions } from '../../db/schema.js';
 import type { TokenUsage } from '../../engine/index.js';

@@ -1,4 +1,4 @@
-// What a caller is told about a run, as the HTTP API promises it (SPEC §4). Made here rather than in the routes
+// What a caller is told about a run, as docs/api.md 4.4–4.6 promises it. Made here rather than in the routes
 // because an Idempotency-Key answer is stored with the run's log, in the same commit, and replayed from there.
 import type { ExecutionResult } from '../../engine/index.js';
 import type { StoredResponse } from '../idempotency.js';
@@ -49,7 +49,7 @@ export function pausedAnswer(executionId: string) {
 }
 
 /**
- * The final record of a streamed run (SEED.md Final record), with any extra fields a trigger adds. A run that paused
+ * The final record of a streamed run (docs/api.md 4.5), with any extra fields a trigger adds. A run that paused
  * ends its stream too: its record says so and where to resume it (the rest of the run is not streamed).
  */
 export function doneRecord(outcome: Pick<ExecutionOutcome, 'result' | 'executionId'>, extra: Record<string, unknown> = {}) {

@@ -1,4 +1,4 @@
-// The API trigger (SEED.md §Endpoints 1, SPEC §4): `POST /api/workflows/{id}/execute`. Every check that can refuse
+// The API trigger (docs/api.md 4): `POST /api/workflows/{id}/execute`. Every check that can refuse
 // the call — access, deployment, limits, input, idempotency — happens before a run starts, so a streaming caller gets
 // ordinary JSON errors and a stream only once the run is under way. The execution id is fixed first: files are
 // stored under it, and plain, streaming and async calls all log under it.
@@ -142,7 +142,7 @@ export interface AsyncAccepted extends StoredResponse {
   status: 202;
 }
 
-/** The 202 of an async call (SPEC §4); taskId and jobId name the same job (jobId is kept for older clients). */
+/** The 202 of an async call (docs/api.md 4.6); taskId and jobId name the same job (jobId is kept for older clients). */
 export function acceptedAnswer(app: AppContext, queued: QueuedExecution): AsyncAccepted {
   const statusPath = `/api/jobs/${queued.taskId}`;
   return {

@@ -1,5 +1,5 @@
-// The chat trigger (SPEC §8): `POST /api/chat/{workflowId}` runs the active deployment's chat_trigger with
-// `<chat.message>` and `<chat.conversationId>` (generated as conv_… when the caller starts a conversation), logged
+// The chat trigger (README "Other triggers"): `POST /api/chat/{workflowId}` runs the active deployment's chat_trigger
+// with `<chat.message>` and `<chat.conversationId>` (generated as conv_… when the caller starts a conversation), logged
 // with trigger `chat`. Callers: an API key with access to the workflow's workspace, or anyone when the workflow's
 // chat is public (`chatPublic`). Streams like the execute endpoint unless `stream: false`.
 import { z } from 'zod';

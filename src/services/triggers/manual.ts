@@ -1,7 +1,7 @@
-// The manual trigger (SPEC §8): the editor's Run button runs the DRAFT state, logged with trigger `manual`. The API
-// trigger's Input Format `value`s stand in for a request; `input` in the body overrides them field by field (the
-// engine fills them in). Not rate limited (SPEC §4), but charged for usage and refused with 402 once the usage limit
-// is reached. Progress is reported per block for the editor.
+// The manual trigger (README "Other triggers"): the editor's Run button runs the DRAFT state, logged with trigger
+// `manual`. The API trigger's Input Format `value`s stand in for a request; `input` in the body overrides them field by
+// field (the engine fills them in). Not rate limited (docs/api.md 4.8), but charged for usage and refused with 402 once
+// the usage limit is reached. Progress is reported per block for the editor.
 import { z } from 'zod';
 import { blockCatalog } from '../../blocks/registry.js';
 import type { EngineEvent } from '../../engine/index.js';

@@ -1,8 +1,8 @@
-// The schedule trigger (SPEC §8): the `schedule.tick` job fires one tick of a schedule. Before running, it moves the schedule on and queues the
-// next tick in one transaction, guarded on the schedule still expecting this tick — so a tick of a replaced or
-// removed schedule does nothing, and the chain of ticks continues even if this run fails or its worker dies.
-// The next tick is computed from now, not from this tick: after downtime the overdue tick runs once (the one
-// catch-up run) and the ticks missed meanwhile are skipped, never replayed in a burst.
+// The schedule trigger (README "Other triggers"): the `schedule.tick` job fires one tick of a schedule. Before running,
+// it moves the schedule on and queues the next tick in one transaction, guarded on the schedule still expecting this
+// tick — so a tick of a replaced or removed schedule does nothing, and the chain of ticks continues even if this run
+// fails or its worker dies. The next tick is computed from now, not from this tick: after downtime the overdue tick
+// runs once (the one catch-up run) and the ticks missed meanwhile are skipped, never replayed in a burst.
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { schedules } from '../../db/schema.js';

@@ -1,6 +1,6 @@
-// Cron schedules of active deployments (SPEC §8): deploying or activating a version replaces the workflow's
-// schedules with that version's `schedule_trigger` blocks; undeploying removes them. Each schedule row records the
-// next tick, which is also queued as a job (schedule-ticks.ts).
+// Cron schedules of active deployments (README "Other triggers"): deploying or activating a version replaces the
+// workflow's schedules with that version's `schedule_trigger` blocks; undeploying removes them. Each schedule row
+// records the next tick, which is also queued as a job (schedule-ticks.ts).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { jobs, schedules } from '../../db/schema.js';

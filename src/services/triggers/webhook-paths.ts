@@ -1,5 +1,5 @@
-// Inbound webhook paths of active deployments (SPEC §8). A path belongs to one workflow at a time: the primary key
-// of `webhook_trigger_paths` decides between concurrent deploys, and the loser's deploy fails with 409.
+// Inbound webhook paths of active deployments (README "Other triggers"). A path belongs to one workflow at a time: the
+// primary key of `webhook_trigger_paths` decides between concurrent deploys, and the loser's deploy fails with 409.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { webhookTriggerPaths } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// The webhook trigger (SPEC §8): `POST /api/webhooks/trigger/{path}` runs the active deployment whose
+// The webhook trigger (README "Other triggers"): `POST /api/webhooks/trigger/{path}` runs the active deployment whose
 // `webhook_trigger` owns the path, synchronously, logged with trigger `webhook`. No API key: the path is the
 // address and, when the trigger has a secret, the HMAC signature (X-Sluice-Signature) is the authentication.
 // Answers 200 {success, executionId}, or the response block's response when one ran.

@@ -10,7 +10,7 @@ import type { FuzzFixture } from './fixture.js';
 /** A stack frame (`at fn (file.ts:1:2)`) or a module path: what a leaked stack trace looks like. */
 const STACK_TRACE = /\bat [^\n]*\.(?:ts|js|mjs|cjs):\d+:\d+|node_modules[\\/]/;
 const ERROR_KEYS = new Set(['error', 'code', 'details']);
-/** SPEC §4: a failed or timed-out run's error body also names the run and what it produced. */
+/** docs/api.md 4.4: a failed or timed-out run's error body also names the run and what it produced. */
 const RUN_ERROR_KEYS = new Set([...ERROR_KEYS, 'success', 'executionId', 'conversationId', 'output', 'metadata']);
 const RUN_ERROR_CODES = new Set(['EXECUTION_FAILED', 'EXECUTION_TIMEOUT']);
 
@@ -46,7 +46,7 @@ export function checkAnswer(req: RawRequest, res: RawResponse, ledger: RunLedger
     expect(typeof json!.error, `error is a string: ${label}`).toBe('string');
     expect(typeof json!.code, `code is a string: ${label}`).toBe('string');
     const allowed = RUN_ERROR_CODES.has(json!.code as string) ? RUN_ERROR_KEYS : ERROR_KEYS;
-    expect(Object.keys(json!).filter((k) => !allowed.has(k)), `only the SPEC error fields: ${label}`).toEqual([]);
+    expect(Object.keys(json!).filter((k) => !allowed.has(k)), `only the error body fields: ${label}`).toEqual([]);
     if (json!.details !== undefined) {
       expect(Array.isArray(json!.details), `details is an array: ${label}`).toBe(true);
       for (const detail of json!.details as unknown[]) {

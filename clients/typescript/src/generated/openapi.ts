@@ -22,15 +22,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Me"];
                     };
                 };
-                /** @description Error */
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -67,13 +71,17 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -102,13 +110,19 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -145,13 +159,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -188,13 +208,20 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -235,13 +262,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -277,13 +310,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -315,13 +354,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -363,13 +409,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -406,15 +458,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowList"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -447,15 +504,21 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -492,15 +555,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -526,13 +595,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -568,15 +643,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -609,15 +691,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowExport"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -665,15 +753,21 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowImportResult"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -712,15 +806,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeployResult"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -744,15 +844,31 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Undeployed"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -788,15 +904,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeploymentList"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -838,15 +960,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeployResult"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -883,15 +1011,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WorkflowStatus"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -921,7 +1055,14 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description `async` queues the run and answers 202 with a task id (GET /api/jobs/{taskId}); anything else runs it now */
+                    "X-Execution-Mode"?: components["parameters"]["ExecutionMode"];
+                    /** @description A repeat with the same key and body gets the first answer again (Idempotent-Replayed: true) instead of a second run; the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
                 path: {
                     workflowId: string;
                 };
@@ -943,6 +1084,12 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -952,24 +1099,55 @@ export interface paths {
                 /** @description Queued (X-Execution-Mode: async), or paused at an approval block */
                 202: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ExecuteAcceptedOrPaused"];
                     };
                 };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                408: components["responses"]["ExecutionTimeout"];
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
                 /** @description The run failed */
                 500: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ExecuteFailure"];
                     };
                 };
-                /** @description Error */
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1004,13 +1182,17 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1049,13 +1231,18 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1086,13 +1273,19 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1129,13 +1322,19 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1161,13 +1360,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1200,13 +1405,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1237,13 +1449,17 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1273,13 +1489,19 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1319,13 +1541,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1381,15 +1609,24 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["LogPage"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1428,15 +1665,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["LogDetail"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1475,15 +1722,25 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ExecutionDetail"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1524,6 +1781,7 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1533,15 +1791,31 @@ export interface paths {
                 /** @description Asked to stop; still stopping */
                 202: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["CancelAnswer"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description The execution has already finished (EXECUTION_NOT_RUNNING) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1589,15 +1863,32 @@ export interface paths {
                 /** @description Success */
                 202: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ResumeAccepted"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description The execution is not waiting for an approval (EXECUTION_NOT_PAUSED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1635,15 +1926,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["PausedRunList"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1667,10 +1963,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded file through its signed URL */
+        /** Download an uploaded file through its signed URL (403 when the link is invalid or expired) */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    expires: string;
+                    signature: string;
+                };
                 header?: never;
                 path: {
                     fileId: string;
@@ -1682,13 +1981,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/octet-stream": string;
+                    };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["ServiceUnavailable"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1725,13 +2032,15 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1768,13 +2077,119 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                /** @description Not ready: the failing checks are named */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document (the interactive reference is at /docs) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (404 when SLUICE_METRICS_ENABLED=false; bearer token when SLUICE_METRICS_TOKEN is set) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1803,14 +2218,19 @@ export interface paths {
         /** Manual run of the draft with the Input Format values (SSE progress unless ?stream=false) */
         post: {
             parameters: {
-                query?: never;
-                header?: never;
+                query?: {
+                    stream?: "true" | "false";
+                };
+                header?: {
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
                 path: {
                     workflowId: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         input?: {
@@ -1824,13 +2244,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1854,28 +2283,59 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Inbound webhook trigger (any content type; optional X-Sluice-Signature) */
+        /** Inbound webhook trigger (any content type; optional X-Sluice-Signature). The path may contain slashes. */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
                 path: {
+                    /** @description The webhook path configured on the trigger block; may contain slashes */
                     path: string;
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "*/*": unknown;
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                404: components["responses"]["NotFound"];
+                408: components["responses"]["ExecutionTimeout"];
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1910,13 +2370,15 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1943,7 +2405,9 @@ export interface paths {
         /** First run: whether the owner account is still to be created, and whether ?token= is the setup token */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    token?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1953,13 +2417,16 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1990,13 +2457,29 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                /** @description The owner account exists already (SETUP_COMPLETE) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2040,13 +2523,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2088,15 +2578,31 @@ export interface paths {
             };
             responses: {
                 /** @description Success */
-                200: {
+                201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                /** @description An account with this email already exists (CONFLICT) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2131,15 +2637,17 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Success */
-                200: {
+                204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2174,13 +2682,16 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                401: components["responses"]["Unauthorized"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2219,15 +2730,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["JobStatus"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2266,15 +2783,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["SubscriptionList"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2313,15 +2836,32 @@ export interface paths {
                 /** @description Success */
                 201: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["SubscriptionResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description The workflow has as many subscriptions as it may (LIMIT_EXCEEDED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2359,15 +2899,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["SubscriptionResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2394,13 +2940,19 @@ export interface paths {
                 /** @description Success */
                 204: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2441,15 +2993,22 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["SubscriptionResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2485,15 +3044,21 @@ export interface paths {
                 /** @description Success */
                 202: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeliveryResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2534,15 +3099,21 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeliveryPage"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2584,15 +3155,76 @@ export interface paths {
                 /** @description Success */
                 202: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["DeliveryResponse"];
                     };
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery of this subscription again (the same as the route without the subscription id) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                    subscriptionId: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryResponse"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2616,11 +3248,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Chat with a deployed workflow (streams by default) */
+        /** Chat with a deployed workflow (streams by default); no credentials needed when the chat is public */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
                 path: {
                     workflowId: string;
                 };
@@ -2640,13 +3275,37 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "X-Conversation-Id": components["headers"]["X-Conversation-Id"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Error */
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                404: components["responses"]["NotFound"];
+                408: components["responses"]["ExecutionTimeout"];
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2750,7 +3409,7 @@ export interface components {
             createdAt: string;
             /** @description ISO 8601 */
             updatedAt: string;
-            /** @description A workflow state (SPEC §3) */
+            /** @description A workflow state (docs/workflows.md) */
             state: {
                 blocks: {
                     [key: string]: {
@@ -2832,7 +3491,7 @@ export interface components {
             version: 1;
             name: string;
             description: string;
-            /** @description A workflow state (SPEC §3) */
+            /** @description A workflow state (docs/workflows.md) */
             state: {
                 blocks: {
                     [key: string]: {
@@ -3195,7 +3854,7 @@ export interface components {
         ExecutionDetail: {
             executionId: string;
             workflowId: string;
-            /** @description A workflow state (SPEC §3) */
+            /** @description A workflow state (docs/workflows.md) */
             workflowState: {
                 blocks: {
                     [key: string]: {
@@ -3374,10 +4033,149 @@ export interface components {
             };
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description VALIDATION_ERROR (details name each problem), or INVALID_JSON for an unreadable body */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNAUTHORIZED: missing, invalid or revoked credentials */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description USAGE_LIMIT_EXCEEDED: the workspace owner's usage limit for the period is reached */
+        UsageLimitExceeded: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description FORBIDDEN: no access to that workspace, or a session request without X-CSRF-Token */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND: no such resource (or none the caller can see) */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description EXECUTION_TIMEOUT: the run took longer than the execution time-out */
+        ExecutionTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state (code says which) */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PAYLOAD_TOO_LARGE: the request body is over the limit */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits) */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A backing service (file storage) is unavailable; try again later */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description `async` queues the run and answers 202 with a task id (GET /api/jobs/{taskId}); anything else runs it now */
+        ExecutionMode: "sync" | "async";
+        /** @description A repeat with the same key and body gets the first answer again (Idempotent-Replayed: true) instead of a second run; the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT */
+        IdempotencyKey: string;
+        /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+        RequestId: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id: the caller's own X-Request-Id when it is 1–128 characters of A-Z a-z 0-9 . _ : -, else a new one */
+        "X-Request-Id": string;
+        /** @description The execution this answer is about (its log is GET /api/v1/logs/executions/{id}) */
+        "X-Execution-Id": string;
+        /** @description Requests allowed per one-minute window on the plan (absent when the plan is unlimited) */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "X-RateLimit-Remaining": number;
+        /** @description When the current window ends (ISO 8601) */
+        "X-RateLimit-Reset": string;
+        /** @description Seconds to wait before trying again */
+        "Retry-After": number;
+        /** @description The conversation this chat answer belongs to */
+        "X-Conversation-Id": string;
+        /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

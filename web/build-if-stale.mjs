@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds web/dist when it is missing or older than any web source, so `npm start` from a fresh clone serves the app
 // and a checkout with edited sources never serves a stale bundle. `--force` always builds.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,8 +19,11 @@ function newestMtime(path) {
   return newest;
 }
 
+// The API reference page (/docs) ships with the web app: Scalar's standalone bundle, a development dependency.
+const scalarCopy = join(webDir, 'dist', 'docs', 'scalar.js');
+
 export function webBuildIsStale() {
-  if (!existsSync(stamp)) return true;
+  if (!existsSync(stamp) || !existsSync(scalarCopy)) return true;
   const built = statSync(stamp).mtimeMs;
   return sources.some((source) => newestMtime(join(webDir, source)) > built);
 }
@@ -35,6 +39,8 @@ export async function buildWeb({ force = false, quiet = false } = {}) {
     return false;
   }
   await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  mkdirSync(join(webDir, 'dist', 'docs'), { recursive: true });
+  copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), scalarCopy);
   return true;
 }
 

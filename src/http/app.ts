@@ -8,6 +8,7 @@ import { handleError, handleNotFound } from './errors.js';
 import { observeRequests } from './observe.js';
 import { serveWebApp } from './static.js';
 import { openApiDocument } from './openapi.js';
+import { docsRoutes } from './docs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { chatRoutes } from './routes/chat.js';
 import { authSessionRoutes } from './routes/auth-session.js';
@@ -76,11 +77,14 @@ export function createApp(app: AppContext) {
       return c.json({ status: report.ready ? 'ok' : 'unavailable', checks: report.checks }, report.ready ? 200 : 503);
     })
     .get('/api/openapi.json', (c) => c.json(openApiDocument(app.config.baseUrl) as Record<string, unknown>))
+    // The interactive reference for that document (Scalar, served from node_modules; no key, no CDN).
+    .route('/docs', docsRoutes)
     // Prometheus metrics (docs/metrics.md); a plain 404 when SLUICE_METRICS_ENABLED=false.
     .route('/metrics', metricsRoutes)
     .route('/api/v1', v1)
     .route('/api', unversioned)
-    // The web app at `/` (built into web/dist), last so it never shadows an API route; /api, /health and /ready stay JSON.
+    // The web app at `/` (built into web/dist), last so it never shadows an API route; /api, /health, /ready and /docs
+    // stay the server's own.
     .use(serveWebApp())
     .notFound(handleNotFound)
     .onError(handleError);

@@ -1,6 +1,6 @@
 // Serves the built web app (web/dist) at `/`, with the single-page-app fallback: any GET that is not an API path
 // and not a file answers index.html, so deep links like /workflows/wf_x work on reload. API paths (/api, /health,
-// /ready, /metrics) are never shadowed: they fall through to their routes or the JSON 404.
+// /ready, /metrics) and the API reference (/docs) are never shadowed: they fall through to their routes or the JSON 404.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import type { AppEnv } from './env.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-const RESERVED_PREFIXES = ['/api', '/health', '/ready', '/metrics'];
+const RESERVED_PREFIXES = ['/api', '/health', '/ready', '/metrics', '/docs'];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

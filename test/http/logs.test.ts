@@ -400,7 +400,7 @@ describe('GET /api/v1/logs/{id}', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(
-      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
+      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
     );
     expect(d).toMatchObject({
       id: row.id,
@@ -413,6 +413,8 @@ describe('GET /api/v1/logs/{id}', () => {
       totalDurationMs: row.totalDurationMs,
       // Run straight through the service, not by a request (test/http/request-id.test.ts covers requests).
       requestId: null,
+      // It never paused for an approval (test/runs/approvals.test.ts covers runs that did).
+      approvals: null,
       workflow: { id: ids.gpt, name: 'WF gpt', description: '' },
       cost: {
         total: row.costTotal,

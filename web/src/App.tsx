@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, setCsrfToken } from './api';
+import { usePausedRuns } from './components/approvals';
 import { ErrorBox, Spinner } from './components/ui';
+import { ApprovalsPage } from './pages/Approvals';
 import { LogDetailPage } from './pages/LogDetail';
 import { LogsPage } from './pages/Logs';
 import { SettingsPage } from './pages/Settings';
@@ -55,6 +57,7 @@ function Shell() {
   else if (section === 'workflows') page = <WorkflowListPage />;
   else if (log) page = <LogDetailPage key={log.id} logId={log.id} />;
   else if (section === 'logs') page = <LogsPage />;
+  else if (section === 'approvals') page = <ApprovalsPage />;
   else if (section === 'settings') page = <SettingsPage />;
   else page = <div className="page-message">Nothing here. <Link to="/workflows">Go to workflows</Link></div>;
 
@@ -81,6 +84,9 @@ function Shell() {
         </select>
         <nav className="mainnav">
           <Link to="/workflows" className={section === 'workflows' ? 'active' : ''}>Workflows</Link>
+          <Link to="/approvals" className={section === 'approvals' ? 'active' : ''}>
+            Approvals <WaitingCount workspaceId={workspace.id} />
+          </Link>
           <Link to="/logs" className={section === 'logs' ? 'active' : ''}>Logs</Link>
           <Link to="/settings" className={section === 'settings' ? 'active' : ''}>Settings</Link>
         </nav>
@@ -93,5 +99,17 @@ function Shell() {
       </header>
       <main className="content">{page}</main>
     </div>
+  );
+}
+
+/** How many runs of the workspace wait for a decision, beside the Approvals link (nothing when none). */
+function WaitingCount({ workspaceId }: { workspaceId: string }) {
+  const paused = usePausedRuns(workspaceId, { refetchIntervalMs: 30_000 });
+  const count = paused.data?.length ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="nav-count" data-testid="approvals-count" aria-label={`${count} waiting`}>
+      {count}
+    </span>
   );
 }

@@ -160,7 +160,35 @@ export interface TraceSpan {
   children?: TraceSpan[];
 }
 
+/** How a run ended: `cancelled` when a cancel request (or a caller that went away) stopped it. */
+export type RunStatus = 'success' | 'error' | 'cancelled';
+
+/** One decision of an approval block (src/services/runs/approvals.ts); `decidedBy` is null for a time-out. */
+export interface ApprovalDecision {
+  approved: boolean;
+  data: unknown;
+  decidedBy: string | null;
+  decidedAt: string;
+}
+
+/** What the log of a run that paused for an approval keeps of its pauses. */
+export interface ApprovalsSummary {
+  pauses: number;
+  /** Time spent waiting for decisions (not counted in totalDurationMs). */
+  pausedMs: number;
+  /** When the run first started; the log is listed at the time it last resumed. */
+  firstStartedAt: string;
+  /** By approval block id. */
+  decisions: Record<string, ApprovalDecision>;
+}
+
 export interface LogDetail extends Omit<LogEntry, 'cost'> {
+  /** `success`, `error` or `cancelled` (older servers may send other words: shown as they are). */
+  status: RunStatus | (string & {});
+  /** The run whose workflow block started this one (a sub-workflow), else null. */
+  parentExecutionId: string | null;
+  requestId: string | null;
+  approvals: ApprovalsSummary | null;
   workflow: { id: string; name: string; description: string };
   cost: {
     total: number;
@@ -168,6 +196,25 @@ export interface LogDetail extends Omit<LogEntry, 'cost'> {
     models?: Record<string, { input: number; output: number; total: number; tokens: TokenUsage }>;
   };
   executionData: { traceSpans?: TraceSpan[]; finalOutput?: unknown };
+}
+
+/** A run waiting for an approval (GET /api/v1/executions?workspaceId=…&status=paused). */
+export interface PausedRun {
+  executionId: string;
+  workflowId: string;
+  /** The approval block it waits at. */
+  blockId: string;
+  message: string | null;
+  pausedAt: string;
+  /** When the default decision applies; null when it waits until someone decides. */
+  timeoutAt: string | null;
+  defaultDecision: 'approve' | 'reject' | null;
+}
+
+/** POST /api/v1/executions/{id}/cancel answers `cancelled`, or `cancelling` while the run is still stopping. */
+export interface CancelAnswer {
+  executionId: string;
+  status: 'cancelled' | 'cancelling';
 }
 
 export interface LogsPage {

@@ -57,6 +57,10 @@ const hooks = '/api/v1/workflows/:workflowId/webhooks';
 export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: 'GET', pattern: '/health', body: 'none', auth: 'none' },
   { method: 'GET', pattern: '/api/openapi.json', body: 'none', auth: 'none' },
+  // The interactive API reference: its page, Scalar's bundle and the script that starts it.
+  { method: 'GET', pattern: '/docs', body: 'none', auth: 'none' },
+  { method: 'GET', pattern: '/docs/init.js', body: 'none', auth: 'none' },
+  { method: 'GET', pattern: '/docs/scalar.js', body: 'none', auth: 'none' },
   { method: 'GET', pattern: '/ready', body: 'none', auth: 'none' },
   // Without SLUICE_METRICS_TOKEN (the fuzz app sets none) anyone may scrape.
   { method: 'GET', pattern: '/metrics', body: 'none', auth: 'none' },

@@ -42,12 +42,15 @@ export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => v
 export function ConfirmButton({
   children,
   confirmLabel = 'Confirm',
+  keepLabel = 'Cancel',
   onConfirm,
   disabled,
   className = 'btn danger small',
 }: {
   children: ReactNode;
   confirmLabel?: string;
+  /** The button that takes the question back. */
+  keepLabel?: string;
   onConfirm: () => void;
   disabled?: boolean;
   className?: string;
@@ -72,7 +75,7 @@ export function ConfirmButton({
           {confirmLabel}
         </button>
         <button className="btn ghost small" onClick={() => setAsking(false)}>
-          Cancel
+          {keepLabel}
         </button>
       </span>
     );

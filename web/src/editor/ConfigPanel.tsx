@@ -1,7 +1,11 @@
 // The form of the selected block, generated from its field list in catalog.ts, and the block's policy (retries,
 // time limit, failure handling), which every block type has beside its config.
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { BlockPolicy } from '../types';
+import { api } from '../api';
+import { useWorkflowList } from '../queries';
+import { useWorkspace } from '../session';
+import type { BlockPolicy, Workflow } from '../types';
 import { canRetry, POLICY, specOf, type FieldSpec } from './catalog';
 import type { BlockData, FlowNode } from './model';
 import { conditionTitle } from './nodes';
@@ -11,6 +15,8 @@ type Config = Record<string, unknown>;
 
 export interface ConfigPanelProps {
   node: FlowNode;
+  /** The workflow being edited (left out of the workflow block's choices: a workflow cannot call itself). */
+  workflowId?: string;
   problems: string[];
   onChange: (patch: Partial<BlockData>, key: string) => void;
   onConditionsChange: (conditions: Condition[]) => void;
@@ -25,7 +31,7 @@ export interface Condition {
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
-export function ConfigPanel({ node, problems, onChange, onConditionsChange, onDelete }: ConfigPanelProps) {
+export function ConfigPanel({ node, workflowId, problems, onChange, onConditionsChange, onDelete }: ConfigPanelProps) {
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
@@ -64,6 +70,7 @@ export function ConfigPanel({ node, problems, onChange, onConditionsChange, onDe
             key={`${node.id}:${field.key}`}
             field={field}
             config={config}
+            workflowId={workflowId}
             value={config[field.key]}
             onChange={(value) => setConfig(field.key, value)}
             onConditionsChange={onConditionsChange}
@@ -91,12 +98,14 @@ function Field({
   field,
   value,
   config,
+  workflowId,
   onChange,
   onConditionsChange,
 }: {
   field: FieldSpec;
   value: unknown;
   config: Config;
+  workflowId?: string;
   onChange: (value: unknown) => void;
   onConditionsChange: (conditions: Condition[]) => void;
 }) {
@@ -136,6 +145,12 @@ function Field({
       break;
     case 'inputFormat':
       control = <InputFormatField value={value} onChange={onChange} />;
+      break;
+    case 'workflow':
+      control = <WorkflowSelect label={field.label} value={text} exclude={workflowId} onChange={onChange} />;
+      break;
+    case 'inputMap':
+      control = <InputMapField label={field.label} value={value} childId={typeof config.workflowId === 'string' ? config.workflowId : ''} onChange={onChange} />;
       break;
   }
   return (
@@ -219,6 +234,123 @@ function KeyValueField({
       <button className="btn small" onClick={() => onChange([...rows, { [keyName]: '', value: '' }])}>
         + Add
       </button>
+    </div>
+  );
+}
+
+/** The workspace's workflows but this one, by name; one not (or no longer) in the list stays shown by its id. */
+function WorkflowSelect({ label, value, exclude, onChange }: { label: string; value: string; exclude?: string; onChange: (value: string) => void }) {
+  const { workspace } = useWorkspace();
+  const workflows = useWorkflowList(workspace.id);
+  const choices = (workflows.data ?? []).filter((w) => w.id !== exclude);
+  const known = !value || choices.some((w) => w.id === value);
+  return (
+    <>
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} disabled={workflows.isPending}>
+        <option value="">{workflows.isPending ? 'Loading workflows…' : '— choose a workflow —'}</option>
+        {choices.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+            {w.isDeployed ? '' : ' (not deployed)'}
+          </option>
+        ))}
+        {!known && <option value={value}>{value} (not in this workspace)</option>}
+      </select>
+      {workflows.isError && <div className="muted tiny error-text">Could not load the workflows: {errorText(workflows.error)}</div>}
+      {value && (
+        <div className="muted tiny">
+          <code>{value}</code>
+        </div>
+      )}
+    </>
+  );
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+interface InputRow {
+  key: string;
+  text: string;
+}
+
+/** The chosen workflow's Input Format (its API trigger's fields), to suggest names and type the values typed. */
+function useChildInputFormat(childId: string): InputField[] | undefined {
+  const child = useQuery({
+    queryKey: ['workflow-input-format', childId],
+    queryFn: () => api<{ data: Workflow }>(`/api/v1/workflows/${childId}`).then((r) => r.data),
+    enabled: /^wf_[A-Za-z0-9]+$/.test(childId),
+    staleTime: 30_000,
+    retry: false,
+  });
+  if (!child.data) return undefined;
+  const trigger = Object.values(child.data.state.blocks).find((b) => b.type === 'api_trigger');
+  return Array.isArray(trigger?.config.inputFormat) ? (trigger.config.inputFormat as InputField[]) : [];
+}
+
+const mapValueText = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * Field name → value rows, saved as a record (`{orderId: "<start.id>"}`). A value is typed by the child's Input
+ * Format when the field is declared there (`42` for a number field is 42), else kept as the text typed. Rows with
+ * no name yet stay in the form and are left out of the record.
+ */
+function InputMapField({ label, value, childId, onChange }: { label: string; value: unknown; childId: string; onChange: (value: unknown) => void }) {
+  const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const [rows, setRows] = useState<InputRow[]>(() => Object.entries(record).map(([key, v]) => ({ key, text: mapValueText(v) })));
+  const fields = useChildInputFormat(childId);
+  const types = new Map((fields ?? []).map((f) => [f.name, f.type]));
+  const listId = `input-map-fields-${childId}`;
+  const emit = (next: InputRow[]) => {
+    setRows(next);
+    const out: Record<string, unknown> = {};
+    for (const row of next) {
+      const key = row.key.trim();
+      if (!key) continue;
+      const type = types.get(key);
+      out[key] = type ? (parseValue(type, row.text) ?? '') : row.text;
+    }
+    onChange(out);
+  };
+  const set = (index: number, patch: Partial<InputRow>) => emit(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+  const missing = (fields ?? []).filter((f) => f.name && !rows.some((r) => r.key.trim() === f.name));
+  return (
+    <div className="kv" data-testid="input-map">
+      {rows.map((row, index) => (
+        <div className="kv-row" key={index}>
+          <input
+            aria-label={`${label} field ${index + 1}`}
+            placeholder="field"
+            list={fields ? listId : undefined}
+            value={row.key}
+            onChange={(e) => set(index, { key: e.target.value })}
+          />
+          <RefInput label={`${label} value ${index + 1}`} value={row.text} placeholder="value" onChange={(text) => set(index, { text })} />
+          <button className="btn ghost small" aria-label="Remove" onClick={() => emit(rows.filter((_, i) => i !== index))}>
+            ✕
+          </button>
+        </div>
+      ))}
+      {fields && (
+        <datalist id={listId}>
+          {fields.map((f) => (
+            <option key={f.name} value={f.name}>
+              {f.type}
+              {f.required ? ', required' : ''}
+            </option>
+          ))}
+        </datalist>
+      )}
+      <div className="row gap wrap">
+        <button className="btn small" onClick={() => emit([...rows, { key: '', text: '' }])}>
+          + Add
+        </button>
+        {missing.length > 0 && (
+          <button className="btn small" onClick={() => emit([...rows, ...missing.map((f) => ({ key: f.name, text: '' }))])}>
+            + Add its fields ({missing.map((f) => f.name).join(', ')})
+          </button>
+        )}
+      </div>
+      {fields && fields.length === 0 && <div className="muted tiny">That workflow's API trigger declares no input fields.</div>}
     </div>
   );
 }

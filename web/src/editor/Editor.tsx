@@ -498,6 +498,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                 <ConfigPanel
                   key={selectedNode.id}
                   node={selectedNode}
+                  workflowId={workflow.id}
                   problems={problems.byNode[selectedNode.id] ?? []}
                   onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
                   onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}

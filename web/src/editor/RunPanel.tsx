@@ -1,15 +1,22 @@
 // Manual runs (SPEC §8): save the draft, POST /api/v1/workflows/{id}/run, and follow its Server-Sent Events — block
-// started / chunk / block finished, then the done record — to show live status on the canvas and here.
-import { useCallback, useRef, useState } from 'react';
+// started / chunk / block finished, then the done record — to show live status on the canvas and here. Cancel asks
+// the server to stop the run (POST /api/v1/executions/{id}/cancel); a run that reaches an approval block ends its
+// stream paused, and is approved or rejected here (or on the Approvals page).
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage, readEventStream, requestHeaders, toApiError } from '../api';
-import { formatDuration, JsonView } from '../components/ui';
+import { ApprovalActions, cancelExecution, DecidedRun, usePausedRuns, type Decision } from '../components/approvals';
+import { Badge, formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
 import { Link } from '../router';
+import { useWorkspace } from '../session';
 import type { FlowNode } from './model';
 import type { BlockRunState } from './nodes';
 
 export interface ManualRun {
-  status: 'idle' | 'running' | 'success' | 'error';
+  /** `paused`: the run waits at an approval block; `cancelled`: a cancel request stopped it. */
+  status: 'idle' | 'running' | 'success' | 'error' | 'paused' | 'cancelled';
   running: boolean;
+  /** A cancel request was sent and the run has not ended yet. */
+  cancelling?: boolean;
   blocks: Record<string, BlockRunState>;
   /** Block ids in the order they first started. */
   order: string[];
@@ -30,8 +37,13 @@ interface ProgressRecord {
   durationMs?: number;
   executionId?: string;
   success?: boolean;
+  paused?: boolean;
+  cancelled?: boolean;
   metadata?: { duration?: number };
 }
+
+/** The message a block stopped by the run's pause reports (src/services/runs/approvals.ts PAUSED_MESSAGE). */
+const PAUSED_ERROR = /^Paused\b/;
 
 export function useManualRun(workflowId: string, flush: () => Promise<boolean>): ManualRun {
   const [state, setState] = useState<Omit<ManualRun, 'start' | 'cancel' | 'running'>>({ status: 'idle', blocks: {}, order: [] });
@@ -55,6 +67,8 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
         signal: controller.signal,
       });
       if (!res.ok) throw await toApiError(res);
+      const headerId = res.headers.get('x-execution-id');
+      if (headerId) setState((s) => ({ ...s, executionId: s.executionId ?? headerId }));
       let finished = false;
       await readEventStream(res, (raw) => {
         if (typeof raw !== 'object' || raw === null) return;
@@ -66,13 +80,31 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
     } catch (error) {
       const message =
         controller.signal.aborted ? 'Stopped' : error instanceof ApiError ? `${error.message} (${error.code})` : errorMessage(error);
-      setState((s) => ({ ...s, status: 'error', error: message }));
+      setState((s) => ({ ...s, status: controller.signal.aborted ? 'cancelled' : 'error', error: message }));
     } finally {
       abort.current = null;
+      setState((s) => (s.cancelling ? { ...s, cancelling: false } : s));
     }
   }, [flush, workflowId]);
 
-  const cancel = useCallback(() => abort.current?.abort(), []);
+  const executionId = state.executionId;
+  /**
+   * Asks the server to stop the run, wherever it runs; the stream then ends with a cancelled done record. Before the
+   * run has an id (still saving the draft), or when the server does not know it yet, closing the stream stops it.
+   */
+  const cancel = useCallback(() => {
+    const controller = abort.current;
+    if (!controller) return;
+    setState((s) => ({ ...s, cancelling: true }));
+    if (!executionId) {
+      controller.abort();
+      return;
+    }
+    cancelExecution(executionId).catch((error: unknown) => {
+      // 409: it finished meanwhile (its done record says how); anything else: stop it by closing the stream.
+      if (!(error instanceof ApiError && error.status === 409)) controller.abort();
+    });
+  }, [executionId]);
   return { ...state, running: state.status === 'running', start, cancel };
 }
 
@@ -114,15 +146,27 @@ function applyRecord(s: Omit<ManualRun, 'start' | 'cancel' | 'running'>, record:
         },
       };
     }
-    case 'done':
+    case 'done': {
+      if (record.paused) {
+        // The approval block it waits at (and anything the pause stopped) runs again when it resumes.
+        const blocks = Object.fromEntries(
+          Object.entries(s.blocks).map(([blockId, block]) =>
+            block.status === 'running' || (block.status === 'error' && PAUSED_ERROR.test(block.error ?? ''))
+              ? [blockId, { ...block, status: 'paused' as const, error: undefined }]
+              : [blockId, block],
+          ),
+        );
+        return { ...s, blocks, status: 'paused' as const, durationMs: record.metadata?.duration, executionId: record.executionId ?? s.executionId };
+      }
       return {
         ...s,
-        status: record.success ? ('success' as const) : ('error' as const),
+        status: record.success ? ('success' as const) : record.cancelled ? ('cancelled' as const) : ('error' as const),
         output: record.output,
         error: record.error,
         durationMs: record.metadata?.duration,
         executionId: record.executionId ?? s.executionId,
       };
+    }
     default:
       return s;
   }
@@ -140,17 +184,26 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
   }
   return (
     <div className="run-panel" data-testid="run-panel" data-status={run.status}>
-      <div className={`run-summary ${run.status}`}>
-        {run.status === 'running' ? 'Running…' : run.status === 'success' ? 'Run succeeded' : 'Run failed'}
-        {run.durationMs !== undefined && <span> in {formatDuration(run.durationMs)}</span>}
+      <div className={`run-summary ${run.status}`} data-testid="run-summary">
+        {SUMMARY[run.status]}
+        {run.durationMs !== undefined && run.status !== 'paused' && <span> in {formatDuration(run.durationMs)}</span>}
       </div>
-      {run.error && <div className="error-box small">{run.error}</div>}
+      {run.running && (
+        <div className="row gap">
+          <button className="btn small" onClick={run.cancel} disabled={run.cancelling} data-testid="run-cancel">
+            {run.cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+          {run.cancelling && <Spinner label="Cancelling" />}
+        </div>
+      )}
+      {run.error && run.status !== 'cancelled' && <div className="error-box small">{run.error}</div>}
       {run.executionId && (
         <div className="small muted">
           Execution <code>{run.executionId}</code>{' '}
-          {run.status !== 'running' && <Link to={`/logs?executionId=${run.executionId}`}>Open log</Link>}
+          {run.status !== 'running' && run.status !== 'paused' && <Link to={`/logs?executionId=${run.executionId}`}>Open log</Link>}
         </div>
       )}
+      {run.status === 'paused' && run.executionId && <PausedHere key={run.executionId} executionId={run.executionId} />}
       <ol className="run-blocks">
         {run.order.map((id) => {
           const block = run.blocks[id];
@@ -160,7 +213,7 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
                 <span className={`dot ${block.status}`} />
                 <strong>{names.get(id) ?? id}</strong>
                 <span className="muted small">
-                  {block.status === 'running' ? 'running…' : formatDuration(block.durationMs)}
+                  {block.status === 'running' ? 'running…' : block.status === 'paused' ? 'waiting for approval' : formatDuration(block.durationMs)}
                   {block.runs > 1 ? ` · ${block.runs} runs` : ''}
                 </span>
               </div>
@@ -176,12 +229,68 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
           );
         })}
       </ol>
-      {run.status !== 'running' && run.output !== undefined && (
+      {run.status !== 'running' && run.status !== 'paused' && run.output !== undefined && (
         <div>
           <h4>Final output</h4>
           <JsonView value={run.output} maxHeight={260} />
         </div>
       )}
+    </div>
+  );
+}
+
+const SUMMARY: Record<ManualRun['status'], string> = {
+  idle: '',
+  running: 'Running…',
+  success: 'Run succeeded',
+  error: 'Run failed',
+  paused: 'Waiting for approval',
+  cancelled: 'Run cancelled',
+};
+
+/** A manual run paused at an approval block: what it asks, and the decision (the run then goes on on a worker). */
+function PausedHere({ executionId }: { executionId: string }) {
+  const { workspace } = useWorkspace();
+  const [decided, setDecided] = useState<{ decision: Decision; at: number; pausedAt?: string } | null>(null);
+  const [listed, setListed] = useState(false);
+  // The stream may end a moment before the run's row says paused: ask again soon until it is listed.
+  const paused = usePausedRuns(workspace.id, { refetchIntervalMs: listed ? 10_000 : 1_000 });
+  const entry = paused.data?.find((p) => p.executionId === executionId);
+  useEffect(() => {
+    if (entry) setListed(true);
+  }, [entry]);
+  if (decided) {
+    return (
+      <div className="card" data-testid="run-approval">
+        <DecidedRun executionId={executionId} workspaceId={workspace.id} decision={decided.decision} decidedAt={decided.at} previousPausedAt={decided.pausedAt} />
+      </div>
+    );
+  }
+  return (
+    <div className="card" data-testid="run-approval">
+      {entry?.message && <div className="paused-message">{entry.message}</div>}
+      {entry && (
+        <div className="small muted">
+          Since {formatTime(entry.pausedAt)}
+          {entry.timeoutAt ? (
+            <>
+              {' '}· at {formatTime(entry.timeoutAt)}{' '}
+              {entry.defaultDecision === 'approve' ? <Badge tone="ok">approve</Badge> : <Badge tone="error">reject</Badge>}
+            </>
+          ) : (
+            ' · no time-out'
+          )}
+        </div>
+      )}
+      <ApprovalActions
+        executionId={executionId}
+        workspaceId={workspace.id}
+        allowCancel
+        onDecided={(decision) => setDecided({ decision, at: Date.now(), pausedAt: entry?.pausedAt })}
+      />
+      <div className="muted tiny">
+        Also on the <Link to="/approvals">Approvals</Link> page.
+      </div>
     </div>
   );
 }

@@ -12,7 +12,11 @@ export type FieldKind =
   | 'keyValue'
   | 'conditions'
   | 'inputFormat'
-  | 'assignments';
+  | 'assignments'
+  /** A select of the workspace's other workflows (the workflow block's `workflowId`). */
+  | 'workflow'
+  /** Key/value rows saved as a record: field name → value (the workflow block's `input`). */
+  | 'inputMap';
 
 export interface FieldSpec {
   key: string;
@@ -44,6 +48,9 @@ export interface BlockTypeSpec {
 }
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
+
+/** Bounds of an approval block's time-out, as src/blocks/approval.ts has them. */
+export const APPROVAL_TIMEOUT = { min: 1_000, max: 2_592_000_000 } as const;
 
 export const BLOCK_TYPES: BlockTypeSpec[] = [
   {
@@ -203,6 +210,53 @@ export const BLOCK_TYPES: BlockTypeSpec[] = [
     fields: [{ key: 'ms', label: 'Milliseconds', kind: 'number' }],
     outputs: ['waitedMs'],
     defaultConfig: () => ({ ms: 1000 }),
+  },
+  {
+    type: 'approval',
+    label: 'Approval',
+    baseName: 'Approval',
+    group: 'Blocks',
+    color: '#b7791f',
+    icon: '✔',
+    description: 'Wait until someone approves or rejects',
+    fields: [
+      { key: 'message', label: 'Message', kind: 'textarea', help: 'Shown on the Approvals page to whoever decides (references allowed).' },
+      {
+        key: 'timeoutMs',
+        label: 'Time-out (ms, optional)',
+        kind: 'number',
+        placeholder: 'none: wait until someone decides',
+        help: `${APPROVAL_TIMEOUT.min} ms to ${APPROVAL_TIMEOUT.max} ms (30 days); then the default decision applies.`,
+      },
+      {
+        key: 'defaultDecision',
+        label: 'Default decision (at the time-out)',
+        kind: 'select',
+        options: ['reject', 'approve'],
+      },
+    ],
+    outputs: ['approved', 'data', 'decidedBy', 'decidedAt'],
+    defaultConfig: () => ({ message: 'Approve this run?', defaultDecision: 'reject' }),
+  },
+  {
+    type: 'workflow',
+    label: 'Workflow',
+    baseName: 'Workflow',
+    group: 'Blocks',
+    color: '#35618f',
+    icon: '⇉',
+    description: 'Run another workflow of this workspace',
+    fields: [
+      {
+        key: 'workflowId',
+        label: 'Workflow',
+        kind: 'workflow',
+        help: 'Runs its active deployment (its draft in a manual run), started at its API trigger.',
+      },
+      { key: 'input', label: 'Input (Input Format field → value)', kind: 'inputMap' },
+    ],
+    outputs: ['result', 'executionId'],
+    defaultConfig: () => ({ workflowId: '', input: {} }),
   },
   {
     type: 'response',

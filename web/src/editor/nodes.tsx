@@ -2,10 +2,14 @@
 // loop/parallel container, which holds child nodes and has an inner "start" handle for the first block inside.
 import { Handle, NodeResizer, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { formatDuration } from '../components/ui';
+import { useWorkflowList } from '../queries';
+import { useWorkspace } from '../session';
 import { specOf } from './catalog';
 import { CONTAINER_START_HANDLE, type BlockData, type FlowNode } from './model';
 
-export type BlockRunStatus = 'running' | 'success' | 'error' | 'skipped';
+/** `paused`: an approval block the run waits at. */
+export type BlockRunStatus = 'running' | 'success' | 'error' | 'skipped' | 'paused';
 
 export interface BlockRunState {
   status: BlockRunStatus;
@@ -56,6 +60,12 @@ function summary(data: BlockData): string {
       return `${String(c.ms ?? 0)} ms`;
     case 'agent':
       return `${String(c.provider ?? 'openai')} · ${String(c.model ?? '')}`;
+    case 'approval': {
+      const timeout = Number(c.timeoutMs);
+      const message = String(c.message ?? '').split('\n')[0].slice(0, 60);
+      const after = timeout > 0 ? ` · ${c.defaultDecision === 'approve' ? 'approve' : 'reject'} after ${formatDuration(timeout)}` : '';
+      return `${message || 'Waits for a decision'}${after}`;
+    }
     case 'variables': {
       const n = Array.isArray(c.assignments) ? c.assignments.length : 0;
       return `${n} variable${n === 1 ? '' : 's'}`;
@@ -63,6 +73,21 @@ function summary(data: BlockData): string {
     default:
       return '';
   }
+}
+
+/** The workflow a workflow block runs, by name (its id while the list loads, or when it is not in the workspace). */
+function WorkflowBlockSummary({ config }: { config: BlockData['config'] }) {
+  const { workspace } = useWorkspace();
+  const workflows = useWorkflowList(workspace.id);
+  const id = typeof config.workflowId === 'string' ? config.workflowId : '';
+  const n = config.input && typeof config.input === 'object' ? Object.keys(config.input).length : 0;
+  const name = workflows.data?.find((w) => w.id === id)?.name ?? id;
+  return (
+    <>
+      {name ? `→ ${name}` : '(no workflow yet)'}
+      {n > 0 ? ` · ${n} input${n === 1 ? '' : 's'}` : ''}
+    </>
+  );
 }
 
 function StatusPill({ id }: { id: string }) {
@@ -76,7 +101,9 @@ function StatusPill({ id }: { id: string }) {
         ? `✓ ${state.durationMs !== undefined ? `${Math.round(state.durationMs)} ms` : ''}`
         : state.status === 'error'
           ? '✕ error'
-          : 'skipped';
+          : state.status === 'paused'
+            ? '◷ waiting'
+            : 'skipped';
   return (
     <span className={`run-pill ${state.status}`} data-testid="run-status" data-status={state.status}>
       {state.status === 'running' && <span className="spinner tiny" />}
@@ -127,7 +154,7 @@ export function BlockNode({ id, data, selected }: NodeProps<FlowNode>) {
       </div>
       <div className="block-body">
         <div className="block-name">{data.name}</div>
-        <div className="block-summary">{summary(data)}</div>
+        <div className="block-summary">{data.type === 'workflow' ? <WorkflowBlockSummary config={data.config} /> : summary(data)}</div>
       </div>
       {conditions && (
         <div className="cond-rows">

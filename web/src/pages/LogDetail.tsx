@@ -1,11 +1,13 @@
-// One log: summary, cost and tokens per model, the trace-span waterfall (bars to scale on one time axis, loop and
-// parallel iterations nested under their container) and the final output.
+// One log: summary (with how the run ended: success, error or cancelled), the approvals it waited for, cost and
+// tokens per model, the trace-span waterfall (bars to scale on one time axis, loop and parallel iterations nested
+// under their container) and the final output.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api } from '../api';
 import { Badge, ErrorBox, formatCost, formatDuration, formatTime, JsonView, Loading } from '../components/ui';
 import { Link } from '../router';
-import type { LogDetail, TraceSpan } from '../types';
+import { useWorkspace } from '../session';
+import type { ApprovalsSummary, LogDetail, TraceSpan } from '../types';
 import { rateLimitRetry, versionLabel } from './Logs';
 
 interface Row {
@@ -50,7 +52,7 @@ export function LogDetailPage({ logId }: { logId: string }) {
           Logs /
         </Link>
         <h1>{d.workflow?.name ?? d.workflowId}</h1>
-        {d.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}
+        <StatusBadge status={d.status} level={d.level} />
         <Badge tone="info">{d.trigger}</Badge>
       </div>
       <div className="stats">
@@ -60,7 +62,11 @@ export function LogDetailPage({ logId }: { logId: string }) {
         <Stat label="Cost" value={formatCost(d.cost.total)} />
         <Stat label="Tokens" value={tokens ? `${tokens.total} (${tokens.prompt} in / ${tokens.completion} out)` : '—'} />
         <Stat label="Execution" value={<code>{d.executionId}</code>} />
+        {d.parentExecutionId && (
+          <Stat label="Started by" value={<Link to={`/logs?executionId=${d.parentExecutionId}`}>{d.parentExecutionId}</Link>} />
+        )}
       </div>
+      {d.approvals && <Approvals approvals={d.approvals} spans={d.executionData.traceSpans ?? []} />}
       {models.length > 0 && (
         <section className="card">
           <h3>Models</h3>
@@ -99,6 +105,67 @@ export function LogDetailPage({ logId }: { logId: string }) {
         <JsonView value={d.executionData.finalOutput ?? null} maxHeight={360} />
       </section>
     </div>
+  );
+}
+
+/** How the run ended; a log without `status` (an older server) shows its level. */
+function StatusBadge({ status, level }: { status: string | undefined; level: LogDetail['level'] }) {
+  const shown = status ?? (level === 'error' ? 'error' : 'info');
+  const tone = shown === 'success' || shown === 'info' ? 'ok' : shown === 'cancelled' ? 'warn' : shown === 'error' ? 'error' : 'muted';
+  return (
+    <span data-testid="log-status" data-status={shown}>
+      <Badge tone={tone}>{shown}</Badge>
+    </span>
+  );
+}
+
+/** Block names by id, from the trace (the log's own record of what ran). */
+function spanNames(spans: TraceSpan[], names = new Map<string, string>()): Map<string, string> {
+  for (const span of spans) {
+    if (!names.has(span.blockId)) names.set(span.blockId, span.name);
+    if (span.children) spanNames(span.children, names);
+  }
+  return names;
+}
+
+const hasData = (data: unknown) => data !== undefined && data !== null && !(typeof data === 'object' && Object.keys(data).length === 0);
+
+/** The pauses of a run that waited for approvals: how long it waited, and each decision. */
+function Approvals({ approvals, spans }: { approvals: ApprovalsSummary; spans: TraceSpan[] }) {
+  const { session } = useWorkspace();
+  const names = useMemo(() => spanNames(spans), [spans]);
+  const decisions = Object.entries(approvals.decisions).sort(([, a], [, b]) => a.decidedAt.localeCompare(b.decidedAt));
+  const by = (decidedBy: string | null) =>
+    decidedBy === null ? 'the time-out (default decision)' : decidedBy === session.user.id ? session.user.email : decidedBy;
+  return (
+    <section className="card" data-testid="log-approvals">
+      <h3>Approvals</h3>
+      <p className="small">
+        Paused {approvals.pauses === 1 ? 'once' : `${approvals.pauses} times`}, waited{' '}
+        <strong data-testid="paused-time">{formatDuration(approvals.pausedMs)}</strong> (not counted in the duration)
+        {approvals.firstStartedAt && <> · first started {formatTime(approvals.firstStartedAt)}</>}
+      </p>
+      {decisions.length === 0 ? (
+        <p className="muted small">No decision was made.</p>
+      ) : (
+        <ul className="decisions">
+          {decisions.map(([blockId, decision]) => (
+            <li key={blockId} data-testid="decision" data-block-name={names.get(blockId) ?? blockId}>
+              <strong>{names.get(blockId) ?? blockId}</strong>
+              {decision.approved ? <Badge tone="ok">approved</Badge> : <Badge tone="error">rejected</Badge>}
+              <span className="small">
+                by {by(decision.decidedBy)}, {formatTime(decision.decidedAt)}
+              </span>
+              {hasData(decision.data) && (
+                <span className="small">
+                  <span className="muted">data</span> <code>{JSON.stringify(decision.data)}</code>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

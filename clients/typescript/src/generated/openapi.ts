@@ -3288,6 +3288,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
                 /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */

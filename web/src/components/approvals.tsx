@@ -1,0 +1,171 @@
+// Runs waiting for a person (README "Human approval", "Cancelling a run"): deciding an approval, cancelling a run,
+// and following a decided run until its log is written. Used by the Approvals page and the editor's run panel.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api';
+import { Link } from '../router';
+import type { CancelAnswer, LogsPage, PausedRun } from '../types';
+import { Badge, ConfirmButton, ErrorBox, formatTime, Spinner } from './ui';
+
+export type Decision = 'approved' | 'rejected' | 'cancelled' | 'cancelling';
+
+export const pausedRunsKey = (workspaceId: string) => ['paused-runs', workspaceId] as const;
+
+/** The workspace's runs waiting for a decision, refreshed while shown (a new run may pause at any time). */
+export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?: number; enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: pausedRunsKey(workspaceId),
+    queryFn: () =>
+      api<{ data: PausedRun[] }>(`/api/v1/executions?${new URLSearchParams({ workspaceId, status: 'paused' })}`).then((r) => r.data),
+    refetchInterval: options.refetchIntervalMs ?? 10_000,
+    // Opening a page that shows them asks again: a run may have paused a moment ago.
+    staleTime: 0,
+    enabled: options.enabled ?? true,
+  });
+}
+
+/** The note typed with a decision as `data: {note}`: JSON when it parses, else the text; nothing when empty. */
+export function noteData(note: string): { note: unknown } | undefined {
+  const text = note.trim();
+  if (!text) return undefined;
+  try {
+    return { note: JSON.parse(text) };
+  } catch {
+    return { note: text };
+  }
+}
+
+export function resumeExecution(executionId: string, approved: boolean, note = '') {
+  const data = noteData(note);
+  return api(`/api/v1/executions/${encodeURIComponent(executionId)}/resume`, {
+    method: 'POST',
+    body: data ? { approved, data } : { approved },
+  });
+}
+
+export function cancelExecution(executionId: string): Promise<CancelAnswer> {
+  return api<{ data: CancelAnswer }>(`/api/v1/executions/${encodeURIComponent(executionId)}/cancel`, { method: 'POST' }).then((r) => r.data);
+}
+
+/**
+ * Approve / Reject (with an optional note) and, when `allowCancel`, Cancel run — for one paused run. A decision
+ * refreshes the paused list; a 409 (someone else decided first, or the run ended) shows its message and refreshes too.
+ */
+export function ApprovalActions({
+  executionId,
+  workspaceId,
+  allowCancel = false,
+  onDecided,
+}: {
+  executionId: string;
+  workspaceId: string;
+  allowCancel?: boolean;
+  onDecided: (decision: Decision) => void;
+}) {
+  const client = useQueryClient();
+  const [note, setNote] = useState('');
+  const refresh = () => void client.invalidateQueries({ queryKey: pausedRunsKey(workspaceId) });
+  const decide = useMutation({
+    mutationFn: async (action: 'approve' | 'reject' | 'cancel'): Promise<Decision> => {
+      if (action === 'cancel') return (await cancelExecution(executionId)).status;
+      await resumeExecution(executionId, action === 'approve', note);
+      return action === 'approve' ? 'approved' : 'rejected';
+    },
+    onSuccess: (decision) => {
+      refresh();
+      onDecided(decision);
+    },
+    onError: refresh,
+  });
+  return (
+    <div className="approval-actions" data-testid="approval-actions">
+      <label className="field">
+        <span className="small muted">Note (optional; text or JSON, passed on as data.note)</span>
+        <textarea aria-label="Decision note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} disabled={decide.isPending} />
+      </label>
+      <div className="row gap wrap">
+        <button className="btn primary small" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
+          Approve
+        </button>
+        <button className="btn danger small" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
+          Reject
+        </button>
+        {allowCancel && (
+          <ConfirmButton
+            className="btn ghost small"
+            confirmLabel="Cancel the run"
+            keepLabel="Keep waiting"
+            disabled={decide.isPending}
+            onConfirm={() => decide.mutate('cancel')}
+          >
+            Cancel run
+          </ConfirmButton>
+        )}
+        {decide.isPending && <Spinner label="Sending" />}
+      </div>
+      <ErrorBox error={decide.error} />
+    </div>
+  );
+}
+
+const DECISION_TEXT: Record<Decision, string> = {
+  approved: 'Approved',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+  cancelling: 'Cancelling',
+};
+
+/**
+ * What became of a run after a decision: resuming (a worker goes on with it) until its log is written, then how it
+ * ended with a link to the log; or waiting again when it reached another approval block.
+ */
+export function DecidedRun({
+  executionId,
+  workspaceId,
+  decision,
+  decidedAt,
+  previousPausedAt,
+}: {
+  executionId: string;
+  workspaceId: string;
+  decision: Decision;
+  /** Date.now() when decided. */
+  decidedAt: number;
+  /** The pause that was decided, when known: a paused entry with another time is a later pause. */
+  previousPausedAt?: string;
+}) {
+  const log = useQuery({
+    queryKey: ['run-log', workspaceId, executionId],
+    queryFn: () =>
+      api<LogsPage>(`/api/v1/logs?${new URLSearchParams({ workspaceId, executionId, limit: '1' })}`).then((r) => r.data[0] ?? null),
+    // Until the log exists: a resumed run writes it when it completes; a cancelled one at once.
+    refetchInterval: (query) => (query.state.data ? false : Date.now() - decidedAt < 120_000 ? 1_000 : 10_000),
+  });
+  const paused = usePausedRuns(workspaceId, { refetchIntervalMs: 2_000, enabled: !log.data });
+  const again =
+    !log.data &&
+    paused.data?.find(
+      (p) => p.executionId === executionId && (previousPausedAt ? p.pausedAt !== previousPausedAt : Date.parse(p.pausedAt) > decidedAt),
+    );
+  const tone = decision === 'approved' ? 'ok' : decision === 'rejected' ? 'error' : 'muted';
+  return (
+    <div className="decided-run" data-testid="decided-run" data-execution-id={executionId} data-state={log.data ? 'finished' : again ? 'paused' : 'resuming'}>
+      <Badge tone={tone}>{DECISION_TEXT[decision]}</Badge>{' '}
+      {log.data ? (
+        <>
+          <span>Run finished</span> {log.data.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}{' '}
+          <Link to={`/logs/${log.data.id}`}>Open log</Link>
+        </>
+      ) : again ? (
+        <span>
+          Waiting for another approval since {formatTime(again.pausedAt)} — <Link to="/approvals">Approvals</Link>
+        </span>
+      ) : (
+        <span className="muted">
+          <Spinner label="Resuming" /> {decision === 'approved' || decision === 'rejected' ? 'Resuming the run…' : 'Stopping the run…'}
+        </span>
+      )}
+      {log.error ? <ErrorBox error={log.error} /> : null}
+    </div>
+  );
+}

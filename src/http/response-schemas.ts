@@ -176,6 +176,10 @@ export const traceSpan = z.looseObject({
   input: z.unknown(),
   output: z.unknown(),
   error: z.string().optional(),
+  model: z.string().optional().describe('Model blocks: the model that answered'),
+  tokens: tokenUsage.optional(),
+  cost: z.union([z.number(), z.strictObject({ input: z.number(), output: z.number(), total: z.number() })]).optional(),
+  unresolvedReferences: z.array(z.string()).optional().describe('References to blocks that had not run (resolved to null)'),
   get children() {
     return z.array(traceSpan).optional();
   },

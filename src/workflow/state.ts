@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { MAX_BLOCKS, MAX_EDGES, MAX_HANDLE_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { BlockPolicySchema } from './policy.js';
 
-export const TRIGGER_TYPES = ['api', 'webhook', 'schedule', 'manual', 'chat'] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
+import { TRIGGER_TYPES, type TriggerType } from './trigger-types.js';
+
+export { TRIGGER_TYPES, type TriggerType };
 
 /** Block types that hold other blocks; their settings live under `loops` / `parallels` with the same id. */
 export const CONTAINER_TYPES = ['loop', 'parallel'] as const;

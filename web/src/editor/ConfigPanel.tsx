@@ -6,7 +6,7 @@ import { api } from '../api';
 import { useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
 import type { BlockPolicy, Workflow } from '../types';
-import { canRetry, POLICY, specOf, type FieldSpec } from './catalog';
+import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
 import type { BlockData, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import { RefInput } from './RefInput';
@@ -82,7 +82,7 @@ export function ConfigPanel({ node, workflowId, problems, onChange, onConditions
           Outputs:{' '}
           {spec.outputs.map((o) => (
             <code key={o}>
-              &lt;{node.data.name.toLowerCase().replace(/\s+/g, '')}.{o}&gt;
+              &lt;{normalizeName(node.data.name)}.{o}&gt;
             </code>
           ))}
         </div>

@@ -1,6 +1,7 @@
 // A text input (or textarea) with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<`
 // or `{{` opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes.
 import { createContext, useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { normalizeName } from './catalog';
 
 export interface Suggestion {
   /** Inserted text, brackets included: `<fetch.data>` or `{{API_TOKEN}}`. */
@@ -20,7 +21,7 @@ interface Token {
 function tokenAt(text: string, caret: number): Token | null {
   const before = text.slice(0, caret);
   const block = /<([A-Za-z0-9_ .[\]-]*)$/.exec(before);
-  if (block) return { kind: 'block', query: block[1].toLowerCase().replace(/\s+/g, ''), start: caret - block[0].length, end: caret };
+  if (block) return { kind: 'block', query: normalizeName(block[1]), start: caret - block[0].length, end: caret };
   const env = /\{\{\s*([A-Za-z0-9_]*)$/.exec(before);
   if (env) return { kind: 'env', query: env[1].toLowerCase(), start: caret - env[0].length, end: caret };
   return null;

@@ -1,6 +1,7 @@
 // What the editor knows of each block type: its palette entry, default config, form fields and outputs.
 // It mirrors the config schemas in src/blocks/*.ts (the server validates; this only drives the forms).
 import type { Block, WorkflowState } from '../types';
+import { normalizeBlockName as normalizeName } from '../../../src/workflow/names.js';
 
 export type FieldKind =
   | 'text'
@@ -342,7 +343,8 @@ export function specOf(type: string): BlockTypeSpec {
   );
 }
 
-export const normalizeName = (name: string) => name.toLowerCase().replace(/\s+/g, '');
+/** How references find blocks by name: the server's own rule (src/workflow/names.ts). */
+export { normalizeBlockName as normalizeName } from '../../../src/workflow/names.js';
 
 /** "API 1", "API 2"… the first base name not yet taken (names compare lowercased without spaces). */
 export function uniqueName(base: string, taken: Iterable<string>): string {

@@ -123,7 +123,7 @@ export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
       if (type === 'loop') {
         const loop: Loop = { id: node.id, nodes: children, loopType: config.loopType === 'forEach' ? 'forEach' : 'for' };
         if (loop.loopType === 'for') loop.iterations = Number(config.iterations) || 1;
-        else if (config.forEachItems !== undefined && config.forEachItems !== '') loop.forEachItems = config.forEachItems;
+        else if (config.forEachItems !== undefined && config.forEachItems !== '') loop.forEachItems = config.forEachItems as Loop['forEachItems']; // checked by the server on save
         state.loops[node.id] = loop;
       } else {
         const parallel: Parallel = {
@@ -132,7 +132,7 @@ export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
           parallelType: config.parallelType === 'collection' ? 'collection' : 'count',
         };
         if (parallel.parallelType === 'count') parallel.count = Number(config.count) || 1;
-        else if (config.distribution !== undefined && config.distribution !== '') parallel.distribution = config.distribution;
+        else if (config.distribution !== undefined && config.distribution !== '') parallel.distribution = config.distribution as Parallel['distribution'];
         state.parallels[node.id] = parallel;
       }
     } else {

@@ -235,7 +235,7 @@ export function Waterfall({ spans }: { spans: TraceSpan[] }) {
             {formatTime(chosen.span.startTime)} · {formatDuration(chosen.span.duration)}
             {chosen.span.model ? ` · ${chosen.span.model}` : ''}
             {chosen.span.tokens ? ` · ${chosen.span.tokens.total} tokens` : ''}
-            {chosen.span.cost !== undefined ? ` · ${formatCost(chosen.span.cost)}` : ''}
+            {chosen.span.cost !== undefined ? ` · ${formatCost(typeof chosen.span.cost === 'number' ? chosen.span.cost : chosen.span.cost.total)}` : ''}
           </div>
           {chosen.span.error && <div className="error-box small">{chosen.span.error}</div>}
           <div className="two-col">

@@ -3723,6 +3723,20 @@ export interface components {
             input: unknown;
             output: unknown;
             error?: string;
+            /** @description Model blocks: the model that answered */
+            model?: string;
+            tokens?: {
+                prompt: number;
+                completion: number;
+                total: number;
+            };
+            cost?: number | {
+                input: number;
+                output: number;
+                total: number;
+            };
+            /** @description References to blocks that had not run (resolved to null) */
+            unresolvedReferences?: string[];
             children?: components["schemas"]["TraceSpan"][];
         } & {
             [key: string]: unknown;

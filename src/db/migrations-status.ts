@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Db } from './client.js';
+import { rowsOf } from './rows.js';
 
 interface JournalEntry {
   tag: string;
@@ -22,18 +23,12 @@ export function shippedMigrations(): JournalEntry[] {
   return journal;
 }
 
-type Rows<T> = { rows: T[] };
-
 /** Tags of the shipped migrations the database lacks; all of them when it has no migrations table at all. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const shipped = shippedMigrations();
-  const exists = (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as "table"`)) as unknown as Rows<{
-    table: string | null;
-  }>;
-  if (!exists.rows[0]?.table) return shipped.map((entry) => entry.tag);
-  const applied = (await db.execute(sql`select created_at from drizzle.__drizzle_migrations`)) as unknown as Rows<{
-    created_at: string | number;
-  }>;
-  const appliedAt = new Set(applied.rows.map((row) => Number(row.created_at)));
+  const [exists] = await rowsOf<{ table: string | null }>(db, sql`select to_regclass('drizzle.__drizzle_migrations')::text as "table"`);
+  if (!exists?.table) return shipped.map((entry) => entry.tag);
+  const applied = await rowsOf<{ created_at: string | number }>(db, sql`select created_at from drizzle.__drizzle_migrations`);
+  const appliedAt = new Set(applied.map((row) => Number(row.created_at)));
   return shipped.filter((entry) => !appliedAt.has(entry.when)).map((entry) => entry.tag);
 }

@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.js';
 import { assertJsonNesting } from '../json-nesting.js';
-import { formatByteLimit } from '../net/read-limited-body.js';
+import { formatByteLimit } from '../byte-limit.js';
 import { parseJsonBytes } from '../services/files/json-bytes.js';
 import { errorResponse } from './errors.js';
 

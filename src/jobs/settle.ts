@@ -83,12 +83,3 @@ export async function settleJobs(db: Db, workerId: string, items: Settlement[], 
   if (items.some((item, i) => held[i] && item.result.outcome.type === 'release')) await notifyWorkers(db);
   return held;
 }
-
-/** Returns false when the job was no longer this worker's to settle. */
-export async function settleJob(
-  db: Db,
-  input: { job: ClaimedJob; workerId: string; result: JobResult; keepFinished: boolean; now: number },
-): Promise<boolean> {
-  const [held] = await settleJobs(db, input.workerId, [input], input.now);
-  return held;
-}

@@ -124,10 +124,6 @@ export function toLlmError(label: string, error: unknown, classes: SdkErrorClass
   return new LlmError(`${label} request failed: ${causeText(error)}`, false);
 }
 
-export function malformedStream(label: string, why: string): LlmError {
-  return new LlmError(`${label} request failed: malformed stream — ${why}`, false);
-}
-
 /** A stream that stops without its closing event: a dropped connection as far as the caller can tell. */
 export function truncatedStream(label: string): LlmError {
   return new LlmError(`${label} request failed: the stream ended before the model finished`, true);

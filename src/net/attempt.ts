@@ -3,7 +3,8 @@
 import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import { findPolicyError } from './policy-error.js';
-import { formatByteLimit, readLimitedBody } from './read-limited-body.js';
+import { formatByteLimit } from '../byte-limit.js';
+import { readLimitedBody } from './read-limited-body.js';
 
 export const MAX_REDIRECTS = 5;
 

@@ -38,11 +38,3 @@ export async function readLimitedBody(
   }
   return { body: Buffer.concat(chunks), exceeded: false };
 }
-
-/** "10 MB" for the default; exact bytes when the limit is not a round number of KB/MB. */
-export function formatByteLimit(bytes: number): string {
-  const MB = 1024 * 1024;
-  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
-  return `${bytes} bytes`;
-}

@@ -106,11 +106,11 @@ export function withoutSecrets(state: WorkflowState): { state: WorkflowState; re
   return { state: copy, replaced };
 }
 
-export function exportWorkflow(row: { name: string; description: string; state: unknown }): {
+export function exportWorkflow(row: { name: string; description: string; state: WorkflowState }): {
   document: WorkflowDocument;
   replacedSecrets: ReplacedSecret[];
 } {
-  const { state, replaced } = withoutSecrets(row.state as WorkflowState);
+  const { state, replaced } = withoutSecrets(row.state);
   return {
     document: {
       format: WORKFLOW_DOCUMENT_FORMAT,

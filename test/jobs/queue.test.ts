@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { jobs } from '../../src/db/schema.js';
 import { claimDueJobs } from '../../src/jobs/claim.js';
 import { enqueueJob, enqueueJobs } from '../../src/jobs/enqueue.js';
-import { settleJob } from '../../src/jobs/settle.js';
+import { settleJobs } from '../../src/jobs/settle.js';
 import type { ClaimedJob, JobHandler, JobHandlers, JobRunContext } from '../../src/jobs/types.js';
 import { createWorker, type Worker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
@@ -151,13 +151,9 @@ describe('jobs', () => {
     expect(row.attempts).toBe(2);
     expect(row.lockedBy).toBe(worker.id);
 
-    const late = await settleJob(database.db, {
-      job: claimed,
-      workerId: 'dead-worker',
-      result: { outcome: { type: 'fail', error: 'zombie' } },
-      keepFinished: true,
-      now: clock.now(),
-    });
+    const [late] = await settleJobs(database.db, 'dead-worker', [
+      { job: claimed, result: { outcome: { type: 'fail', error: 'zombie' } }, keepFinished: true },
+    ], clock.now());
     expect(late).toBe(false);
     expect((await jobRow(id)).status).toBe('completed');
   });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { zodDetails } from '../../errors.js';
-import { formatByteLimit } from '../../net/read-limited-body.js';
+import { formatByteLimit } from '../../byte-limit.js';
 import { checkDataUrl, MIME_PATTERN, type DataUrl } from './data-url.js';
 
 const MAX_URL_LENGTH = 8192;

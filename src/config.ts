@@ -1,7 +1,7 @@
 // Configuration comes from environment variables only. Every variable is validated at start-up and a bad
 // value stops the process with a message naming the variable, instead of failing later in some request.
 import { z } from 'zod';
-import { parseModelPricingOverride } from './llm/pricing-override.js';
+import { parseModelPricingOverride } from './model-pricing-override.js';
 
 export const PLANS = ['free', 'pro', 'team', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];

@@ -7,7 +7,7 @@ export { callModel, type CallModelOptions, type CallModelResult } from './call-m
 export { LlmError } from './errors.js';
 export { compileSchema, normalizeResponseFormat, parseJsonAnswer } from './json-output.js';
 export { priceUsage, type ModelCost, type PricedCost } from './pricing.js';
-export { parseModelPricingOverride } from './pricing-override.js';
+export { parseModelPricingOverride } from '../model-pricing-override.js';
 export type { ChatRequest, ChatResult, JsonResponseFormat, LlmProvider, ProviderConnection, ProviderName, TokenCounts } from './types.js';
 
 export interface ProviderSetup {

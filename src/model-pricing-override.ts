@@ -1,5 +1,5 @@
-// The shape of SLUICE_MODEL_PRICING: `{"<model>": {"input": <USD per 1M>, "output": <USD per 1M>}}`. Kept apart from
-// pricing.ts so configuration can validate it at start-up without loading the price table.
+// The shape of SLUICE_MODEL_PRICING: `{"<model>": {"input": <USD per 1M>, "output": <USD per 1M>}}`. A module of its own,
+// beside config.ts rather than in llm/, so configuration validates it at start-up without depending on the model code.
 import { z } from 'zod';
 
 export const modelPriceSchema = z.object({

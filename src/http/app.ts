@@ -43,23 +43,23 @@ export function createApp(app: AppContext) {
     .route('/me', guarded(meRoutes))
     .route('/workspaces', guarded(workspaceRoutes))
     .route('/workflows', guarded(workflowRoutes))
-    // Authenticates on its own routes (SPEC §6 paths sit under /workflows/{id}/webhooks).
+    // Authenticates on its own routes (docs/api.md 7: they sit under /workflows/{id}/webhooks).
     .route('/workflows', webhookRoutes)
-    // The editor's Run button (SPEC §8 manual trigger); authenticates on its own route like the webhooks above.
+    // The editor's Run button (README "Other triggers": the manual trigger); authenticates on its own route like the webhooks above.
     .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes))
     .route('/executions', guarded(executionRoutes));
 
-  // Unversioned routes (SPEC §4): each takes the API key on its own route, so the execute endpoint keeps its own
+  // Unversioned routes (docs/api.md 1): each takes the API key on its own route, so the execute endpoint keeps its own
   // (larger, streaming) body limit instead of the management one.
   const unversioned = new Hono<AppEnv>()
     .route('/workflows', workflowStatusRoutes)
     .route('/workflows', executeRoutes)
     .route('/users', usageRoutes)
     .route('/jobs', jobRoutes)
-    // Inbound triggers (SPEC §8): webhooks authenticate by path and optional signature, chat by key or chatPublic.
+    // Inbound triggers (README "Other triggers"): webhooks authenticate by path and optional signature, chat by key or chatPublic.
     .route('/webhooks', webhookTriggerRoutes)
     .route('/chat', chatRoutes)
     // Signed download links: the signature is the capability, so no API key (routes/files.ts).

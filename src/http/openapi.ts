@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document (`GET /api/openapi.json`, SPEC §9), built from the same zod schemas the routes validate
+// The OpenAPI 3.1 document (`GET /api/openapi.json`, README "API overview"), built from the same zod schemas the routes validate
 // with, so the description cannot drift from what the server accepts; responses are described by response-schemas.ts
 // (checked against real answers by test/http/openapi-responses.test.ts). The TypeScript client's types are generated
 // from this document (clients/typescript, `npm run generate -w sluice-client`). test/http/openapi-document.test.ts

@@ -1,12 +1,20 @@
 // Queries several pages share, under one key each so they share the cache.
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
-import type { WorkflowSummary } from './types';
+import type { WorkflowStatus, WorkflowSummary } from './types';
 
 /** The workspace's workflows (the key WorkflowList and Logs use too). */
 export function useWorkflowList(workspaceId: string) {
   return useQuery({
     queryKey: ['workflows', workspaceId],
     queryFn: () => api<{ data: WorkflowSummary[] }>(`/api/v1/workflows?workspaceId=${workspaceId}`).then((r) => r.data),
+  });
+}
+
+/** A workflow's deploy state (draft vs. deployed); the header, the Deploy panel and the API tab share it. */
+export function useWorkflowStatus(workflowId: string) {
+  return useQuery({
+    queryKey: ['workflow-status', workflowId],
+    queryFn: () => api<WorkflowStatus>(`/api/workflows/${workflowId}/status`),
   });
 }

@@ -433,7 +433,7 @@ function parseValue(type: InputField['type'], text: string): unknown {
   }
 }
 
-/** The API trigger's Input Format: one row per field, with the value column manual runs use (SEED.md rule 1). */
+/** The API trigger's Input Format: one row per field, with the value column manual runs use (docs/workflows.md 4). */
 function InputFormatField({ value, onChange }: { value: unknown; onChange: (value: unknown) => void }) {
   const fields = Array.isArray(value) ? (value as InputField[]) : [];
   const set = (index: number, patch: Partial<InputField>) => onChange(fields.map((f, i) => (i === index ? { ...f, ...patch } : f)));

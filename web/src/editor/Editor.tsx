@@ -1,4 +1,5 @@
-// The canvas editor: palette, React Flow canvas, the selected block's form, autosave, undo/redo and manual runs.
+// The canvas editor: palette, React Flow canvas, the selected block's form and manual runs. Undo/redo history
+// (use-history.ts), keyboard shortcuts (use-shortcuts.ts) and autosave (useAutosave.ts) are hooks of their own.
 import {
   applyEdgeChanges,
   applyNodeChanges,
@@ -36,14 +37,10 @@ import { EditorStatusContext, nodeTypes } from './nodes';
 import { SuggestionsContext, type Suggestion } from './RefInput';
 import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
+import { useHistory } from './use-history';
+import { useShortcuts } from './use-shortcuts';
 
 const PALETTE_MIME = 'application/x-sluice-block';
-const HISTORY_LIMIT = 100;
-
-interface Snapshot {
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-}
 
 export interface EditorHandle {
   flush(): Promise<boolean>;
@@ -70,11 +67,6 @@ const normalizeState = (state: Workflow['state']) => {
   return toState(flow.nodes, flow.edges);
 };
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
-
 function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: EditorProps) {
   // Built once per workflow: afterwards the canvas is the source of truth and the server only hears from it.
   const initial = useMemo(() => fromState(workflow.state), [workflow.id]);
@@ -88,60 +80,10 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   const wrapper = useRef<HTMLDivElement>(null);
   const [panel, setPanel] = useState<'block' | 'run'>('block');
 
-  // ---- undo / redo -------------------------------------------------------------------------------------------
-  const history = useRef<{ past: Snapshot[]; future: Snapshot[]; lastKey?: string; lastAt: number }>({ past: [], future: [], lastAt: 0 });
-  const [, setHistoryVersion] = useState(0);
-  /** Remembers the state before a change. Edits of one field in quick succession count as one step. */
-  const record = useCallback((coalesceKey?: string) => {
-    const h = history.current;
-    const now = Date.now();
-    if (coalesceKey && h.lastKey === coalesceKey && now - h.lastAt < 1500) {
-      h.lastAt = now;
-      return;
-    }
-    h.past.push({ nodes: nodesRef.current, edges: edgesRef.current });
-    if (h.past.length > HISTORY_LIMIT) h.past.shift();
-    h.future = [];
-    h.lastKey = coalesceKey;
-    h.lastAt = now;
-    setHistoryVersion((v) => v + 1);
-  }, []);
-  const undo = useCallback(() => {
-    const h = history.current;
-    const previous = h.past.pop();
-    if (!previous) return;
-    h.future.push({ nodes: nodesRef.current, edges: edgesRef.current });
-    h.lastKey = undefined;
-    setNodes(previous.nodes);
-    setEdges(previous.edges);
-    setHistoryVersion((v) => v + 1);
-  }, []);
-  const redo = useCallback(() => {
-    const h = history.current;
-    const next = h.future.pop();
-    if (!next) return;
-    h.past.push({ nodes: nodesRef.current, edges: edgesRef.current });
-    h.lastKey = undefined;
-    setNodes(next.nodes);
-    setEdges(next.edges);
-    setHistoryVersion((v) => v + 1);
-  }, []);
-  useEffect(() => {
-    if (!visible) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event.target)) return;
-      const mod = event.metaKey || event.ctrlKey;
-      if (mod && event.key.toLowerCase() === 'z' && !event.shiftKey) {
-        event.preventDefault();
-        undo();
-      } else if (mod && (event.key.toLowerCase() === 'y' || (event.key.toLowerCase() === 'z' && event.shiftKey))) {
-        event.preventDefault();
-        redo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [undo, redo, visible]);
+  // ---- undo / redo and keyboard shortcuts --------------------------------------------------------------------
+  const history = useHistory({ nodesRef, edgesRef, setNodes, setEdges });
+  const { record, undo, redo } = history;
+  useShortcuts({ visible, undo, redo });
 
   // Opened on another tab first (a deep link to /api, say), the canvas had no size to fit into: fit when first shown.
   const fitted = useRef(visible);
@@ -380,7 +322,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
       const next = fromState(theirs.state);
       setNodes(next.nodes);
       setEdges(next.edges);
-      history.current = { past: [], future: [], lastAt: 0 };
+      history.reset();
       onSaved(theirs);
     }
   };
@@ -400,10 +342,10 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             )}
             <SaveIndicator save={autosave.save} onRetry={() => void autosave.flush()} />
             <span className="grow" />
-            <button className="btn ghost small" onClick={undo} disabled={history.current.past.length === 0} title="Undo (Ctrl+Z)">
+            <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
               ↶ Undo
             </button>
-            <button className="btn ghost small" onClick={redo} disabled={history.current.future.length === 0} title="Redo (Ctrl+Shift+Z)">
+            <button className="btn ghost small" onClick={redo} disabled={!history.canRedo} title="Redo (Ctrl+Shift+Z)">
               ↷ Redo
             </button>
           </div>

@@ -1,4 +1,4 @@
-// Manual runs (SPEC §8): save the draft, POST /api/v1/workflows/{id}/run, and follow its Server-Sent Events — block
+// Manual runs (README "Other triggers"): save the draft, POST /api/v1/workflows/{id}/run, and follow its Server-Sent Events — block
 // started / chunk / block finished, then the done record — to show live status on the canvas and here. Cancel asks
 // the server to stop the run (POST /api/v1/executions/{id}/cancel); a run that reaches an approval block ends its
 // stream paused, and is approved or rejected here (or on the Approvals page).

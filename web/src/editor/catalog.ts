@@ -1,6 +1,6 @@
 // What the editor knows of each block type: its palette entry, default config, form fields and outputs.
 // It mirrors the config schemas in src/blocks/*.ts (the server validates; this only drives the forms).
-import type { Block, WorkflowState } from '../types';
+import type { Block, WorkflowState } from '../types.js';
 import { normalizeBlockName as normalizeName } from '../../../src/workflow/names.js';
 
 export type FieldKind =

@@ -1,8 +1,8 @@
-// Between the saved workflow state (SPEC §3) and React Flow's nodes and edges. Child positions are relative to their
+// Between the saved workflow state (docs/workflows.md 1) and React Flow's nodes and edges. Child positions are relative to their
 // container, as React Flow keeps them; a container's size is kept in its block config (width, height).
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types';
-import { CONTAINER_SETTING_KEYS, specOf } from './catalog';
+import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types.js';
+import { CONTAINER_SETTING_KEYS, specOf } from './catalog.js';
 
 export interface BlockData extends Record<string, unknown> {
   type: string;

@@ -1,7 +1,7 @@
 // Validation problems from the server (400 details with paths such as `state.blocks.<id>.config.url` or
 // `state.edges.3.target`) placed on the blocks and edges they name.
-import type { ErrorDetail } from '../api';
-import type { WorkflowState } from '../types';
+import type { ErrorDetail } from '../api.js';
+import type { WorkflowState } from '../types.js';
 
 export interface PlacedProblems {
   byNode: Record<string, string[]>;

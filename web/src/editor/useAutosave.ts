@@ -1,19 +1,23 @@
 // Autosave of the draft: a change is saved ~0.8 s after the last edit. Before each save the workflow's `updatedAt` is
 // compared with the one this editor last saw; if someone else saved meanwhile the editor stops and asks (conflict)
 // instead of overwriting their work. A state the server refuses (400) stays local and its problems are shown.
+// The decisions themselves are in autosave-plan.ts; this hook owns the timers, refs and requests.
 import { useCallback, useEffect, useRef, useState, type MutableRefObject } from 'react';
-import { api, ApiError, errorMessage } from '../api';
+import { api } from '../api';
 import type { Workflow, WorkflowState } from '../types';
-import { NO_PROBLEMS, placeProblems, type PlacedProblems } from './problems';
+import {
+  beforeSave,
+  checkRemote,
+  failedSave,
+  onStateChange,
+  statusAfterSave,
+  type AutosaveState,
+  type SaveMemory,
+  type SaveStatus,
+} from './autosave-plan';
+import { NO_PROBLEMS } from './problems';
 
-export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'invalid' | 'conflict' | 'error';
-
-export interface AutosaveState {
-  status: SaveStatus;
-  problems: PlacedProblems;
-  error?: string;
-  conflict?: Workflow;
-}
+export type { AutosaveState, SaveStatus };
 
 const DEBOUNCE_MS = 800;
 
@@ -39,38 +43,36 @@ export function useAutosave(options: {
   const chain = useRef<Promise<boolean>>(Promise.resolve(true));
   const statusRef = useRef<SaveStatus>('saved');
   statusRef.current = save.status;
+  const memory = (): SaveMemory => ({ serverJson: serverJson.current, refusedJson: refusedJson.current, status: statusRef.current });
 
   const saveNow = useCallback((): Promise<boolean> => {
     const run = async (): Promise<boolean> => {
       const body = jsonRef.current;
-      if (body === serverJson.current) return true;
-      if (body === refusedJson.current || statusRef.current === 'conflict') return false;
+      const start = beforeSave(body, memory());
+      if (start === 'up-to-date') return true;
+      if (start === 'blocked') return false;
       setSave((s) => ({ ...s, status: 'saving' }));
       try {
         const remote = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`);
-        if (remote.data.updatedAt !== knownUpdatedAt.current) {
-          // Someone saved since we last did. Only a different state is a conflict (a rename or move is not).
-          if (JSON.stringify(normalize(remote.data.state)) !== serverJson.current) {
-            setSave({ status: 'conflict', problems: NO_PROBLEMS, conflict: remote.data });
-            return false;
-          }
-          knownUpdatedAt.current = remote.data.updatedAt;
+        // Someone saved since we last did? Only a different state is a conflict (a rename or move is not).
+        const check = checkRemote(remote.data, knownUpdatedAt.current, serverJson.current, normalize);
+        if (check === 'conflict') {
+          setSave({ status: 'conflict', problems: NO_PROBLEMS, conflict: remote.data });
+          return false;
         }
+        if (check === 'moved-on') knownUpdatedAt.current = remote.data.updatedAt;
         const state = JSON.parse(body) as WorkflowState;
         const saved = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { state } });
         knownUpdatedAt.current = saved.data.updatedAt;
         serverJson.current = body;
         refusedJson.current = null;
-        setSave({ status: body === jsonRef.current ? 'saved' : 'dirty', problems: NO_PROBLEMS });
+        setSave({ status: statusAfterSave(body, jsonRef.current), problems: NO_PROBLEMS });
         onSaved(saved.data);
         return true;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
-          refusedJson.current = body;
-          setSave({ status: 'invalid', problems: placeProblems(error.details, JSON.parse(body) as WorkflowState) });
-        } else {
-          setSave({ status: 'error', problems: NO_PROBLEMS, error: errorMessage(error) });
-        }
+        const failed = failedSave(error, body);
+        if (failed.status === 'invalid') refusedJson.current = body;
+        setSave(failed);
         return false;
       }
     };
@@ -79,13 +81,10 @@ export function useAutosave(options: {
   }, [workflowId, knownUpdatedAt, onSaved, normalize]);
 
   useEffect(() => {
-    if (statusRef.current === 'conflict') return;
-    if (json === serverJson.current) {
-      // Back to what the server holds (an undo, say): nothing to save, nothing wrong.
-      if (statusRef.current !== 'saved' && statusRef.current !== 'saving') setSave({ status: 'saved', problems: NO_PROBLEMS });
-      return;
-    }
-    if (paused || json === refusedJson.current) return;
+    const step = onStateChange(json, memory(), paused);
+    // Back to what the server holds (an undo, say): nothing to save, nothing wrong.
+    if (step === 'clean') setSave({ status: 'saved', problems: NO_PROBLEMS });
+    if (step !== 'schedule') return;
     setSave((s) => (s.status === 'dirty' ? s : { ...s, status: 'dirty' }));
     const timer = setTimeout(() => void saveNow(), DEBOUNCE_MS);
     return () => clearTimeout(timer);

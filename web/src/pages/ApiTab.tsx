@@ -6,9 +6,9 @@ import { api } from '../api';
 import { Badge, CopyButton, ErrorBox, Loading } from '../components/ui';
 import { normalizeName, specOf } from '../editor/catalog';
 import { outputsOf } from '../editor/model';
+import { useWorkflowStatus } from '../queries';
 import { Link } from '../router';
 import type { ApiKey, Workflow } from '../types';
-import { useWorkflowStatus } from './WorkflowPage';
 
 const NEW_KEY = '__new__';
 

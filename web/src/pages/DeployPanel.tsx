@@ -2,9 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
 import { Badge, ConfirmButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { useWorkflowStatus } from '../queries';
 import { Link } from '../router';
 import type { Deployment } from '../types';
-import { useWorkflowStatus } from './WorkflowPage';
 
 export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: () => Promise<boolean> }) {
   const client = useQueryClient();

@@ -1,4 +1,4 @@
-// Completion webhook subscriptions of a workflow (SEED.md options, SPEC §6): create, edit, test event, delivery
+// Completion webhook subscriptions of a workflow (docs/api.md 7): create, edit, test event, delivery
 // history with every attempt, redeliver.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';

@@ -7,7 +7,8 @@ import { Badge, ErrorBox, Loading } from '../components/ui';
 import { Editor, type EditorHandle } from '../editor/Editor';
 import { Link, navigate } from '../router';
 import { useWorkspace } from '../session';
-import type { Workflow, WorkflowStatus } from '../types';
+import { useWorkflowStatus } from '../queries';
+import type { Workflow } from '../types';
 import { ApiTab } from './ApiTab';
 import { DeployPanel } from './DeployPanel';
 import { WebhooksPanel } from './WebhooksPanel';
@@ -19,13 +20,6 @@ const TABS = [
   { id: 'api', label: 'API' },
   { id: 'webhooks', label: 'Webhooks' },
 ];
-
-export function useWorkflowStatus(workflowId: string) {
-  return useQuery({
-    queryKey: ['workflow-status', workflowId],
-    queryFn: () => api<WorkflowStatus>(`/api/workflows/${workflowId}/status`),
-  });
-}
 
 export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: string }) {
   const client = useQueryClient();

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type { AppEnv } from './env.js';
 import { AppError } from '../errors.js';
-import { DEFAULT_WEB_DIST } from './static.js';
+import { contentSecurityPolicy, DEFAULT_WEB_DIST } from './static.js';
 
 const require = createRequire(import.meta.url);
 
@@ -30,20 +30,8 @@ function scalarBundlePath(): string | undefined {
   }
 }
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Scalar (Vue) sets inline styles and injects its stylesheet at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// Allowed for Scalar, which can start web workers from blob: URLs.
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy(["worker-src 'self' blob:"]);
 
 const PAGE = `<!doctype html>
 <html lang="en">

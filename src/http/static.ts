@@ -25,19 +25,27 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** React Flow positions nodes with inline style attributes, hence 'unsafe-inline' for styles only; no inline script. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The pages Sluice serves load nothing from elsewhere and run no inline script. Styles may be inline: React Flow
+ * positions nodes with style attributes, and Scalar (/docs) injects its stylesheet at run time.
+ */
+export function contentSecurityPolicy(extra: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    ...extra,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Sluice</title>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto">

@@ -13,6 +13,7 @@ import { deliveries, jobs } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { createAppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/services/app-context.js';
 import { runExecution } from '../../src/services/runs/run-execution.js';
 import { createSubscription } from '../../src/services/completion-webhooks/subscriptions.js';
 import { createWorkflow, deployWorkflow } from '../../src/services/workflows.js';
@@ -68,6 +69,7 @@ describe.runIf(TEST_DATABASE_URL)('reliability ledger (PostgreSQL)', () => {
       // else: hang; the worker's 400 ms time-out gives up on us
     });
     const workers: WorkerProcess[] = [];
+    let opened: AppContext | undefined;
     try {
       const config = loadConfig({
         DATABASE_URL: testDb.url!,
@@ -77,6 +79,9 @@ describe.runIf(TEST_DATABASE_URL)('reliability ledger (PostgreSQL)', () => {
         LOG_LEVEL: 'silent',
       });
       const app = await createAppContext(config, createLogger('silent'), testDb.database);
+      opened = app;
+      // As `serve --no-worker` does: this process beats a heartbeat, so the workers' crash sweep leaves its runs alone.
+      await app.startRunner();
       const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'admin@localhost', plan: 'enterprise' });
       const state = plainState();
       const workflow = await createWorkflow(app.db, { workspaceId: admin.workspaceId, name: 'Ledger', state });
@@ -163,6 +168,7 @@ describe.runIf(TEST_DATABASE_URL)('reliability ledger (PostgreSQL)', () => {
       );
     } finally {
       await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+      await opened?.close();
       await receiver.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // with are stored in full.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, executions } from '../../src/db/schema.js';
+import { deliveries, executions, webhookSubscriptions } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import type { ExecutionRecord } from '../../src/services/runs/record-statement.js';
 import { completionDeliveries } from '../../src/services/completion-webhooks/outbox.js';
@@ -103,6 +103,32 @@ describe('run recorder', () => {
     // The first completion is written at once; the 39 that arrived meanwhile share the next statement.
     expect(t.app.database.statements() - before).toBeLessThanOrEqual(2);
     expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId))).toHaveLength(40);
+  });
+
+  it('leaves a log closed meanwhile (an orphan sweep) as it is, and sends no second webhook for it', async () => {
+    const workflowId = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    await subscribe(t, workflowId, { url: 'http://127.0.0.1:9/hook' });
+    const run = completedRun(workflowId, { late: true });
+    // Closed by someone else first, as the crash sweep closes a run it wrongly judged orphaned.
+    await t.app.recorder.begin(run.started, { markNow: true });
+    await t.app.db
+      .update(executions)
+      .set({ status: 'error', level: 'error', endedAt: new Date(), error: 'Interrupted' })
+      .where(eq(executions.id, run.log.id));
+    await t.app.db.insert(deliveries).values({
+      id: 'dlv_sweep0000000000000000',
+      eventId: 'evt_sweep0000000000000000',
+      subscriptionId: (await t.app.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.workflowId, workflowId)))[0].id,
+      workflowId,
+      executionId: run.log.executionId,
+      eventType: 'workflow.execution.completed',
+      body: '{}',
+      nextAttemptAt: new Date(),
+    });
+    expect(await t.app.recorder.complete(run)).toBe('full');
+    const [row] = await t.app.db.select().from(executions).where(eq(executions.id, run.log.id));
+    expect(row).toMatchObject({ status: 'error', error: 'Interrupted' });
+    expect(await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, run.log.executionId))).toHaveLength(1);
   });
 
   it('does not write a log for a workflow deleted while it ran, and does not fail the runs batched with it', async () => {

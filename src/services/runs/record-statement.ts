@@ -150,7 +150,8 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
         files = excluded.files, error = excluded.error, pause = excluded.pause
-      where executions.status = 'running')`);
+      where executions.status = 'running'
+      returning execution_id)`);
   }
   if (batch.usage.length > 0) {
     parts.push(sql`charged as (
@@ -176,7 +177,11 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
           body: d.body,
         })),
       )}::jsonb) as x(id text, event_id text, subscription_id text, workflow_id text, execution_id text, body text)
-      where exists (select 1 from webhook_subscriptions s where s.id = x.subscription_id)
+      where exists (select 1 from webhook_subscriptions s where s.id = x.subscription_id)${
+        // A completion left out above (its log was closed meanwhile, or its workflow deleted) announces nothing: the
+        // close sent its own webhooks, and a second event for one execution would contradict the first.
+        batch.completions.length > 0 ? sql` and x.execution_id in (select execution_id from done)` : sql``
+      }
       returning id, created_at)`);
     // One job per delivery row that was written; its id is the delivery's, under the job prefix.
     parts.push(sql`attempts as (

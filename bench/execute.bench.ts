@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { load, type LoadResult } from './support/load.js';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { startNodeRed } from './support/node-red.js';
 import { probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess, type ProbeReading } from './support/processes.js';
@@ -21,49 +22,16 @@ import { probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, t
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
 const WARMUP_SECONDS = 2;
-const BODY = JSON.stringify({ order: 42, items: ['a', 'b', 'c'], note: 'bench' });
 const dispatcher = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 60_000 });
 /** Progress on stderr; the report (stdout) is the table at the end. */
 const note = (text: string) => process.stderr.write(`${text}\n`);
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-/** Keeps `concurrency` requests in flight for `seconds`, spread over `urls` in turn. */
-async function load(urls: string[], headers: Record<string, string>, seconds: number, concurrency: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const until = performance.now() + seconds * 1000;
-  const client = async () => {
-    while (performance.now() < until) {
-      const url = urls[next++ % urls.length];
-      const started = performance.now();
-      try {
-        const res = await request(url, { method: 'POST', headers, body: BODY, dispatcher });
-        const text = await res.body.text();
-        if (res.statusCode !== 200 || !text.includes('"order":42')) errors++;
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, client));
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99), errors };
-}
 
 async function measure(urls: string[], headers: Record<string, string>) {
   note(`measuring ${urls[0]}`);
-  await load(urls, headers, WARMUP_SECONDS, CONCURRENCY);
-  const loaded = await load(urls, headers, SECONDS, CONCURRENCY);
-  const single = await load(urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
+  await load(dispatcher, urls, headers, WARMUP_SECONDS, CONCURRENCY);
+  const loaded = await load(dispatcher, urls, headers, SECONDS, CONCURRENCY);
+  const single = await load(dispatcher, urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
   return { loaded, single };
 }
 
@@ -120,15 +88,15 @@ async function benchSluice(label: string, servers: BenchProcess[], key: string, 
   note('deployed');
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
   const urls = servers.map((s) => `${s.url}/api/workflows/${workflowId}/execute`);
-  await load(urls, headers, WARMUP_SECONDS, CONCURRENCY);
+  await load(dispatcher, urls, headers, WARMUP_SECONDS, CONCURRENCY);
   await Promise.all(servers.map(resetLag));
   const commitsBefore = database ? await commits(database, dbName!) : 0;
-  const loaded = await load(urls, headers, SECONDS, CONCURRENCY);
+  const loaded = await load(dispatcher, urls, headers, SECONDS, CONCURRENCY);
   note(`loaded: ${loaded.rps.toFixed(0)} req/s`);
   const commitsAfter = database ? await commits(database, dbName!) : 0;
   const reading = await probe(servers[0]);
   note('probed');
-  const single = await load(urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
+  const single = await load(dispatcher, urls.slice(0, 1), headers, Math.min(5, SECONDS), 1);
   return {
     label,
     result: { loaded, single },

@@ -11,7 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { load } from './support/load.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
@@ -21,31 +22,8 @@ const ROUNDS = Number(process.argv[3] ?? 8);
 const CONCURRENCY = Number(process.argv[4] ?? 16);
 /** Each server is loaded this long before the rounds: throughput keeps rising for ~20 s (JIT, PGlite's WASM tiering). */
 const WARMUP_SECONDS = Number(process.argv[5] ?? 25);
-const BODY = JSON.stringify({ order: 42, items: ['a', 'b', 'c'], note: 'bench' });
 const dispatcher = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 60_000 });
 const note = (text: string) => process.stderr.write(`${text}\n`);
-
-async function load(url: string, headers: Record<string, string>, seconds: number) {
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  const client = async () => {
-    while (performance.now() < until) {
-      const started = performance.now();
-      try {
-        const res = await request(url, { method: 'POST', headers, body: BODY, dispatcher });
-        const text = await res.body.text();
-        if (res.statusCode !== 200 || !text.includes('"order":42')) errors++;
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, client));
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: latencies[Math.floor(latencies.length / 2)] ?? NaN, errors };
-}
 
 const flow = (echoUrl: string) => ({
   blocks: {
@@ -136,12 +114,12 @@ try {
   const off = await startTarget('metrics off', process.env.BENCH_METRICS_BOTH_ON === '1', echo.url);
   const on = await startTarget('metrics on', true, echo.url);
   targets.push(on, off);
-  for (const target of targets) await load(target.executeUrl, target.headers, WARMUP_SECONDS);
+  for (const target of targets) await load(dispatcher, [target.executeUrl], target.headers, WARMUP_SECONDS, CONCURRENCY);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? [on, off] : [off, on];
     for (const target of order) {
       const cpuBefore = cpuMs(target.server.child.pid!);
-      const result = await load(target.executeUrl, target.headers, SECONDS);
+      const result = await load(dispatcher, [target.executeUrl], target.headers, SECONDS, CONCURRENCY);
       const cpuMsPerRequest = (cpuMs(target.server.child.pid!) - cpuBefore) / (result.rps * SECONDS);
       target.rounds.push({ ...result, cpuMsPerRequest });
       note(`round ${round + 1} ${target.label}: ${result.rps.toFixed(0)} req/s, ${cpuMsPerRequest.toFixed(3)} ms CPU/request`);

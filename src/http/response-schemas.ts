@@ -216,6 +216,7 @@ export const logDetail = z.strictObject({
     status: z.enum(['success', 'error', 'cancelled']),
     parentExecutionId: z.string().nullable().describe('The run whose workflow block started this one (a sub-workflow)'),
     requestId: z.string().nullable().describe('X-Request-Id of the request that started the run (null for schedules)'),
+    error: z.string().nullable().describe("Why the run failed or was stopped; null when it succeeded"),
     approvals: z
       .strictObject({
         pauses: z.number().int(),

@@ -400,7 +400,7 @@ describe('GET /api/v1/logs/{id}', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(
-      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
+      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'error', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
     );
     expect(d).toMatchObject({
       id: row.id,
@@ -415,6 +415,7 @@ describe('GET /api/v1/logs/{id}', () => {
       requestId: null,
       // It never paused for an approval (test/runs/approvals.test.ts covers runs that did).
       approvals: null,
+      error: null,
       workflow: { id: ids.gpt, name: 'WF gpt', description: '' },
       cost: {
         total: row.costTotal,

@@ -175,7 +175,7 @@ describe('approval', () => {
       expect(cancelled.status, cancelled.text).toBe(200);
       expect(cancelled.body.data).toEqual({ executionId, status: 'cancelled' });
       const log = await logDetailOf(t, executionId);
-      expect(log).toMatchObject({ status: 'cancelled', level: 'error' });
+      expect(log).toMatchObject({ status: 'cancelled', level: 'error', error: 'Execution cancelled while it waited for an approval' });
       expect(log.approvals).toMatchObject({ pauses: 1, decisions: {} });
       await eventually(() => receiver.requests.length > 0, 10_000, 'the completion webhook');
       expect(JSON.parse(receiver.requests[0].body.toString()).data).toMatchObject({ executionId, status: 'error' });

@@ -582,6 +582,7 @@ async function cancelJourney() {
   await decidedRun(executionId).getByRole('link', { name: 'Open log' }).click();
   await page.getByTestId('log-status').waitFor();
   expect(await page.getByTestId('log-status').textContent()).toBe('cancelled');
+  expect(await page.getByTestId('log-error').textContent()).toContain('cancelled while it waited for an approval');
   expect(await page.getByTestId('log-approvals').textContent()).toContain('No decision was made');
   await shot('14-log-cancelled');
 
@@ -647,5 +648,6 @@ async function cancelManualJourney() {
   await page.locator('[data-testid=log-row]').first().click();
   await page.getByTestId('log-status').waitFor();
   expect(await page.getByTestId('log-status').textContent()).toBe('cancelled');
+  expect(await page.getByTestId('log-error').textContent()).toBe('Execution cancelled');
   expect(browserErrors).toEqual([]);
 }

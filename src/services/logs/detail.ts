@@ -19,6 +19,8 @@ export interface LogDetail extends Omit<LogEntry, 'cost'> {
   cost: FullCost;
   /** X-Request-Id of the request that started the run (null for schedules and older logs). */
   requestId: string | null;
+  /** Why the run failed or was stopped (`Execution cancelled`, a block's error, an interruption); null on success. */
+  error: string | null;
   /** For a run that paused for an approval: how often, how long it waited, and what was decided. */
   approvals: ApprovalsView | null;
 }
@@ -93,6 +95,7 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
       executionData: toExecutionData(log, { traceSpans: true, finalOutput: true }),
       cost: toFullCost(log.costTotal, log.cost),
       requestId: log.requestId,
+      error: log.error,
       approvals: approvalsView(log.pause),
     },
   };

@@ -66,6 +66,11 @@ export function LogDetailPage({ logId }: { logId: string }) {
           <Stat label="Started by" value={<Link to={`/logs?executionId=${d.parentExecutionId}`}>{d.parentExecutionId}</Link>} />
         )}
       </div>
+      {d.error && (
+        <div className="error-box" data-testid="log-error">
+          {d.error}
+        </div>
+      )}
       {d.approvals && <Approvals approvals={d.approvals} spans={d.executionData.traceSpans ?? []} />}
       {models.length > 0 && (
         <section className="card">

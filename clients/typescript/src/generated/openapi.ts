@@ -3818,6 +3818,8 @@ export interface components {
                 parentExecutionId: string | null;
                 /** @description X-Request-Id of the request that started the run (null for schedules) */
                 requestId: string | null;
+                /** @description Why the run failed or was stopped; null when it succeeded */
+                error: string | null;
                 /** @description For a run that paused for an approval (README "Human approval") */
                 approvals: {
                     pauses: number;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../src/db/schema.js';
 import type { TestApp } from '../support/app.js';
 import type { FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, failingState, plainState, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
+import { createDeployedWorkflow, EVENT_DATA_FIELDS, eventually, failingState, plainState, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
 
 let t: TestApp;
 
@@ -45,19 +45,7 @@ describe('completion deliveries', () => {
     expect(body.type).toBe('workflow.execution.completed');
     expect(typeof body.timestamp).toBe('number');
     expect(Math.abs(body.timestamp - Date.now())).toBeLessThan(60_000);
-    expect(Object.keys(body.data)).toEqual([
-      'workflowId',
-      'executionId',
-      'status',
-      'level',
-      'trigger',
-      'startedAt',
-      'endedAt',
-      'totalDurationMs',
-      'cost',
-      'files',
-      'deploymentVersion',
-    ]);
+    expect(Object.keys(body.data)).toEqual(EVENT_DATA_FIELDS);
     expect(body.data).toMatchObject({
       workflowId: wf.id,
       executionId: res.body.executionId,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
 import type { FakeUpstream } from '../net/fake-upstream.js';
-import { createDeployedWorkflow, eventually, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
+import { createDeployedWorkflow, EVENT_DATA_FIELDS, eventually, runOnce, startReceiver, subscribe, useWorkerApp, verifyDelivery } from './support.js';
 
 let t: TestApp;
 
@@ -124,21 +124,7 @@ describe('delivery history, redelivery and test events', () => {
     expect(req.headers['service-delivery-id']).toBe(res.body.data.id);
     const body = JSON.parse(req.body.toString());
     expect(body.type).toBe('workflow.execution.completed');
-    expect(Object.keys(body.data)).toEqual([
-      'workflowId',
-      'executionId',
-      'status',
-      'level',
-      'trigger',
-      'startedAt',
-      'endedAt',
-      'totalDurationMs',
-      'cost',
-      'files',
-      'deploymentVersion',
-      'finalOutput',
-      'usage',
-    ]);
+    expect(Object.keys(body.data)).toEqual([...EVENT_DATA_FIELDS, 'finalOutput', 'usage']);
     expect(body.data.workflowId).toBe(wf.id);
     // The test event ran no deployment.
     expect(body.data.deploymentVersion).toBeNull();

@@ -31,6 +31,21 @@ import { eventually } from '../support/eventually.js';
 
 export { eventually };
 
+/** The fields every completion event's `data` carries, in order (README "Receiving completion webhooks"). */
+export const EVENT_DATA_FIELDS = [
+  'workflowId',
+  'executionId',
+  'status',
+  'level',
+  'trigger',
+  'startedAt',
+  'endedAt',
+  'totalDurationMs',
+  'cost',
+  'files',
+  'deploymentVersion',
+];
+
 /** `api_trigger → function` that throws: a run that ends with level error. */
 export function failingState(): WorkflowState {
   return makeState(

@@ -2,8 +2,8 @@
 // streamed chunk by chunk, async with waitForJob), with failures as typed SluiceErrors.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { latch, startFakeLlmServer, type FakeLlmServer } from '../../../test/llm/fake-llm-server.js';
-import { SluiceError, type StreamChunk, type Workflow } from '../src/index.js';
-import { echoState, eventually, makeState, startClientTestServer, type ClientTestServer } from './support.js';
+import type { StreamChunk, Workflow } from '../src/index.js';
+import { echoState, eventually, makeState, refusal, startClientTestServer, type ClientTestServer } from './support.js';
 
 let s: ClientTestServer;
 let llm: FakeLlmServer;
@@ -22,15 +22,6 @@ async function deployed(state: unknown, name: string) {
   const wf = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name, state });
   await s.client.workflows.deploy(wf.id);
   return wf.id;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SluiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(SluiceError);
-  return error as SluiceError;
 }
 
 describe('workflows', () => {
@@ -63,12 +54,12 @@ describe('workflows', () => {
     await s.client.workflows.undeploy(created.id);
     expect((await s.client.workflows.get(created.id)).isDeployed).toBe(false);
     await s.client.workflows.delete(copy.data.id);
-    const gone = await rejection(s.client.workflows.get(copy.data.id));
+    const gone = await refusal(s.client.workflows.get(copy.data.id));
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('turns refusals into SluiceErrors with status, code and details', async () => {
-    const invalid = await rejection(
+    const invalid = await refusal(
       s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Bad', state: { blocks: {}, edges: [{ id: 'e', source: 'a', target: 'b' }] } }),
     );
     expect(invalid.status).toBe(400);
@@ -104,13 +95,13 @@ describe('executeWorkflow', () => {
 
   it('throws EXECUTION_FAILED with the execution id for a failed run, VALIDATION_ERROR for bad input', async () => {
     const id = await deployed(failing, 'Failing');
-    const failed = await rejection(s.client.executeWorkflow(id, { q: 'sync' }));
+    const failed = await refusal(s.client.executeWorkflow(id, { q: 'sync' }));
     expect(failed).toMatchObject({ status: 500, code: 'EXECUTION_FAILED' });
     expect(failed.message).toContain('boom: sync');
     expect(failed.executionId).toMatch(/^exec_/);
     expect((await s.client.getExecution(failed.executionId!)).executionMetadata.trigger).toBe('api');
 
-    const bad = await rejection(s.client.executeWorkflow(id, { q: 42 }));
+    const bad = await refusal(s.client.executeWorkflow(id, { q: 42 }));
     expect(bad).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', executionId: undefined });
     expect(bad.details).toEqual([expect.objectContaining({ path: 'q' })]);
   });
@@ -154,12 +145,12 @@ describe('streamWorkflow', () => {
   it('rejects done with EXECUTION_FAILED when the run fails, and when only done is awaited', async () => {
     const id = await deployed(failing, 'Stream fail');
     const stream = s.client.streamWorkflow(id, { q: 'streamed' });
-    const failure = await rejection(stream.done);
+    const failure = await refusal(stream.done);
     expect(failure).toMatchObject({ code: 'EXECUTION_FAILED', executionId: await stream.executionId });
     expect(failure.message).toContain('boom: streamed');
 
     const refused = s.client.streamWorkflow('wf_missing', {});
-    const notFound = await rejection(refused.done);
+    const notFound = await refusal(refused.done);
     expect(notFound).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });
@@ -174,7 +165,7 @@ describe('async runs', () => {
 
     const failingId = await deployed(failing, 'Later fail');
     const doomed = await s.client.executeWorkflowAsync(failingId, { q: 'async' });
-    const failure = await rejection(s.client.waitForJob(doomed.taskId, { timeoutMs: 20_000 }));
+    const failure = await refusal(s.client.waitForJob(doomed.taskId, { timeoutMs: 20_000 }));
     expect(failure).toMatchObject({ code: 'EXECUTION_FAILED', executionId: doomed.executionId });
     expect(failure.message).toContain('boom: async');
   });
@@ -208,7 +199,7 @@ describe('approvals and cancelling', () => {
       status: 'resuming',
     });
     expect((await waited).output).toMatchObject({ result: { approved: true, q: 'ship' } });
-    const again = await rejection(s.client.resumeExecution(queued.executionId, { approved: false }));
+    const again = await refusal(s.client.resumeExecution(queued.executionId, { approved: false }));
     expect(again).toMatchObject({ status: 409, code: 'EXECUTION_NOT_PAUSED' });
   });
 
@@ -221,7 +212,7 @@ describe('approvals and cancelling', () => {
 
     const queued = await s.client.executeWorkflowAsync(id, { q: 'later' });
     await eventually(async () => (await s.client.getJob(queued.taskId)).status === 'paused', 15_000, 'the job to pause');
-    const waited = rejection(s.client.waitForJob(queued.taskId, { timeoutMs: 20_000, intervalMs: 200 }));
+    const waited = refusal(s.client.waitForJob(queued.taskId, { timeoutMs: 20_000, intervalMs: 200 }));
     await s.client.cancelExecution(queued.executionId);
     expect(await waited).toMatchObject({ code: 'EXECUTION_CANCELLED', executionId: queued.executionId });
   });

@@ -4,8 +4,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSluiceClient, SluiceError } from '../src/index.js';
-import { echoState, startClientTestServer, type ClientTestServer } from './support.js';
+import { createSluiceClient } from '../src/index.js';
+import { echoState, refusal, startClientTestServer, type ClientTestServer } from './support.js';
 
 let s: ClientTestServer;
 let proxy: Server;
@@ -44,15 +44,6 @@ afterAll(async () => {
   await new Promise((done) => proxy?.close(done));
   await s?.close();
 });
-
-async function refusal(promise: PromiseLike<unknown>): Promise<SluiceError> {
-  const error = await Promise.resolve(promise).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(SluiceError);
-  return error as SluiceError;
-}
 
 describe('retries and errors', () => {
   it('waits out a 429 and sends the same request again, body included', async () => {

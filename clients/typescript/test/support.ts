@@ -2,7 +2,8 @@
 import { createAppWorker } from '../../../src/app/worker.js';
 import type { Worker } from '../../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { createSluiceClient, type SluiceClient } from '../src/index.js';
+import { expect } from 'vitest';
+import { createSluiceClient, SluiceError, type SluiceClient } from '../src/index.js';
 
 export interface ClientTestServer {
   t: TestApp;
@@ -26,3 +27,13 @@ export async function startClientTestServer(env: Record<string, string> = {}): P
 
 export { echoState } from '../../../test/support/states.js';
 export { eventually, makeState } from '../../../test/support/workflows.js';
+
+/** The SluiceError a call is refused with (fails the test when it resolves, or rejects with anything else). */
+export async function refusal(promise: PromiseLike<unknown>): Promise<SluiceError> {
+  const error = await Promise.resolve(promise).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(SluiceError);
+  return error as SluiceError;
+}

@@ -3,8 +3,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SluiceError, verifyWebhook } from '../src/index.js';
-import { echoState, eventually, startClientTestServer, type ClientTestServer } from './support.js';
+import { verifyWebhook } from '../src/index.js';
+import { echoState, eventually, refusal, startClientTestServer, type ClientTestServer } from './support.js';
 
 const SECRET = 'whsec-client-test-0123';
 
@@ -30,15 +30,6 @@ afterAll(async () => {
   await new Promise((done) => receiver?.close(done));
   await s?.close();
 });
-
-async function refusal(promise: PromiseLike<unknown>): Promise<SluiceError> {
-  const error = await Promise.resolve(promise).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(SluiceError);
-  return error as SluiceError;
-}
 
 describe('webhook subscriptions and verifyWebhook', () => {
   it('manages a subscription, and verifies what the server delivers', async () => {

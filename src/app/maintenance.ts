@@ -4,20 +4,23 @@ import type { Db } from '../db/client.js';
 import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
 import { pruneRateWindows } from '../services/limits.js';
+import { reopenStrandedResumes } from '../services/runs/approvals.js';
 import { pruneExpiredSessions } from '../services/sessions.js';
 
 const INTERVAL_MS = 5 * 60_000;
 /** Finished async tasks stay queryable through GET /api/jobs/{taskId} this long. */
 export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 3_600_000;
 
-export async function runMaintenance(db: Db, now = Date.now()): Promise<void> {
+export async function runMaintenance(db: Db, logger: Logger, now = Date.now()): Promise<void> {
   await pruneRateWindows(db, now);
   await pruneExpiredSessions(db, new Date(now));
   await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));
+  const reopened = await reopenStrandedResumes(db);
+  if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
 }
 
 export function startMaintenance(db: Db, logger: Logger): () => void {
-  const tick = () => runMaintenance(db).catch((err: unknown) => logger.warn({ err }, 'maintenance failed'));
+  const tick = () => runMaintenance(db, logger).catch((err: unknown) => logger.warn({ err }, 'maintenance failed'));
   const first = setTimeout(tick, 10_000);
   const timer = setInterval(tick, INTERVAL_MS);
   first.unref();

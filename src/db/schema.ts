@@ -207,6 +207,8 @@ export const executions = pgTable(
     index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
     index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt, t.id),
     index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),
+    // Runs waiting for an approval: the Approvals page lists a workspace's, and the worker looks for stranded resumes.
+    index('executions_waiting_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} in ('paused', 'resuming')`),
     // Logs API filters that can match almost nothing (bench/REPORT-logs.md): without these they scan the workspace.
     index('executions_models_idx').using('gin', t.models),
     index('executions_ws_duration_idx').on(t.workspaceId, t.totalDurationMs),

@@ -6,9 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createAppWorker } from '../../src/app/worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
+import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { reopenStrandedResumes, RESUME_JOB } from '../../src/services/runs/approvals.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
@@ -184,6 +187,29 @@ describe('approval', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('waits for a decision again when its resume job failed for good, and can then be decided', async () => {
+    const wf = await createAndDeploy(t, gatedState({}));
+    const paused = await execute(wf, { item: 'mug' });
+    const { executionId } = paused.body;
+    // What a resume job that kept failing before the run restarted leaves: decided, and nobody left to resume it.
+    await t.app.db.execute(sql`update executions set status = 'resuming',
+      pause = jsonb_set(pause, '{pending}', '{"approved":true,"data":{},"decidedBy":null,"decidedAt":"2026-01-01T00:00:00.000Z"}')
+      where execution_id = ${executionId}`);
+    expect((await resume(executionId, { approved: true })).status).toBe(409);
+    expect(await reopenStrandedResumes(t.app.db)).toBe(1);
+    expect((await pausedRuns()).map((run: { executionId: string }) => run.executionId)).toContain(executionId);
+    expect((await resume(executionId, { approved: true, data: { note: 'again' } })).status).toBe(202);
+    const log = await logDetailOf(t, executionId);
+    expect(log.executionData.finalOutput.result).toMatchObject({ approved: true, data: { note: 'again' }, item: 'mug' });
+
+    // One whose resume job is still queued (here: not due for an hour) is left to it.
+    const waiting = (await execute(wf, { item: 'cup' })).body.executionId;
+    await t.app.db.execute(sql`update executions set status = 'resuming' where execution_id = ${waiting}`);
+    await enqueueJob(t.app.db, { kind: RESUME_JOB, payload: { executionId: waiting }, runAt: new Date(Date.now() + 3_600_000) });
+    expect(await reopenStrandedResumes(t.app.db)).toBe(0);
+    expect((await t.request('POST', `/api/v1/executions/${waiting}/cancel`)).body.data).toEqual({ executionId: waiting, status: 'cancelled' });
   });
 
   it('refuses bad decisions, other tenants and approvals where a run cannot wait', async () => {

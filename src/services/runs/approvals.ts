@@ -21,6 +21,7 @@ import { enqueueCompletionDeliveries } from '../completion-webhooks/outbox.js';
 import type { Principal } from '../api-keys.js';
 import type { AppContext } from '../app-context.js';
 import { workspaceOwner } from '../limits.js';
+import type { FollowUpJob } from './record-statement.js';
 import { runExecution, type ExecutionOutcome } from './run-execution.js';
 import { RUNNER_ID } from './runners.js';
 
@@ -187,14 +188,21 @@ function pausedSoFar(resumption: Resumption | undefined): number {
   return resumption.pause.pausedMs + Math.max(0, waited);
 }
 
-/** A paused run waits for the time-out of its approval, when the block set one: its default decision then applies. */
-export async function scheduleApprovalTimeout(app: AppContext, executionId: string, pause: PauseState): Promise<void> {
-  if (!pause.timeoutAt) return;
-  await enqueueJob(app.db, {
-    kind: RESUME_JOB,
-    payload: { executionId, timeoutOf: pause.number },
-    runAt: new Date(pause.timeoutAt),
-  });
+/**
+ * A paused run waits for the time-out of its approval, when the block set one: its default decision then applies.
+ * The job is written with the paused log (one per pause: its id names the pause, so it is never queued twice).
+ */
+export function approvalTimeoutJob(executionId: string, pause: PauseState): FollowUpJob[] {
+  if (!pause.timeoutAt) return [];
+  return [
+    {
+      executionId,
+      id: `job_timeout_${executionId}_${pause.number}`,
+      kind: RESUME_JOB,
+      payload: { executionId, timeoutOf: pause.number },
+      runAt: new Date(pause.timeoutAt),
+    },
+  ];
 }
 
 // ---- asking to resume ----------------------------------------------------------------------------------------
@@ -229,10 +237,15 @@ export async function resumeExecution(
   const row = await pausedRow(app.db, executionId);
   if (!row || !(await canRunInWorkspace(app, principal, row.workspaceId))) throw notFound('Execution');
   const decision: Decision = { approved: body.approved, data: body.data ?? {}, decidedBy: principal.userId, decidedAt: new Date().toISOString() };
-  if (!(await markResuming(app.db, executionId, decision))) {
+  // The decision and the job that acts on it commit together: no crash can leave a decided run with nobody to resume it.
+  const accepted = await app.db.transaction(async (tx) => {
+    if (!(await markResuming(tx, executionId, decision))) return false;
+    await enqueueJob(tx, { kind: RESUME_JOB, payload: { executionId } });
+    return true;
+  });
+  if (!accepted) {
     throw new AppError('EXECUTION_NOT_PAUSED', 409, 'The execution is not waiting for an approval (it was decided already, or has finished)');
   }
-  await enqueueJob(app.db, { kind: RESUME_JOB, payload: { executionId } });
   return { executionId, status: 'resuming' };
 }
 
@@ -274,6 +287,26 @@ export async function cancelPaused(app: AppContext, executionId: string): Promis
     for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
     return closed.length > 0;
   });
+}
+
+/**
+ * A decided run whose resume job is gone (it failed for good: the database kept failing it before the run restarted)
+ * waits again for a decision instead of staying `resuming` forever: nothing of it ran since the pause, so deciding it
+ * once more is safe. Returns how many runs were reopened.
+ */
+export async function reopenStrandedResumes(db: Db): Promise<number> {
+  const reopened = await db
+    .update(executions)
+    .set({ status: 'paused', pause: sql`${executions.pause} - 'pending'` })
+    .where(
+      and(
+        eq(executions.status, 'resuming'),
+        sql`not exists (select 1 from jobs j where j.kind = ${RESUME_JOB} and j.status in ('queued', 'running')
+          and j.payload ->> 'executionId' = ${executions.executionId})`,
+      ),
+    )
+    .returning({ id: executions.id });
+  return reopened.length;
 }
 
 export const CANCELLED_WHILE_PAUSED = 'Execution cancelled while it waited for an approval';

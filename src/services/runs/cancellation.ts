@@ -6,6 +6,13 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 
 const CANCEL_TOPIC = 'cancel:';
+/**
+ * A request for a run this process does not have is kept this long: the run may be about to start here (a queued job
+ * just claimed, a paused run just resumed), and a request heard a moment before it started must still stop it.
+ */
+const EARLY_REQUEST_MS = 10_000;
+/** Bounds the memory of early requests; the oldest is forgotten first. */
+const MAX_EARLY_REQUESTS = 1_000;
 
 /** Who asks: enough to check, in the process that runs it, that they may reach the run's workspace. */
 export interface CancelRequest {
@@ -26,6 +33,14 @@ export function createCancellations(
   mayCancel: (request: CancelRequest, workspaceId: string) => Promise<boolean>,
 ): Cancellations {
   const inFlight = new Map<string, { workspaceId: string; cancel: () => void }>();
+  const early = new Map<string, { request: CancelRequest; heardAt: number }>();
+  const cancelIfAllowed = (request: CancelRequest, workspaceId: string) =>
+    void mayCancel(request, workspaceId).then(
+      (allowed) => {
+        if (allowed) inFlight.get(request.executionId)?.cancel();
+      },
+      () => undefined,
+    );
   feed.subscribe((topic) => {
     if (!topic.startsWith(CANCEL_TOPIC)) return;
     let request: CancelRequest;
@@ -35,17 +50,19 @@ export function createCancellations(
       return;
     }
     const run = inFlight.get(request.executionId);
-    if (!run) return;
-    void mayCancel(request, run.workspaceId).then(
-      (allowed) => {
-        if (allowed) inFlight.get(request.executionId)?.cancel();
-      },
-      () => undefined,
-    );
+    if (run) return cancelIfAllowed(request, run.workspaceId);
+    early.delete(request.executionId);
+    early.set(request.executionId, { request, heardAt: Date.now() });
+    if (early.size > MAX_EARLY_REQUESTS) early.delete(early.keys().next().value!);
   });
   return {
     track(run, cancel) {
       inFlight.set(run.executionId, { workspaceId: run.workspaceId, cancel });
+      const asked = early.get(run.executionId);
+      if (asked) {
+        early.delete(run.executionId);
+        if (Date.now() - asked.heardAt <= EARLY_REQUEST_MS) cancelIfAllowed(asked.request, run.workspaceId);
+      }
       return () => {
         if (inFlight.get(run.executionId)?.cancel === cancel) inFlight.delete(run.executionId);
       };

@@ -5,25 +5,15 @@
 // caches are warm; the run's log is its only write (run-recorder.ts).
 import { AppError } from '../../errors.js';
 import type { EngineEvent } from '../../engine/index.js';
-import type { TriggerType, WorkflowState } from '../../workflow/index.js';
+import type { TriggerType } from '../../workflow/index.js';
 import type { AppContext } from '../app-context.js';
 import { enqueueAsyncExecution, type QueuedExecution } from '../async-executions.js';
 import type { UserFile } from '../files/index.js';
 import type { StoredResponse } from '../idempotency.js';
-import type { DeployedWorkflow } from '../triggers/deployed-workflow.js';
+import type { DeployedWorkflow, RunTarget } from '../triggers/deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution, type ExecutionOutcome } from './run-execution.js';
 import type { RunOrigin } from './run-observer.js';
-
-/** What runs: the workflow, the state (active deployment, or the draft for manual runs) and who pays. */
-export interface RunTarget {
-  workflow: { id: string; workspaceId: string };
-  state: WorkflowState;
-  stateHash?: string;
-  /** null for the draft. */
-  deploymentVersion: number | null;
-  owner: { id: string; plan: string };
-}
 
 export interface PreparedRun {
   target: RunTarget;

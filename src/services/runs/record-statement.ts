@@ -1,6 +1,7 @@
 // The one SQL statement that records a batch of runs (run-recorder.ts): running markers, completed logs, their state
-// snapshots, the owners' usage, the completion webhook outbox and finished idempotency keys. A single statement is
-// its own transaction: everything in it commits together, with one round trip and one WAL flush for the batch.
+// snapshots, the owners' usage, the completion webhook outbox, jobs that follow from a completion and finished
+// idempotency keys. A single statement is its own transaction: everything in it commits together, with one round
+// trip and one WAL flush for the batch.
 // Rows travel as JSON (one parameter per table, via toJsonText, so nothing jsonb refuses can reach it), expanded
 // with jsonb_to_recordset.
 import { sql, type SQL } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import { toJsonText } from '../../db/json.js';
 import { JOBS_CHANNEL } from '../../jobs/enqueue.js';
 import { RELAXED_COMMIT } from '../../jobs/settle.js';
 import { COMPLETION_EVENT, DELIVERY_JOB } from '../completion-webhooks/constants.js';
+import type { OutboxDelivery } from '../completion-webhooks/outbox.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
 export interface ExecutionRecord {
@@ -53,19 +55,22 @@ export interface UsageRecord {
   costUsd: number;
 }
 
-export interface DeliveryRecord {
-  id: string;
-  eventId: string;
-  subscriptionId: string;
-  workflowId: string;
-  executionId: string;
-  body: string;
-}
+/** A completion webhook delivery as the outbox builds it (completion-webhooks/outbox.ts). */
+export type DeliveryRecord = OutboxDelivery;
 
 export interface IdempotencyRecord {
   workflowId: string;
   key: string;
   response: { status: number; headers: Record<string, string>; body: unknown };
+}
+
+/** A job that follows from a completion (a paused run's approval time-out); queued only if that log is written. */
+export interface FollowUpJob {
+  executionId: string;
+  id: string;
+  kind: string;
+  payload: unknown;
+  runAt: Date;
 }
 
 export interface RecordBatch {
@@ -75,6 +80,7 @@ export interface RecordBatch {
   usage: UsageRecord[];
   deliveries: DeliveryRecord[];
   idempotency: IdempotencyRecord[];
+  followUps: FollowUpJob[];
 }
 
 const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workflow_id text, deployment_version int,
@@ -114,6 +120,12 @@ const executionJson = (rows: ExecutionRecord[]) =>
     })),
   );
 
+/** Inserts execution rows, leaving out those whose workflow is gone; the caller adds what a conflict does. */
+const insertExecutions = (rows: ExecutionRecord[]) =>
+  sql`insert into executions (${sql.raw(EXECUTION_NAMES)})
+      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(rows)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
+      where exists (select 1 from workflows w where w.id = x.workflow_id)`;
+
 /**
  * Rows whose workflow was deleted while they ran are left out (the deletion cascades to logs anyway), as are
  * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch.
@@ -133,18 +145,14 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
   }
   if (batch.markers.length > 0) {
     parts.push(sql`marks as (
-      insert into executions (${sql.raw(EXECUTION_NAMES)})
-      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(batch.markers)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
-      where exists (select 1 from workflows w where w.id = x.workflow_id)
+      ${insertExecutions(batch.markers)}
       on conflict (id) do nothing)`);
   }
   if (batch.completions.length > 0) {
     // A marker written earlier is completed in place; a run that ended before its marker was due is inserted whole.
     // A log already closed by someone else (an orphan sweep that wrongly judged this process dead) is left as is.
     parts.push(sql`done as (
-      insert into executions (${sql.raw(EXECUTION_NAMES)})
-      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(batch.completions)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
-      where exists (select 1 from workflows w where w.id = x.workflow_id)
+      ${insertExecutions(batch.completions)}
       on conflict (id) do update set
         status = excluded.status, level = excluded.level, ended_at = excluded.ended_at,
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
@@ -189,6 +197,22 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       select 'job_' || substr(outbox.id, 5), ${DELIVERY_JOB}, jsonb_build_object('deliveryId', outbox.id), now(), now()
       from outbox
       returning 1)`);
+  }
+  if (batch.followUps.length > 0 && batch.completions.length > 0) {
+    parts.push(sql`follow_ups as (
+      insert into jobs (id, kind, payload, run_at, created_at)
+      select x.id, x.kind, x.payload, x.run_at, now()
+      from jsonb_to_recordset(${toJsonText(
+        batch.followUps.map((j) => ({
+          id: j.id,
+          kind: j.kind,
+          payload: j.payload,
+          run_at: j.runAt.toISOString(),
+          execution_id: j.executionId,
+        })),
+      )}::jsonb) as x(id text, kind text, payload jsonb, run_at timestamptz, execution_id text)
+      where x.execution_id in (select execution_id from done)
+      on conflict (id) do nothing)`);
   }
   if (batch.idempotency.length > 0) {
     parts.push(sql`answered as (

@@ -15,7 +15,7 @@ import type { StoredResponse } from '../idempotency.js';
 import { completionDeliveries } from '../completion-webhooks/outbox.js';
 import type { ExecutionRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
-import { canPause, createPauseTracker, scheduleApprovalTimeout, type PauseState, type Resumption } from './approvals.js';
+import { approvalTimeoutJob, canPause, createPauseTracker, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
@@ -176,14 +176,15 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   const charged = input.resumption?.pause.chargedUsd ?? 0;
   const activeMs = (input.resumption?.pause.activeMs ?? 0) + Math.round(result.durationMs);
   const paused = result.stopReason === 'paused' && pauses !== undefined;
+  const pause = paused ? pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs }) : undefined;
   const log: ExecutionRecord = {
     ...marker,
     costTotal: cost.total,
     cost,
     models: Object.keys(cost.models),
     traceSpans: result.traceSpans,
-    ...(paused
-      ? { status: 'paused', pause: pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs }), finalOutput: {} }
+    ...(pause
+      ? { status: 'paused', pause, finalOutput: {} }
       : {
           status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
           level: result.success ? 'info' : 'error',
@@ -202,6 +203,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     chargeUsd: Math.max(0, cost.total - charged),
     // A paused run has not completed: its subscribers hear of it when it does.
     deliveries: (stored) => (stored.status === 'paused' ? Promise.resolve([]) : completionDeliveries(app, stored)),
+    // The approval's time-out is queued with the paused log, so no crash can leave the run waiting past it.
+    followUps: pause && approvalTimeoutJob(executionId, pause),
     idempotency: input.idempotency && {
       workflowId: input.workflow.id,
       key: input.idempotency.key,
@@ -215,10 +218,6 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     // Its pause could not be stored, so it cannot be resumed: it ended as the error its log says.
     const { stopReason: _, ...ended } = result;
     outcome.result = { ...ended, error: 'The run paused for an approval, but its pause could not be stored; the run ended' };
-  } else if (paused) {
-    await scheduleApprovalTimeout(app, executionId, log.pause as PauseState).catch((err: unknown) =>
-      app.logger.error({ err, executionId }, 'could not schedule the time-out of an approval'),
-    );
   }
   return outcome;
 }

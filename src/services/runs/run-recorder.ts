@@ -21,6 +21,7 @@ import {
   type DeliveryRecord,
   type ExecutionRecord,
   type IdempotencyRecord,
+  type FollowUpJob,
   type RecordBatch,
 } from './record-statement.js';
 
@@ -46,6 +47,8 @@ export interface CompletedRun {
   /** Completion webhook deliveries for `log` (computed again for the minimal log if the full one cannot be stored). */
   deliveries(log: ExecutionRecord): Promise<DeliveryRecord[]>;
   idempotency?: IdempotencyRecord;
+  /** Jobs queued in the same statement as the log, and only if it is written (an approval's time-out). */
+  followUps?: FollowUpJob[];
 }
 
 /** What became of a run's log: `minimal` = an error log saying the full one could not be stored. */
@@ -163,6 +166,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
       usage: [...usage].map(([userId, costUsd]) => ({ userId, period, costUsd })),
       deliveries: items.flatMap((item) => item.deliveries),
       idempotency: items.flatMap((item) => (item.run.idempotency ? [item.run.idempotency] : [])),
+      followUps: items.flatMap((item) => item.run.followUps ?? []),
     };
   }
 
@@ -219,7 +223,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
         `The run ${ENDED_HOW[log.status] ?? 'ended with an error'} but its full log could not be stored (${reason}); its output and trace are lost`,
       ),
     };
-    const run: CompletedRun = { ...item.run, log: minimal, idempotency: undefined };
+    const run: CompletedRun = { ...item.run, log: minimal, idempotency: undefined, followUps: undefined };
     try {
       const deliveries = await item.run.deliveries(minimal);
       await write([{ run, deliveries, done: () => undefined }], []);

@@ -11,7 +11,7 @@ import { badRequest, type ErrorDetail } from '../../errors.js';
 import type { TriggerType, WorkflowState } from '../../workflow/index.js';
 import type { AppContext } from '../app-context.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../trigger-input.js';
-import { loadDeployedWorkflow } from '../triggers/deployed-workflow.js';
+import { loadDeployedWorkflow, type RunTarget } from '../triggers/deployed-workflow.js';
 import { runExecution } from './run-execution.js';
 
 export const MAX_SUB_WORKFLOW_DEPTH = 10;
@@ -28,12 +28,8 @@ export interface ParentRun {
   drafts: boolean;
 }
 
-interface ChildTarget {
-  workspaceId: string;
-  state: WorkflowState;
-  stateHash?: string;
-  deploymentVersion: number | null;
-}
+/** The owner is the parent's: a child runs in the same workspace, charged to the same account. */
+type ChildTarget = Omit<RunTarget, 'owner'>;
 
 const refused = (error: string): SubWorkflowResult => ({ output: {}, executionId: null, error, spans: [] });
 
@@ -45,13 +41,13 @@ async function childTarget(app: AppContext, parent: ParentRun, workflowId: strin
       .where(eq(workflows.id, workflowId))
       .limit(1);
     if (!row || row.workspaceId !== parent.workspaceId) return `No workflow ${workflowId} in this workspace`;
-    return { workspaceId: row.workspaceId, state: row.state, deploymentVersion: null };
+    return { workflow: { id: workflowId, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null };
   }
   const deployed = await loadDeployedWorkflow(app, workflowId);
   if (!deployed || deployed.workflow.workspaceId !== parent.workspaceId) return `No workflow ${workflowId} in this workspace`;
   if (!deployed.deployment) return `The workflow ${workflowId} is not deployed`;
   return {
-    workspaceId: deployed.workflow.workspaceId,
+    workflow: { id: workflowId, workspaceId: deployed.workflow.workspaceId },
     state: deployed.deployment.state,
     stateHash: deployed.deployment.stateHash,
     deploymentVersion: deployed.deployment.version,
@@ -75,10 +71,7 @@ export async function runSubWorkflow(app: AppContext, parent: ParentRun, request
     return refused(`The input does not match the Input Format of ${request.workflowId}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   }
   const outcome = await runExecution(app, {
-    workflow: { id: request.workflowId, workspaceId: target.workspaceId },
-    state: target.state,
-    stateHash: target.stateHash,
-    deploymentVersion: target.deploymentVersion,
+    ...target,
     trigger: parent.trigger,
     triggerBlockId: trigger.id,
     input: withDeclaredFields(fields, request.input),

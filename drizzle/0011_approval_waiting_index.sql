@@ -1,0 +1,1 @@
+CREATE INDEX "executions_waiting_idx" ON "executions" USING btree ("workspace_id","started_at") WHERE "executions"."status" in ('paused', 'resuming');

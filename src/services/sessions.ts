@@ -38,6 +38,8 @@ export interface AuthenticatedSession {
   sessionId: string;
   csrfToken: string;
   expiresAt: Date;
+  /** True when this request slid the expiry forward: the browser's cookie must be given the new one. */
+  renewed: boolean;
   user: SessionUser;
 }
 
@@ -91,7 +93,8 @@ export async function authenticateSession(db: Db, token: string, now = new Date(
   if (!row || !timingSafeEqual(Buffer.from(row.session.tokenHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   let expiresAt = row.session.expiresAt;
   const lastSeen = row.session.lastSeenAt ?? row.session.createdAt;
-  if (now.getTime() - lastSeen.getTime() > TOUCH_RESOLUTION_MS) {
+  const renewed = now.getTime() - lastSeen.getTime() > TOUCH_RESOLUTION_MS;
+  if (renewed) {
     const cap = row.session.createdAt.getTime() + SESSION_MAX_AGE_MS;
     expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, cap));
     await withRelaxedCommit(db, (tx) =>
@@ -102,6 +105,7 @@ export async function authenticateSession(db: Db, token: string, now = new Date(
     sessionId: row.session.id,
     csrfToken: row.session.csrfToken,
     expiresAt,
+    renewed,
     user: { id: row.user.id, email: row.user.email, plan: row.user.plan },
   };
 }

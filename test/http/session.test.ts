@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { hashPassword, verifyPassword } from '../../src/services/passwords.js';
+import { sha256Hex } from '../../src/services/crypto.js';
 import { setUserPassword, SIGN_IN_ATTEMPTS_PER_MINUTE } from '../../src/services/sessions.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -134,6 +135,25 @@ describe('session-authenticated API', () => {
     expect(current.body).toMatchObject({ user: { id: t.userId }, csrfToken: session.csrfToken });
     expect(current.body.workspaces).toEqual([{ id: t.workspaceId, name: 'Default', plan: 'free', role: 'owner' }]);
     expect(current.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('renews the cookie when use keeps the session alive, so the browser does not drop a live session', async () => {
+    const session = await signIn();
+    // Used again at once: nothing to renew.
+    expect((await asSession(session, 'GET', '/api/v1/me')).headers.get('set-cookie')).toBeNull();
+    // Last used ten minutes ago, due to end in a day: this request slides it, and the cookie follows.
+    const token = session.cookie.split('=')[1];
+    await t.app.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 10 * 60_000), expiresAt: new Date(Date.now() + 24 * 3_600_000) })
+      .where(eq(sessions.tokenHash, sha256Hex(token)));
+    const renewed = await asSession(session, 'GET', '/api/v1/auth/session');
+    expect(renewed.status).toBe(200);
+    const cookie = renewed.headers.get('set-cookie')!;
+    expect(cookie).toContain(session.cookie);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)![1]);
+    expect(expires - Date.now()).toBeGreaterThan(13 * 24 * 3_600_000);
+    expect(Math.abs(Date.parse(renewed.body.expiresAt) - expires)).toBeLessThan(1_000);
   });
 
   it('refuses state-changing requests without the matching X-CSRF-Token, and allows them with it', async () => {

@@ -1,12 +1,11 @@
 // Web app sign-in (docs/decisions.md "Web app"): email + password → an httpOnly, SameSite=Lax session cookie, plus a
 // CSRF token the app echoes in X-CSRF-Token on state-changing requests. Mounted at /api/v1/auth.
 import { Hono, type Context } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { MAX_PASSWORD_LENGTH } from '../../services/passwords.js';
 import {
-  authenticateSession,
   deleteSessionByToken,
   EMAIL_PATTERN,
   SESSION_COOKIE,
@@ -17,7 +16,7 @@ import {
 } from '../../services/sessions.js';
 import { completeSetup, setupNeeded, setupTokenMatches } from '../../services/setup.js';
 import { listWorkspaces } from '../../services/workspaces.js';
-import { sessionCookie } from '../auth.js';
+import { sessionCookie, sessionOf, writeSessionCookie } from '../auth.js';
 import { limitBody } from '../body.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
@@ -45,16 +44,6 @@ function requireJson(c: Context<AppEnv>) {
   if (!/^application\/json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'Send the request body as application/json');
   }
-}
-
-function writeSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date) {
-  setCookie(c, SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: c.get('app').config.baseUrl.startsWith('https://'),
-    expires: expiresAt,
-  });
 }
 
 function sessionBody(user: SessionUser, csrfToken: string, expiresAt: Date) {
@@ -118,11 +107,9 @@ export const authSessionRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .get('/session', async (c) => {
-    const token = sessionCookie(c);
-    const { db } = c.get('app');
-    const session = token ? await authenticateSession(db, token) : null;
+    const session = await sessionOf(c);
     if (!session) throw new AppError('UNAUTHORIZED', 401, 'Not signed in');
-    const workspaces = await listWorkspaces(db, sessionPrincipal(session));
+    const workspaces = await listWorkspaces(c.get('app').db, sessionPrincipal(session));
     return c.json({
       ...sessionBody(session.user, session.csrfToken, session.expiresAt),
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role })),

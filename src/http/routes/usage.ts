@@ -1,6 +1,7 @@
 // GET /api/users/me/usage-limits (docs/api.md 4.8): the caller's own execution rate limits and usage.
 import { Hono } from 'hono';
 import { getUsage, peekRateLimit, planLimit, type RateState } from '../../services/limits.js';
+import { isSessionPrincipal } from '../../services/sessions.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 
@@ -22,7 +23,7 @@ export const usageRoutes = new Hono<AppEnv>().get('/me/usage-limits', requireApi
   ]);
   return c.json({
     success: true,
-    rateLimit: { sync: view(sync), async: view(async), authType: 'api' },
+    rateLimit: { sync: view(sync), async: view(async), authType: isSessionPrincipal(principal) ? 'session' : 'api' },
     usage: { currentPeriodCost: usage.currentPeriodCost, limit: usage.limit, plan: usage.plan },
   });
 });

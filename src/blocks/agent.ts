@@ -12,7 +12,9 @@ import {
   type TokenCounts,
 } from '../llm/index.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../net/index.js';
-import type { BlockDefinition, BlockServices } from './types.js';
+import { agentForm } from './forms.js';
+import { defineBlock } from './define-block.js';
+import type { BlockServices } from './types.js';
 
 /** Sent as the key to servers that need none (Ollama, vLLM, …): both SDKs refuse to run without one. */
 const PLACEHOLDER_API_KEY = 'sluice-no-key';
@@ -85,8 +87,7 @@ function prepareResponseFormat(raw: unknown) {
 
 const NO_TOKENS: TokenCounts = { prompt: 0, completion: 0, total: 0 };
 
-export const agentBlock: BlockDefinition<AgentConfig> = {
-  type: 'agent',
+export const agentBlock = defineBlock<AgentConfig>(agentForm, {
   configSchema: agentConfigSchema,
   async run(ctx) {
     const { config } = ctx;
@@ -133,4 +134,4 @@ export const agentBlock: BlockDefinition<AgentConfig> = {
     }
     return { output };
   },
-};
+});

@@ -1,7 +1,8 @@
 // The API trigger: a workflow as an authenticated HTTP endpoint. The HTTP layer checks declared types before the
 // run; this block only lays the request body out as docs/api.md 4.1 describes (`<api.field>`, `<api.input.field>`).
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { apiTriggerForm } from './forms.js';
+import { triggerBlock } from './define-block.js';
 
 export const INPUT_FIELD_TYPES = ['string', 'number', 'boolean', 'json', 'files'] as const;
 export type InputFieldType = (typeof INPUT_FIELD_TYPES)[number];
@@ -28,24 +29,17 @@ export const apiTriggerConfigSchema = z.object({
 });
 export type ApiTriggerConfig = z.infer<typeof apiTriggerConfigSchema>;
 
-export const apiTriggerBlock: BlockDefinition<ApiTriggerConfig> = {
-  type: 'api_trigger',
-  trigger: 'api',
-  configSchema: apiTriggerConfigSchema,
-  // Has no effect outside the run: after a pause it runs again rather than being replayed.
-  replay: 'rerun',
-  async run(ctx) {
-    const body = ctx.trigger.input;
-    const fields = ctx.config.inputFormat;
-    // No Input Format: the raw body only at <api.input> (docs/api.md 4.1).
-    if (fields.length === 0) return { output: { input: body } };
-    const manual = ctx.trigger.type === 'manual';
-    const values: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (Object.hasOwn(body, field.name)) values[field.name] = body[field.name];
-      else values[field.name] = manual && field.value !== undefined ? field.value : null;
-    }
-    // Declared fields appear both at the top level and under `input`, which also keeps undeclared keys.
-    return { output: { ...values, input: { ...body, ...values } } };
-  },
-};
+export const apiTriggerBlock = triggerBlock<ApiTriggerConfig>('api', apiTriggerForm, apiTriggerConfigSchema, async (ctx) => {
+  const body = ctx.trigger.input;
+  const fields = ctx.config.inputFormat;
+  // No Input Format: the raw body only at <api.input> (docs/api.md 4.1).
+  if (fields.length === 0) return { output: { input: body } };
+  const manual = ctx.trigger.type === 'manual';
+  const values: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (Object.hasOwn(body, field.name)) values[field.name] = body[field.name];
+    else values[field.name] = manual && field.value !== undefined ? field.value : null;
+  }
+  // Declared fields appear both at the top level and under `input`, which also keeps undeclared keys.
+  return { output: { ...values, input: { ...body, ...values } } };
+});

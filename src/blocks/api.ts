@@ -3,7 +3,9 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { sendHttpRequest } from '../net/index.js';
-import type { BlockDefinition, BlockResult } from './types.js';
+import { apiForm } from './forms.js';
+import { defineBlock } from './define-block.js';
+import type { BlockResult } from './types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
@@ -84,8 +86,7 @@ function parseAbsoluteHttpUrl(input: string): URL | string {
   }
 }
 
-export const apiBlock: BlockDefinition<ApiBlockConfig> = {
-  type: 'api',
+export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
   async run(ctx) {
     const { config } = ctx;
@@ -127,4 +128,4 @@ export const apiBlock: BlockDefinition<ApiBlockConfig> = {
     }
     return { output, continueOnError: true };
   },
-};
+});

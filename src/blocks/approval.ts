@@ -3,11 +3,10 @@
 // `<approval.data>`. The waiting itself belongs to the host (services/runs/approvals.ts): the run pauses durably
 // and is resumed later, possibly by another process; this block only asks.
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/index.js';
+import { approvalForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
-export const MIN_APPROVAL_TIMEOUT_MS = 1_000;
-/** The longest an approval may wait for its default decision. */
-export const MAX_APPROVAL_TIMEOUT_MS = 30 * 24 * 3_600_000;
 
 export const approvalConfigSchema = z.object({
   /** Shown to whoever decides (references resolved). */
@@ -23,8 +22,7 @@ export const approvalConfigSchema = z.object({
 });
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
-export const approvalBlock: BlockDefinition<ApprovalConfig> = {
-  type: 'approval',
+export const approvalBlock = defineBlock<ApprovalConfig>(approvalForm, {
   configSchema: approvalConfigSchema,
   async run(ctx) {
     const awaitApproval = ctx.services.awaitApproval;
@@ -41,4 +39,4 @@ export const approvalBlock: BlockDefinition<ApprovalConfig> = {
       output: { approved: decision.approved, data: decision.data, decidedBy: decision.decidedBy, decidedAt: decision.decidedAt },
     };
   },
-};
+});

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { evaluateExpression } from '../sandbox/index.js';
 import { referencesAsInputs } from './references-as-data.js';
-import type { BlockDefinition } from './types.js';
+import { conditionForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
 /** Edge handles default to `source` in the engine, so an empty handle activates no edge. */
 export const NO_EDGE_HANDLE = '';
@@ -21,8 +22,7 @@ export const conditionConfigSchema = z.object({
 });
 export type ConditionConfig = z.infer<typeof conditionConfigSchema>;
 
-export const conditionBlock: BlockDefinition<ConditionConfig> = {
-  type: 'condition',
+export const conditionBlock = defineBlock<ConditionConfig>(conditionForm, {
   configSchema: conditionConfigSchema,
   resolveReferences: false,
   async run(ctx) {
@@ -46,7 +46,7 @@ export const conditionBlock: BlockDefinition<ConditionConfig> = {
     if (fallback) return selected(fallback.id);
     return { output: { selectedOption: null, conditionResult: false }, sourceHandle: NO_EDGE_HANDLE };
   },
-};
+});
 
 function selected(id: string) {
   return { output: { selectedOption: id, conditionResult: true }, sourceHandle: `condition-${id}` };

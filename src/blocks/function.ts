@@ -3,15 +3,15 @@
 import { z } from 'zod';
 import { runUserCode } from '../sandbox/index.js';
 import { referencesAsInputs } from './references-as-data.js';
-import type { BlockDefinition } from './types.js';
+import { functionForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
 export const functionConfigSchema = z.object({
   code: z.string().default(''),
 });
 export type FunctionConfig = z.infer<typeof functionConfigSchema>;
 
-export const functionBlock: BlockDefinition<FunctionConfig> = {
-  type: 'function',
+export const functionBlock = defineBlock<FunctionConfig>(functionForm, {
   configSchema: functionConfigSchema,
   resolveReferences: false,
   async run(ctx) {
@@ -24,4 +24,4 @@ export const functionBlock: BlockDefinition<FunctionConfig> = {
     if (!outcome.ok) output.error = outcome.error ?? 'Function failed';
     return { output };
   },
-};
+});

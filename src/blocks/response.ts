@@ -1,6 +1,7 @@
 // The response block: what the execute endpoint answers with instead of the default result (docs/api.md 4.3).
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { responseForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 import { toText } from './values.js';
 
 const headerListSchema = z.array(z.object({ key: z.string(), value: z.unknown() }));
@@ -44,8 +45,7 @@ function headerObject(headers: ResponseConfig['headers']): Record<string, string
   return result;
 }
 
-export const responseBlock: BlockDefinition<ResponseConfig> = {
-  type: 'response',
+export const responseBlock = defineBlock<ResponseConfig>(responseForm, {
   configSchema: responseConfigSchema,
   // Has no effect outside the run: after a pause it runs again rather than being replayed.
   replay: 'rerun',
@@ -53,4 +53,4 @@ export const responseBlock: BlockDefinition<ResponseConfig> = {
     const { status, headers, body } = ctx.config;
     return { output: { status, headers: headerObject(headers), body: body ?? null } };
   },
-};
+});

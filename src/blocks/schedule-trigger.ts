@@ -2,7 +2,8 @@
 // checked here, with croner (the scheduler's own parser), so a bad schedule is refused when the state is saved.
 import { Cron } from 'croner';
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { scheduleTriggerForm } from './forms.js';
+import { triggerBlock } from './define-block.js';
 
 function isValidTimeZone(zone: string): boolean {
   try {
@@ -32,15 +33,8 @@ export const scheduleTriggerConfigSchema = z.object({
 });
 export type ScheduleTriggerConfig = z.infer<typeof scheduleTriggerConfigSchema>;
 
-export const scheduleTriggerBlock: BlockDefinition<ScheduleTriggerConfig> = {
-  type: 'schedule_trigger',
-  trigger: 'schedule',
-  configSchema: scheduleTriggerConfigSchema,
-  // Has no effect outside the run: after a pause it runs again rather than being replayed.
-  replay: 'rerun',
-  async run(ctx) {
-    const firedAt = ctx.trigger.input.firedAt;
-    // A manual run of a scheduled workflow has no tick time; "now" is what the tick would have said.
-    return { output: { firedAt: typeof firedAt === 'string' ? firedAt : new Date().toISOString() } };
-  },
-};
+export const scheduleTriggerBlock = triggerBlock<ScheduleTriggerConfig>('schedule', scheduleTriggerForm, scheduleTriggerConfigSchema, async (ctx) => {
+  const firedAt = ctx.trigger.input.firedAt;
+  // A manual run of a scheduled workflow has no tick time; "now" is what the tick would have said.
+  return { output: { firedAt: typeof firedAt === 'string' ? firedAt : new Date().toISOString() } };
+});

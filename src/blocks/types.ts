@@ -2,6 +2,7 @@
 // BlockDefinition; the registry (./registry.ts) lists them. Blocks know nothing of the database or HTTP server.
 import type { z } from 'zod';
 import type { BlockReference, TriggerType } from '../workflow/index.js';
+import type { BlockForm } from './forms.js';
 
 /** Services and limits the host process lends to blocks; built once per process from configuration. */
 export interface BlockServices {
@@ -93,6 +94,11 @@ export interface BlockResult {
 export interface BlockDefinition<Config = Record<string, unknown>> {
   type: string;
   configSchema: z.ZodType<Config>;
+  /**
+   * How the editor presents the block (./forms.ts); its field keys must be keys of the config. Every block of the
+   * registry has one (test/blocks/forms.test.ts); blocks made up for engine tests need none.
+   */
+  form?: BlockForm<keyof Config & string>;
   /** False for blocks whose config holds code: references reach them as data via lookupReference, never spliced. */
   resolveReferences?: boolean;
   /** True for trigger blocks: they run only when the run was started by their trigger kind. */

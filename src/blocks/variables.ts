@@ -1,6 +1,7 @@
 // The variables block: sets workflow variables, read afterwards as `<variable.name>`.
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { variablesForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -20,8 +21,7 @@ export const variablesConfigSchema = z.object({
 });
 export type VariablesConfig = z.infer<typeof variablesConfigSchema>;
 
-export const variablesBlock: BlockDefinition<VariablesConfig> = {
-  type: 'variables',
+export const variablesBlock = defineBlock<VariablesConfig>(variablesForm, {
   configSchema: variablesConfigSchema,
   // Has no effect outside the run: after a pause it runs again rather than being replayed.
   replay: 'rerun',
@@ -35,4 +35,4 @@ export const variablesBlock: BlockDefinition<VariablesConfig> = {
     }
     return { output: assigned };
   },
-};
+});

@@ -1,6 +1,7 @@
 // The wait block: pauses its branch. Bounded so a typo cannot park a run (and its worker slot) for days.
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { waitForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
 export const MAX_WAIT_MS = 10 * 60 * 1000;
 
@@ -28,11 +29,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export const waitBlock: BlockDefinition<WaitConfig> = {
-  type: 'wait',
+export const waitBlock = defineBlock<WaitConfig>(waitForm, {
   configSchema: waitConfigSchema,
   async run(ctx) {
     await sleep(ctx.config.ms, ctx.signal);
     return { output: { waitedMs: ctx.config.ms } };
   },
-};
+});

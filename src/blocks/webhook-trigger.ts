@@ -2,7 +2,8 @@
 // optional HMAC secret and hands over the request as {body, headers, query}.
 import { z } from 'zod';
 import { isPlainRecord } from './values.js';
-import type { BlockDefinition } from './types.js';
+import { webhookTriggerForm } from './forms.js';
+import { triggerBlock } from './define-block.js';
 
 export const webhookTriggerConfigSchema = z.object({
   path: z
@@ -15,20 +16,13 @@ export const webhookTriggerConfigSchema = z.object({
 });
 export type WebhookTriggerConfig = z.infer<typeof webhookTriggerConfigSchema>;
 
-export const webhookTriggerBlock: BlockDefinition<WebhookTriggerConfig> = {
-  type: 'webhook_trigger',
-  trigger: 'webhook',
-  configSchema: webhookTriggerConfigSchema,
-  // Has no effect outside the run: after a pause it runs again rather than being replayed.
-  replay: 'rerun',
-  async run(ctx) {
-    const input = ctx.trigger.input;
-    return {
-      output: {
-        body: input.body ?? null,
-        headers: isPlainRecord(input.headers) ? input.headers : {},
-        query: isPlainRecord(input.query) ? input.query : {},
-      },
-    };
-  },
-};
+export const webhookTriggerBlock = triggerBlock<WebhookTriggerConfig>('webhook', webhookTriggerForm, webhookTriggerConfigSchema, async (ctx) => {
+  const input = ctx.trigger.input;
+  return {
+    output: {
+      body: input.body ?? null,
+      headers: isPlainRecord(input.headers) ? input.headers : {},
+      query: isPlainRecord(input.query) ? input.query : {},
+    },
+  };
+});

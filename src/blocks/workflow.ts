@@ -3,7 +3,8 @@
 // its own log linked to this one (`parentExecutionId`); its agent tokens stream as this block's chunks. The host
 // (services/runs/sub-workflows.ts) loads and runs it — this block only asks.
 import { z } from 'zod';
-import type { BlockDefinition } from './types.js';
+import { workflowForm } from './forms.js';
+import { defineBlock } from './define-block.js';
 
 export const workflowConfigSchema = z.object({
   workflowId: z.string().regex(/^wf_[A-Za-z0-9]{1,64}$/, 'must be the id of a workflow (wf_…)'),
@@ -12,8 +13,7 @@ export const workflowConfigSchema = z.object({
 });
 export type WorkflowBlockConfig = z.infer<typeof workflowConfigSchema>;
 
-export const workflowBlock: BlockDefinition<WorkflowBlockConfig> = {
-  type: 'workflow',
+export const workflowBlock = defineBlock<WorkflowBlockConfig>(workflowForm, {
   configSchema: workflowConfigSchema,
   async run(ctx) {
     const runChild = ctx.services.runSubWorkflow;
@@ -28,4 +28,4 @@ export const workflowBlock: BlockDefinition<WorkflowBlockConfig> = {
     if (child.error !== undefined) output.error = child.error;
     return { output, childSpans: child.spans };
   },
-};
+});

@@ -68,13 +68,22 @@ function handleShutdownSignals(logger: Logger): (shutdown: () => Promise<void>) 
   return provide;
 }
 
-export async function serveCommand(options: { worker: boolean }) {
+/**
+ * How serve and worker start, up to where they differ: the shutdown handlers first (see handleShutdownSignals), then
+ * the data directory's lock, then the app with its runner.
+ */
+async function startLongRunning(command: 'serve' | 'worker') {
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const onShutdown = handleShutdownSignals(logger);
-  const lock = await lockDataDir(config, 'serve');
+  const lock = await lockDataDir(config, command);
   const app = await createAppContext(config, logger);
   await app.startRunner();
+  return { config, logger, onShutdown, lock, app };
+}
+
+export async function serveCommand(options: { worker: boolean }) {
+  const { config, logger, onShutdown, lock, app } = await startLongRunning('serve');
   // Not ready until the worker runs: the HTTP server starts first, and a probe may come in between.
   if (options.worker) app.readiness.expectWorker();
   const server = await startHttpServer(app, { port: config.port, host: config.host });
@@ -97,12 +106,7 @@ export async function serveCommand(options: { worker: boolean }) {
 }
 
 export async function workerCommand() {
-  const config = configOrExit();
-  const logger = createLogger(config.logLevel);
-  const onShutdown = handleShutdownSignals(logger);
-  const lock = await lockDataDir(config, 'worker');
-  const app = await createAppContext(config, logger);
-  await app.startRunner();
+  const { logger, onShutdown, lock, app } = await startLongRunning('worker');
   const stopWorker = await startBackgroundWork(app, logger);
   onShutdown(async () => {
     await stopWorker();

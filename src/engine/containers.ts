@@ -7,7 +7,7 @@ import { timeLimit } from './attempts.js';
 import type { GraphNode } from './graph.js';
 import { planIterations, type IterationPlan } from './iterations.js';
 import { reportNodeStart } from './node-report.js';
-import type { NodeOutcome, RunContext } from './run-context.js';
+import type { NodeRunner, RunContext } from './run-context.js';
 import { runLevel, type LevelOutcome } from './run-level.js';
 import { newNotes } from './resolver.js';
 import { childScope, mergeIterationOutputs, type Scope } from './scope.js';
@@ -21,13 +21,7 @@ interface IterationRecord {
   span: TraceSpan;
 }
 
-export async function runContainer(
-  run: RunContext,
-  node: GraphNode,
-  scope: Scope,
-  signal: AbortSignal,
-  path: IterationStep[],
-): Promise<NodeOutcome> {
+export const runContainer: NodeRunner = async (run, node, scope, signal, path) => {
   const { block } = node;
   const report = reportNodeStart(run, block, path);
 
@@ -66,7 +60,7 @@ export async function runContainer(
     children: records.map((record) => record.span),
   });
   return { output, error, continueOnError: block.policy?.onError === 'continue', span };
-}
+};
 
 type IterationRunner = (index: number, signal: AbortSignal) => Promise<IterationRecord>;
 

@@ -6,21 +6,14 @@ import type { BlockRunContext } from '../blocks/types.js';
 import { MAX_OUTPUT_DEPTH, nestsDeeperThan, resolveValue, type Block } from '../workflow/index.js';
 import { abortMessage, errorMessage } from './abort.js';
 import { runAttempts, type Attempt, type AttemptRecord, type AttemptsOutcome } from './attempts.js';
-import type { GraphNode } from './graph.js';
 import { reportNodeStart } from './node-report.js';
-import type { NodeOutcome, RunContext } from './run-context.js';
+import type { NodeRunner, RunContext } from './run-context.js';
 import { createMaskingResolver, createResolver, newNotes, type ResolutionNotes } from './resolver.js';
 import type { Scope } from './scope.js';
 import { makeSpan, liftUsage, sumUsage } from './trace.js';
 import type { BlockOutput, IterationStep, ResponseOutput, TraceSpan } from './types.js';
 
-export async function runBlock(
-  run: RunContext,
-  node: GraphNode,
-  scope: Scope,
-  signal: AbortSignal,
-  path: IterationStep[],
-): Promise<NodeOutcome> {
+export const runBlock: NodeRunner = async (run, node, scope, signal, path) => {
   const { block } = node;
   const report = reportNodeStart(run, block, path);
   const notes = newNotes();
@@ -66,7 +59,7 @@ export async function runBlock(
       : {}),
   });
   return { output, error, sourceHandle, continueOnError, span };
-}
+};
 
 /** Resolves and validates the config, and returns the call of the handler that each attempt makes. */
 function prepare(

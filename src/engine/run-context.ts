@@ -24,6 +24,18 @@ export interface NodeOutcome {
   span: TraceSpan;
 }
 
+/**
+ * Runs one node of a level: an ordinary block (run-block.ts) or a container (containers.ts). It never rejects: what
+ * goes wrong becomes the node's error.
+ */
+export type NodeRunner = (
+  run: RunContext,
+  node: GraphNode,
+  scope: Scope,
+  signal: AbortSignal,
+  path: IterationStep[],
+) => Promise<NodeOutcome>;
+
 export interface RunContext {
   executionId: string;
   workflowId: string;

@@ -79,9 +79,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       emit,
       replay: options.replay,
       runNode: (node, nodeScope, signal, path) =>
-        node.kind === 'block'
-          ? runBlock(run!, node, nodeScope, signal, path)
-          : runContainer(run!, node, nodeScope, signal, path),
+        (node.kind === 'block' ? runBlock : runContainer)(run!, node, nodeScope, signal, path),
     };
     outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, []);
   } catch (error) {

@@ -10,6 +10,7 @@ import { serveWebApp } from './static.js';
 import { openApiDocument } from './openapi.js';
 import { docsRoutes } from './docs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { blockTypeRoutes } from './routes/block-types.js';
 import { chatRoutes } from './routes/chat.js';
 import { authSessionRoutes } from './routes/auth-session.js';
 import { fileRoutes } from './routes/files.js';
@@ -41,6 +42,7 @@ export function createApp(app: AppContext) {
     // Web app sign-in/out/sign-up and the current session: no key, their own small body limit.
     .route('/auth', authSessionRoutes)
     .route('/me', guarded(meRoutes))
+    .route('/block-types', guarded(blockTypeRoutes))
     .route('/workspaces', guarded(workspaceRoutes))
     .route('/workflows', guarded(workflowRoutes))
     // Authenticates on its own routes (docs/api.md 7: they sit under /workflows/{id}/webhooks).

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type { AppEnv } from './env.js';
 import { AppError } from '../errors.js';
-import { contentSecurityPolicy, DEFAULT_WEB_DIST } from './static.js';
+import { contentSecurityPolicy, DEFAULT_WEB_DIST, htmlPageHeaders } from './static.js';
 
 const require = createRequire(import.meta.url);
 
@@ -30,8 +30,6 @@ function scalarBundlePath(): string | undefined {
   }
 }
 
-// Allowed for Scalar, which can start web workers from blob: URLs.
-const CONTENT_SECURITY_POLICY = contentSecurityPolicy(["worker-src 'self' blob:"]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -63,14 +61,8 @@ const INIT = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
 
 let bundle: Promise<Buffer> | undefined;
 
-const pageHeaders = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-cache',
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'same-origin',
-};
+// worker-src: Scalar can start web workers from blob: URLs.
+const pageHeaders = htmlPageHeaders(contentSecurityPolicy(["worker-src 'self' blob:"]));
 
 const scriptHeaders = {
   'Content-Type': 'text/javascript; charset=utf-8',

@@ -90,18 +90,21 @@ const manualRunQuery = z.object({
 
 const paths: Record<string, Partial<Record<Method, Operation>>> = {
   '/api/v1/me': { get: { summary: 'Who the API key belongs to', response: 'Me' } },
+  '/api/v1/block-types': {
+    get: { summary: 'The block types workflows are built from: palette entry, form fields, outputs, config JSON Schema', response: 'BlockTypeList' },
+  },
   '/api/v1/workspaces': {
-    get: { summary: 'List reachable workspaces' },
-    post: { summary: 'Create a workspace', body: schemas.workspaceCreate, success: 201 },
+    get: { summary: 'List reachable workspaces', response: 'WorkspaceList' },
+    post: { summary: 'Create a workspace', body: schemas.workspaceCreate, success: 201, response: 'WorkspaceResponse' },
   },
   '/api/v1/workspaces/{workspaceId}/members': {
-    get: { summary: 'List members' },
-    post: { summary: 'Add a member by email', body: schemas.memberAdd, success: 201 },
+    get: { summary: 'List members', response: 'MemberList' },
+    post: { summary: 'Add a member by email', body: schemas.memberAdd, success: 201, response: 'AddedMemberResponse' },
   },
   '/api/v1/workspaces/{workspaceId}/members/{userId}': { delete: { summary: 'Remove a member', success: 204 } },
   '/api/v1/workspaces/{workspaceId}/env': {
-    get: { summary: 'List environment variable names (values are write-only)' },
-    put: { summary: 'Set environment variables', body: schemas.envVarsSet },
+    get: { summary: 'List environment variable names (values are write-only)', response: 'EnvVarList' },
+    put: { summary: 'Set environment variables (answers the whole list)', body: schemas.envVarsSet, response: 'EnvVarList' },
   },
   '/api/v1/workspaces/{workspaceId}/env/{name}': { delete: { summary: 'Delete an environment variable', success: 204 } },
   '/api/v1/workflows': {
@@ -148,19 +151,19 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       },
     },
   },
-  '/api/users/me/usage-limits': { get: { summary: 'Execution rate limits and usage of the caller' } },
+  '/api/users/me/usage-limits': { get: { summary: 'Execution rate limits and usage of the caller', response: 'UsageLimits' } },
   '/api/v1/folders': {
-    get: { summary: 'List folders', query: schemas.workspaceQuery },
-    post: { summary: 'Create a folder', body: schemas.folderCreate, success: 201 },
+    get: { summary: 'List folders', query: schemas.workspaceQuery, response: 'FolderList' },
+    post: { summary: 'Create a folder', body: schemas.folderCreate, success: 201, response: 'FolderResponse' },
   },
   '/api/v1/folders/{folderId}': {
-    get: { summary: 'Read a folder' },
-    patch: { summary: 'Rename or move a folder', body: schemas.folderUpdate },
+    get: { summary: 'Read a folder', response: 'FolderResponse' },
+    patch: { summary: 'Rename or move a folder', body: schemas.folderUpdate, response: 'FolderResponse' },
     delete: { summary: 'Delete a folder (its workflows move to the root)', success: 204 },
   },
   '/api/v1/api-keys': {
-    get: { summary: 'List API keys (hints only)' },
-    post: { summary: 'Create an API key (shown once)', body: schemas.apiKeyCreate, success: 201 },
+    get: { summary: 'List API keys (hints only)', response: 'ApiKeyList' },
+    post: { summary: 'Create an API key (shown once)', body: schemas.apiKeyCreate, success: 201, response: 'CreatedApiKeyResponse' },
   },
   '/api/v1/api-keys/{keyId}': { delete: { summary: 'Revoke an API key', success: 204 } },
   '/api/v1/logs': {
@@ -204,12 +207,13 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       errors: [403, 503],
     },
   },
-  '/health': { get: { summary: 'Liveness: the process answers (no database call)', auth: 'none' } },
+  '/health': { get: { summary: 'Liveness: the process answers (no database call)', auth: 'none', response: 'Health' } },
   '/ready': {
     get: {
       summary: 'Readiness: database, migrations and worker checks; 503 names the failing ones',
       auth: 'none',
-      more: { 503: { description: 'Not ready: the failing checks are named' } },
+      response: 'Readiness',
+      more: { 503: { description: 'Not ready: the failing checks are named', schema: 'Readiness' } },
     },
   },
   '/api/openapi.json': {
@@ -245,18 +249,22 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       errors: [401],
     },
   },
-  '/api/v1/auth/options': { get: { summary: 'Whether sign-up is allowed and whether first-run setup is pending', auth: 'none' } },
+  '/api/v1/auth/options': {
+    get: { summary: 'Whether sign-up is allowed and whether first-run setup is pending', auth: 'none', response: 'AuthOptions' },
+  },
   '/api/v1/auth/setup': {
     get: {
       summary: 'First run: whether the owner account is still to be created, and whether ?token= is the setup token',
       auth: 'none',
       query: setupQuery,
+      response: 'SetupState',
     },
     post: {
       summary: 'First run: create the owner account with the setup token (signs in)',
       body: setupBody,
       auth: 'none',
       success: 201,
+      response: 'SignedIn',
       conflict: 'The owner account exists already (SETUP_COMPLETE)',
       errors: [403, 415],
     },
@@ -266,6 +274,7 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       summary: 'Web app sign-in (sets the session cookie)',
       body: credentials,
       auth: 'none',
+      response: 'SignedIn',
       errors: [401, 415, 429],
     },
   },
@@ -275,12 +284,13 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: credentials,
       auth: 'none',
       success: 201,
+      response: 'SignedIn',
       conflict: 'An account with this email already exists (CONFLICT)',
       errors: [403, 415],
     },
   },
   '/api/v1/auth/sign-out': { post: { summary: 'End the web app session', auth: 'optional-session', success: 204 } },
-  '/api/v1/auth/session': { get: { summary: 'The signed-in user and CSRF token', auth: 'session' } },
+  '/api/v1/auth/session': { get: { summary: 'The signed-in user, CSRF token and workspaces', auth: 'session', response: 'Session' } },
   '/api/jobs/{taskId}': { get: { summary: 'Status of an async execution', response: 'JobStatus' } },
   '/api/v1/workflows/{workflowId}/webhooks': {
     get: { summary: 'List completion webhook subscriptions', response: 'SubscriptionList' },

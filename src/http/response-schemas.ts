@@ -3,6 +3,9 @@
 // a field added or renamed in a route without its schema fails a test instead of silently leaving the client behind.
 // Objects are strict for that reason; values the API passes through from users (outputs, states) are open.
 import { z } from 'zod';
+import { FIELD_KINDS } from '../blocks/forms.js';
+import { MEMBER_ROLES } from '../services/workspaces.js';
+import { TRIGGER_TYPES } from '../workflow/index.js';
 
 const timestamp = z.string().describe('ISO 8601');
 const nullableTimestamp = timestamp.nullable();
@@ -313,19 +316,145 @@ export const webhookEvent = z.strictObject({
   links: z.strictObject({ log: z.string(), execution: z.string() }),
 });
 
+// ── Probes, accounts and workspace settings ──
+
+export const health = z.strictObject({ status: z.literal('ok') });
+const readinessCheck = z.strictObject({
+  ok: z.boolean(),
+  message: z.string().optional().describe('Why the check failed, or what was not checked'),
+});
+export const readiness = z
+  .strictObject({
+    status: z.enum(['ok', 'unavailable']),
+    checks: z.strictObject({ database: readinessCheck, migrations: readinessCheck, worker: readinessCheck }),
+  })
+  .describe('200 with status ok when every check passes, else 503 with status unavailable');
+
+const memberRole = z.enum(MEMBER_ROLES);
+export const workspace = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  plan: z.string().describe("The plan of the workspace's owner (its limits follow the owner)"),
+  ownerId: z.string(),
+  role: memberRole.describe("The caller's role in the workspace"),
+  createdAt: timestamp,
+});
+export const member = z.strictObject({ userId: z.string(), email: z.string(), role: memberRole, joinedAt: timestamp });
+export const addedMember = z
+  .strictObject({ userId: z.string(), email: z.string(), role: z.enum(['admin', 'member']) })
+  .describe('The member as added (an address without an account gets one, without a password)');
+
+export const envVar = z
+  .strictObject({ name: z.string(), updatedAt: timestamp })
+  .describe('An environment variable: its value is write-only and never returned');
+
+const rateLimitView = z.strictObject({
+  isLimited: z.boolean().describe('The window is used up (never for an unlimited plan)'),
+  limit: z.number().nullable().describe('null: unlimited on this plan'),
+  remaining: z.number().nullable(),
+  resetAt: timestamp,
+});
+export const usageLimits = z.strictObject({
+  success: z.literal(true),
+  rateLimit: z.strictObject({ sync: rateLimitView, async: rateLimitView, authType: z.enum(['api', 'session']).describe('How the caller signed this request: an API key, or the web app session') }),
+  usage: z.strictObject({ currentPeriodCost: z.number(), limit: z.number().nullable(), plan: z.string() }),
+});
+
+export const folder = z.strictObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  parentId: z.string().nullable().describe('null: at the workspace root'),
+  name: z.string(),
+  createdAt: timestamp,
+});
+
+export const apiKey = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  workspaceId: z.string().nullable().describe('The one workspace the key reaches; null for a personal key'),
+  scope: z.enum(['personal', 'workspace']),
+  hint: z.string().describe('The prefix and last four characters: only a hash of the key is stored'),
+  createdAt: timestamp,
+  lastUsedAt: nullableTimestamp,
+});
+export const createdApiKey = apiKey
+  .extend({ key: z.string().describe('The secret key: in this answer only, it cannot be read again') })
+  .describe('A new API key, with the key itself this one time');
+
+export const authOptions = z.strictObject({
+  signupAllowed: z.boolean().describe('SLUICE_ALLOW_SIGNUP'),
+  setupNeeded: z.boolean().describe('No user has a password yet: the owner account is still to be created'),
+});
+export const setupState = z.strictObject({
+  needed: z.boolean(),
+  tokenValid: z.boolean(),
+  suggestedEmail: z.string().optional().describe('SLUICE_ADMIN_EMAIL, only while setup is needed and the token is valid'),
+});
+export const signedIn = z
+  .strictObject({
+    user: z.strictObject({ id: z.string(), email: z.string(), plan: z.string() }),
+    csrfToken: z.string().describe("Send it as X-CSRF-Token on the session's state-changing requests"),
+    expiresAt: timestamp.describe('When the session ends if it is not used (use moves it forward, within an absolute cap)'),
+  })
+  .describe('A new session: the session cookie is set on the answer, never returned in the body');
+export const session = signedIn
+  .extend({
+    workspaces: z.array(z.strictObject({ id: z.string(), name: z.string(), plan: z.string(), role: memberRole })),
+  })
+  .describe('The signed-in user, the CSRF token and the workspaces the user reaches');
+
+const blockType = z
+  .strictObject({
+    type: z.string(),
+    label: z.string(),
+    group: z.enum(['Triggers', 'Blocks', 'Containers']),
+    description: z.string(),
+    trigger: z.enum(TRIGGER_TYPES).nullable().describe('The trigger kind that starts runs at this block; null for the others'),
+    outputs: z.array(z.string()).describe('Output fields always present, read as `<block.field>`'),
+    fields: z.array(
+      z.strictObject({
+        key: z.string(),
+        label: z.string(),
+        kind: z.enum(FIELD_KINDS),
+        options: z.array(z.string()).optional(),
+        placeholder: z.string().optional(),
+        help: z.string().optional(),
+        conditional: z.boolean().describe('Shown by the editor only for some values of the other fields'),
+      }),
+    ),
+    defaultConfig: z.record(z.string(), z.unknown()).describe('What the editor puts in a new block of this type'),
+    configSchema: z
+      .record(z.string(), z.unknown())
+      .describe('JSON Schema (2020-12) of the config once references are resolved; a field may hold a `<block.field>` reference'),
+  })
+  .describe('A block type: its palette entry, its form and the schema of its config');
+
 const data = <T extends z.ZodType>(schema: T) => z.strictObject({ data: schema });
+
+type Listed<Name extends string, T extends z.ZodType> = Record<Name, T> & Record<`${Name}List`, ReturnType<typeof data<z.ZodArray<T>>>>;
+type Answered<Name extends string, T extends z.ZodType> = Record<Name, T> & Record<`${Name}Response`, ReturnType<typeof data<T>>>;
+
+// Computed keys widen to string; each helper's names are exactly the ones its type spells out.
+/** An entity and its list answer `{data: [...]}`, named `<Name>` and `<Name>List` in the document. */
+const listed = <const Name extends string, T extends z.ZodType>(name: Name, schema: T) =>
+  ({ [name]: schema, [`${name}List`]: data(z.array(schema)) }) as Listed<Name, T>;
+/** An entity and its one-entity answer `{data}`, named `<Name>` and `<Name>Response`. */
+const answered = <const Name extends string, T extends z.ZodType>(name: Name, schema: T) =>
+  ({ [name]: schema, [`${name}Response`]: data(schema) }) as Answered<Name, T>;
+/** Both: `<Name>`, `<Name>List` and `<Name>Response`. */
+const entity = <const Name extends string, T extends z.ZodType>(name: Name, schema: T) => ({ ...listed(name, schema), ...answered(name, schema) });
 
 /** Named response bodies: `components.schemas` of the OpenAPI document. */
 export const responseSchemas = {
   Me: me,
+  ...listed('BlockType', blockType),
   WorkflowSummary: workflowSummary,
   Workflow: workflow,
   WorkflowList: data(z.array(workflowSummary)),
   WorkflowResponse: data(workflow),
   DeployResult: deployResult,
   Undeployed: z.strictObject({ isDeployed: z.literal(false) }),
-  Deployment: deployment,
-  DeploymentList: data(z.array(deployment)),
+  ...listed('Deployment', deployment),
   WorkflowStatus: workflowStatus,
   WorkflowDocument: workflowDocument,
   WorkflowExport: workflowExport,
@@ -347,13 +476,24 @@ export const responseSchemas = {
   LogPage: logPage,
   LogDetail: logDetail,
   ExecutionDetail: executionDetail,
-  Subscription: subscription,
-  SubscriptionResponse: data(subscription),
-  SubscriptionList: data(z.array(subscription)),
-  Delivery: delivery,
-  DeliveryResponse: data(delivery),
+  ...entity('Subscription', subscription),
+  ...answered('Delivery', delivery),
   DeliveryPage: z.strictObject({ data: z.array(delivery), nextCursor: z.string().nullable() }),
   WebhookEvent: webhookEvent,
+  Health: health,
+  Readiness: readiness,
+  ...entity('Workspace', workspace),
+  ...listed('Member', member),
+  ...answered('AddedMember', addedMember),
+  ...listed('EnvVar', envVar),
+  UsageLimits: usageLimits,
+  ...entity('Folder', folder),
+  ...listed('ApiKey', apiKey),
+  ...answered('CreatedApiKey', createdApiKey),
+  AuthOptions: authOptions,
+  SetupState: setupState,
+  SignedIn: signedIn,
+  Session: session,
 } satisfies Record<string, z.ZodType>;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -45,7 +45,19 @@ export function contentSecurityPolicy(extra: string[] = []): string {
   ].join('; ');
 }
 
-const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+/** Headers of an HTML page Sluice serves: revalidated, not sniffed, never framed, under its content policy. */
+export function htmlPageHeaders(policy: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'same-origin',
+    'Content-Security-Policy': policy,
+  };
+}
+
+const APP_PAGE_HEADERS = htmlPageHeaders(contentSecurityPolicy());
 
 const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Sluice</title>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto">
@@ -95,14 +107,8 @@ export function serveWebApp(distDir: string = DEFAULT_WEB_DIST) {
       if (extname(decoded) !== '') return next();
     }
 
-    c.header('Content-Type', 'text/html; charset=utf-8');
-    c.header('Cache-Control', 'no-cache');
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Referrer-Policy', 'same-origin');
-    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     const index = await readIfFile(resolve(root, 'index.html'));
-    if (!index) return method === 'HEAD' ? c.body(null, 503) : c.body(NOT_BUILT_PAGE, 503);
-    return method === 'HEAD' ? c.body(null) : c.body(new Uint8Array(index));
+    if (!index) return method === 'HEAD' ? c.body(null, 503, APP_PAGE_HEADERS) : c.body(NOT_BUILT_PAGE, 503, APP_PAGE_HEADERS);
+    return method === 'HEAD' ? c.body(null, 200, APP_PAGE_HEADERS) : c.body(new Uint8Array(index), 200, APP_PAGE_HEADERS);
   });
 }

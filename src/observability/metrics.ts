@@ -149,17 +149,10 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
   }
 
   if (sources.databaseStatements) {
-    const read = sources.databaseStatements;
-    let reported = 0;
-    new Counter({
+    totalCounter(registers, {
       name: 'sluice_database_statements_total',
       help: 'Statements sent to the database by this app (round trips).',
-      registers,
-      collect() {
-        const now = read();
-        if (now > reported) this.inc(now - reported);
-        reported = now;
-      },
+      total: sources.databaseStatements,
     });
   }
 
@@ -202,16 +195,10 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
         this.set(read().queued);
       },
     });
-    let replaced = 0;
-    new Counter({
+    totalCounter(registers, {
       name: 'sluice_sandbox_threads_replaced_total',
       help: 'Sandbox threads terminated by the watchdog or lost to a crash, since the process started.',
-      registers,
-      collect() {
-        const now = read().workersReplaced;
-        if (now > replaced) this.inc(now - replaced);
-        replaced = now;
-      },
+      total: () => read().workersReplaced,
     });
   }
 
@@ -287,6 +274,21 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
       return { contentType: registry.contentType, body: `${own}\n${process}` };
     },
   };
+}
+
+/** A counter that follows a running total kept elsewhere: each scrape adds what the total grew by since the last. */
+function totalCounter(registers: Registry[], metric: { name: string; help: string; total: () => number }): void {
+  let reported = 0;
+  new Counter({
+    name: metric.name,
+    help: metric.help,
+    registers,
+    collect() {
+      const now = metric.total();
+      if (now > reported) this.inc(now - reported);
+      reported = now;
+    },
+  });
 }
 
 // Counts by label values, as nested maps: bumping one allocates nothing once its series exists.

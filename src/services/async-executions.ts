@@ -16,9 +16,9 @@ import { canAccessWorkspace } from './access.js';
 import type { Principal } from './api-keys.js';
 import type { AppContext } from './app-context.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
-import { runExecution } from './runs/run-execution.js';
+import { runExecution, type RunExecutionInput } from './runs/run-execution.js';
 import type { RunOrigin } from './runs/run-observer.js';
-import { loadDeploymentVersion } from './triggers/deployed-workflow.js';
+import { loadDeploymentVersion, type RunTarget } from './triggers/deployed-workflow.js';
 import { settleEarlierAttempt } from './runs/interrupted.js';
 
 export const EXECUTION_JOB = 'execution.run';
@@ -112,19 +112,7 @@ export async function cancelQueuedExecution(
   if (target) {
     const cancelled = new AbortController();
     cancelled.abort();
-    await runExecution(app, {
-      workflow: { id: payload.workflowId, workspaceId: target.workspaceId },
-      state: target.state,
-      stateHash: target.stateHash,
-      deploymentVersion: payload.deploymentVersion,
-      trigger: payload.trigger,
-      input: payload.input,
-      executionId: payload.executionId,
-      files: payload.files,
-      owner: target.owner,
-      signal: cancelled.signal,
-      origin: originOf(payload),
-    });
+    await runExecution(app, { ...queuedRun(payload, target), signal: cancelled.signal });
   }
   return true;
 }
@@ -142,8 +130,17 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
   return { taskId, executionId: request.executionId, createdAt: createdAt.toISOString() };
 }
 
-function originOf(payload: ExecutionJobPayload): RunOrigin {
-  return { requestId: payload.requestId, trace: parseTraceparent(payload.traceparent) };
+/** The run a job stands for: what was fixed when it was queued, run from the deployment version it names. */
+function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutionInput {
+  return {
+    ...target,
+    trigger: payload.trigger,
+    triggerBlockId: payload.triggerBlockId,
+    input: payload.input,
+    executionId: payload.executionId,
+    files: payload.files,
+    origin: { requestId: payload.requestId, trace: parseTraceparent(payload.traceparent) },
+  };
 }
 
 function resultFromRow(row: typeof executions.$inferSelect): ExecutionJobResult {
@@ -186,20 +183,10 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   }
 
   const outcome = await runExecution(app, {
-    workflow: { id: payload.workflowId, workspaceId: target.workspaceId },
-    state: target.state,
-    stateHash: target.stateHash,
-    deploymentVersion: payload.deploymentVersion,
-    trigger: payload.trigger,
-    triggerBlockId: payload.triggerBlockId,
-    input: payload.input,
-    executionId: payload.executionId,
+    ...queuedRun(payload, target),
     signal: context.signal,
     timeoutMs: app.config.executionTimeoutMs,
-    files: payload.files,
-    owner: target.owner,
     markBeforeStart: true,
-    origin: originOf(payload),
   });
   const { result } = outcome;
   return finished({

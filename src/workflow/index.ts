@@ -10,7 +10,17 @@ export {
   emptyState,
 } from './state.js';
 export type { TriggerType, ContainerType, Block, Edge, Loop, Parallel, WorkflowState } from './state.js';
-export { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_BLOCKS, MAX_EDGES, MAX_CONFIG_DEPTH, MAX_OUTPUT_DEPTH, MAX_PROBLEMS } from './limits.js';
+export {
+  MAX_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_BLOCKS,
+  MAX_EDGES,
+  MAX_CONFIG_DEPTH,
+  MAX_OUTPUT_DEPTH,
+  MAX_PROBLEMS,
+  MIN_APPROVAL_TIMEOUT_MS,
+  MAX_APPROVAL_TIMEOUT_MS,
+} from './limits.js';
 export { nestsDeeperThan } from './depth.js';
 export {
   BlockPolicySchema,

@@ -15,3 +15,7 @@ export const MAX_PROBLEMS = 500;
  * everything that serialises or walks them may then rely on this bound (request bodies are bounded at 64 levels).
  */
 export const MAX_OUTPUT_DEPTH = 128;
+/** Bounds of an approval block's time-out; the editor shows them beside the field. */
+export const MIN_APPROVAL_TIMEOUT_MS = 1_000;
+/** The longest an approval may wait for its default decision. */
+export const MAX_APPROVAL_TIMEOUT_MS = 30 * 24 * 3_600_000;

@@ -48,17 +48,19 @@ export const EdgeSchema = z.object({
 
 const NodesSchema = z.array(IdSchema).max(MAX_BLOCKS, `must list at most ${MAX_BLOCKS} blocks`);
 
-export const LoopSchema = z.object({
+/** What a loop's and a parallel's settings share: the container block's id and the blocks of its body. */
+const ContainerSettingsSchema = z.object({
   id: IdSchema,
   nodes: NodesSchema,
+});
+
+export const LoopSchema = ContainerSettingsSchema.extend({
   loopType: z.enum(['for', 'forEach']),
   iterations: PositiveIntSchema.optional(),
   forEachItems: ItemsSourceSchema.optional(),
 });
 
-export const ParallelSchema = z.object({
-  id: IdSchema,
-  nodes: NodesSchema,
+export const ParallelSchema = ContainerSettingsSchema.extend({
   parallelType: z.enum(['count', 'collection']),
   count: PositiveIntSchema.optional(),
   distribution: ItemsSourceSchema.optional(),

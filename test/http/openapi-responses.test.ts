@@ -13,7 +13,8 @@ import { eventually, makeState, parseSse } from '../support/workflows.js';
 let t: TestApp;
 let worker: Worker;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Sign-up on, so its answer can be checked too.
+  t = await startTestApp({ SLUICE_ALLOW_SIGNUP: 'true' });
   worker = createAppWorker(t.app, { pollIntervalMs: 50 });
   await worker.start();
 });
@@ -31,6 +32,7 @@ function conforms(name: keyof typeof responseSchemas, body: unknown) {
 describe('documented responses match real ones', () => {
   it('workflows, deployments, export and import', async () => {
     conforms('Me', (await t.request('GET', '/api/v1/me')).body);
+    conforms('BlockTypeList', (await t.request('GET', '/api/v1/block-types')).body);
     const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Doc', state: echoState() } });
     conforms('WorkflowResponse', created.body);
     const id = created.body.data.id;
@@ -147,6 +149,111 @@ describe('documented responses match real ones', () => {
       return res.body.data.length === 2 && res.body.data;
     });
     for (const log of logs) conforms('LogDetail', (await t.request('GET', `/api/v1/logs/${log.id}`)).body);
+  });
+
+  it('probes: health, and readiness both ready and not', async () => {
+    const health = await t.request('GET', '/health', { apiKey: null });
+    expect(health.status).toBe(200);
+    conforms('Health', health.body);
+    const ready = await t.request('GET', '/ready', { apiKey: null });
+    expect(ready.status).toBe(200);
+    conforms('Readiness', ready.body);
+    // Expecting a worker the readiness has not been handed makes the process unready (503, the same body).
+    t.app.readiness.expectWorker();
+    const unready = await t.request('GET', '/ready', { apiKey: null });
+    expect(unready.status).toBe(503);
+    expect(unready.body.checks.worker.ok).toBe(false);
+    conforms('Readiness', unready.body);
+    t.app.readiness.workerStarted(worker);
+    const running = await t.request('GET', '/ready', { apiKey: null });
+    expect(running.status).toBe(200);
+    conforms('Readiness', running.body);
+  });
+
+  it('workspaces, members, environment variables, folders, API keys and usage limits', async () => {
+    const personal = { apiKey: t.personalKey };
+    conforms('WorkspaceList', (await t.request('GET', '/api/v1/workspaces', personal)).body);
+    const workspace = await t.request('POST', '/api/v1/workspaces', { ...personal, body: { name: 'Documented' } });
+    expect(workspace.status).toBe(201);
+    conforms('WorkspaceResponse', workspace.body);
+
+    const members = `/api/v1/workspaces/${t.workspaceId}/members`;
+    const added = await t.request('POST', members, { body: { email: 'member@example.com', role: 'admin' } });
+    expect(added.status).toBe(201);
+    conforms('AddedMemberResponse', added.body);
+    const memberList = await t.request('GET', members);
+    expect(memberList.body.data).toHaveLength(2);
+    conforms('MemberList', memberList.body);
+
+    const env = `/api/v1/workspaces/${t.workspaceId}/env`;
+    const set = await t.request('PUT', env, { body: { variables: { DOC_TOKEN: 'secret-value', DOC_URL: 'https://example.com' } } });
+    expect(set.status).toBe(200);
+    conforms('EnvVarList', set.body);
+    expect(set.text).not.toContain('secret-value');
+    conforms('EnvVarList', (await t.request('GET', env)).body);
+
+    const parent = await t.request('POST', '/api/v1/folders', { body: { workspaceId: t.workspaceId, name: 'Parent' } });
+    expect(parent.status).toBe(201);
+    conforms('FolderResponse', parent.body);
+    const child = await t.request('POST', '/api/v1/folders', { body: { workspaceId: t.workspaceId, name: 'Child' } });
+    const moved = await t.request('PATCH', `/api/v1/folders/${child.body.data.id}`, { body: { parentId: parent.body.data.id } });
+    expect(moved.body.data.parentId).toBe(parent.body.data.id);
+    conforms('FolderResponse', moved.body);
+    conforms('FolderResponse', (await t.request('GET', `/api/v1/folders/${child.body.data.id}`)).body);
+    conforms('FolderList', (await t.request('GET', `/api/v1/folders?workspaceId=${t.workspaceId}`)).body);
+
+    // A personal key (workspaceId null) and a workspace key; the list shows used and unused ones, without the key.
+    const personalKey = await t.request('POST', '/api/v1/api-keys', { ...personal, body: { name: 'doc personal' } });
+    expect(personalKey.status).toBe(201);
+    conforms('CreatedApiKeyResponse', personalKey.body);
+    const workspaceKey = await t.request('POST', '/api/v1/api-keys', { body: { name: 'doc workspace', workspaceId: t.workspaceId } });
+    conforms('CreatedApiKeyResponse', workspaceKey.body);
+    const keys = await t.request('GET', '/api/v1/api-keys', personal);
+    expect(keys.body.data.map((k: { scope: string }) => k.scope)).toEqual(expect.arrayContaining(['personal', 'workspace']));
+    expect(keys.body.data.some((k: { lastUsedAt: string | null }) => k.lastUsedAt !== null)).toBe(true);
+    expect(keys.text).not.toContain(personalKey.body.data.key);
+    conforms('ApiKeyList', keys.body);
+
+    const byKey = (await t.request('GET', '/api/users/me/usage-limits')).body;
+    conforms('UsageLimits', byKey);
+    expect(byKey.rateLimit.authType).toBe('api');
+  });
+
+  it('first-run setup, sign-in, sign-up and the session', async () => {
+    const anonymous = { apiKey: null };
+    const options = await t.request('GET', '/api/v1/auth/options', anonymous);
+    expect(options.body.setupNeeded).toBe(true);
+    conforms('AuthOptions', options.body);
+    conforms('SetupState', (await t.request('GET', '/api/v1/auth/setup?token=wrong', anonymous)).body);
+    const pending = await t.request('GET', `/api/v1/auth/setup?token=${t.app.setupToken}`, anonymous);
+    expect(pending.body.suggestedEmail).toBe('admin@localhost');
+    conforms('SetupState', pending.body);
+
+    const password = 'correct horse battery';
+    const setup = await t.request('POST', '/api/v1/auth/setup', {
+      ...anonymous,
+      body: { token: t.app.setupToken, email: 'admin@localhost', password },
+    });
+    expect(setup.status).toBe(201);
+    conforms('SignedIn', setup.body);
+    const signIn = await t.request('POST', '/api/v1/auth/sign-in', { ...anonymous, body: { email: 'admin@localhost', password } });
+    expect(signIn.status).toBe(200);
+    conforms('SignedIn', signIn.body);
+    const signUp = await t.request('POST', '/api/v1/auth/sign-up', { ...anonymous, body: { email: 'new@example.com', password } });
+    expect(signUp.status).toBe(201);
+    conforms('SignedIn', signUp.body);
+
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+    const session = await t.request('GET', '/api/v1/auth/session', { ...anonymous, headers: { cookie } });
+    expect(session.status).toBe(200);
+    expect(session.body.workspaces.length).toBeGreaterThanOrEqual(2);
+    conforms('Session', session.body);
+    // The same routes answer a session as they answer a key.
+    const bySession = (await t.request('GET', '/api/users/me/usage-limits', { ...anonymous, headers: { cookie } })).body;
+    conforms('UsageLimits', bySession);
+    expect(bySession.rateLimit.authType).toBe('session');
+    conforms('WorkspaceList', (await t.request('GET', '/api/v1/workspaces', { ...anonymous, headers: { cookie } })).body);
+    conforms('AuthOptions', (await t.request('GET', '/api/v1/auth/options', anonymous)).body);
   });
 
   it('names a schema for every documented body, and each resolves', () => {

@@ -18,7 +18,8 @@ const normalize = (s: WorkflowState) => {
   return toState(flow.nodes, flow.edges);
 };
 const SAVED = JSON.stringify(normalize(state('Start')));
-const EDITED = JSON.stringify(normalize(state('Begin')));
+const edited = normalize(state('Begin'));
+const EDITED = JSON.stringify(edited);
 const memory = (over: Partial<SaveMemory> = {}): SaveMemory => ({ serverJson: SAVED, refusedJson: null, status: 'saved', ...over });
 
 describe('autosave: after an edit', () => {
@@ -89,15 +90,15 @@ describe('autosave: a save', () => {
     const refused = new ApiError(400, 'VALIDATION', 'The workflow state is invalid', [
       { path: 'state.blocks.a.name', message: 'must contain a non-space character' },
     ]);
-    expect(failedSave(refused, EDITED)).toEqual({
+    expect(failedSave(refused, edited)).toEqual({
       status: 'invalid',
       problems: { byNode: { a: ['name: must contain a non-space character'] }, byEdge: {}, general: [] },
     });
-    expect(failedSave(new ApiError(400, 'BAD_REQUEST', 'Malformed JSON'), EDITED)).toMatchObject({ status: 'error', error: 'Malformed JSON' });
-    expect(failedSave(new ApiError(503, 'UNAVAILABLE', 'Service unavailable'), EDITED)).toMatchObject({
+    expect(failedSave(new ApiError(400, 'BAD_REQUEST', 'Malformed JSON'), edited)).toMatchObject({ status: 'error', error: 'Malformed JSON' });
+    expect(failedSave(new ApiError(503, 'UNAVAILABLE', 'Service unavailable'), edited)).toMatchObject({
       status: 'error',
       error: 'Service unavailable',
     });
-    expect(failedSave(new TypeError('Failed to fetch'), EDITED)).toMatchObject({ status: 'error', error: 'Failed to fetch' });
+    expect(failedSave(new TypeError('Failed to fetch'), edited)).toMatchObject({ status: 'error', error: 'Failed to fetch' });
   });
 });

@@ -5,20 +5,16 @@ import type { Block, Edge, Loop, Parallel, WorkflowState } from '../../src/workf
 // the TypeScript client's generated types: a change on the server shows here as a type error.
 import type * as Api from '../../clients/typescript/src/types.js';
 
-export interface SessionInfo {
-  user: { id: string; email: string; plan: string };
-  csrfToken: string;
-  expiresAt: string;
-  workspaces: Workspace[];
-}
-
-export interface Workspace {
-  id: string;
-  name: string;
-  plan: string;
-  role?: string;
-}
-
+/** GET /api/v1/auth/session: the signed-in user, the CSRF token and the workspaces the user reaches. */
+export type SessionInfo = Api.Session;
+/** The answer of sign-in, sign-up and first-run setup: a session without the workspaces. */
+export type SignedIn = Api.SignedIn;
+/** A workspace as the session lists it, with the user's role in it. */
+export type Workspace = SessionInfo['workspaces'][number];
+/** A workspace as /api/v1/workspaces answers it: also its owner and creation time. */
+export type WorkspaceView = Api.Workspace;
+export type AuthOptions = Api.AuthOptions;
+export type SetupState = Api.SetupState;
 
 export type { Block, Loop, Parallel, WorkflowState };
 export type { BlockPolicy } from '../../src/workflow/index.js';
@@ -31,48 +27,23 @@ export type WorkflowSummary = Api.WorkflowSummary;
 export type Workflow = Omit<Api.Workflow, 'state'> & { state: WorkflowState };
 export type WorkflowStatus = Api.WorkflowStatus;
 export type Deployment = Api.Deployment;
+export type DeployResult = Api.DeployResult;
 export type LogEntry = Api.LogEntry;
 export type LogsPage = Api.LogPage;
 export type LogDetail = Api.LogDetail;
 export type TraceSpan = Api.TraceSpan;
 export type ApprovalsSummary = NonNullable<LogDetail['approvals']>;
-/** One decision of an approval block; `decidedBy` is null for a time-out. */
-export type ApprovalDecision = ApprovalsSummary['decisions'][string];
 export type PausedRun = Api.PausedRun;
 export type CancelAnswer = Api.CancelAnswer;
 export type Subscription = Api.Subscription;
 export type Delivery = Api.Delivery;
-export type DeliveryAttempt = Delivery['attempts'][number];
-/** How a run ended: `cancelled` when a cancel request (or a caller that went away) stopped it. */
-export type RunStatus = LogDetail['status'];
+export type DeliveryPage = Api.DeliveryPage;
 
-export interface Folder {
-  id: string;
-  workspaceId: string;
-  parentId: string | null;
-  name: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  workspaceId: string | null;
-  scope: 'personal' | 'workspace';
-  hint: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-export interface EnvVar {
-  name: string;
-  updatedAt: string;
-}
-
-export interface TokenUsage {
-  prompt: number;
-  completion: number;
-  total: number;
-}
+export type Folder = Api.Folder;
+export type ApiKey = Api.ApiKey;
+/** The answer of creating a key: the only one that holds the key itself. */
+export type CreatedApiKey = Api.CreatedApiKey;
+export type EnvVar = Api.EnvVar;
 
 export const LEVELS = ['info', 'error'] as const;
 

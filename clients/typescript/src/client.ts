@@ -3,7 +3,7 @@
 import { createApi, type RequestOptions, type SluiceClientOptions } from './api.js';
 import { logCalls } from './logs.js';
 import { runCalls } from './runs.js';
-import type { Me } from './types.js';
+import type { BlockType, Me } from './types.js';
 import { webhookCalls } from './webhook-subscriptions.js';
 import { workflowCalls } from './workflows.js';
 
@@ -16,6 +16,9 @@ export function createSluiceClient(options: SluiceClientOptions) {
   return {
     baseUrl: transport.baseUrl,
     me: (opts: RequestOptions = {}): Promise<Me> => transport.answer(transport.api.GET('/api/v1/me', { signal: opts.signal })),
+    /** The block types workflows are built from, each with its config's JSON Schema. */
+    blockTypes: (opts: RequestOptions = {}): Promise<BlockType[]> =>
+      transport.answer(transport.api.GET('/api/v1/block-types', { signal: opts.signal })).then((r) => r.data),
     workflows: workflowCalls(transport),
     webhooks: webhookCalls(transport),
     ...runCalls(transport),

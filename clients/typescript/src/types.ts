@@ -10,6 +10,7 @@ type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] ext
   : never;
 
 export type Me = Schemas['Me'];
+export type BlockType = Schemas['BlockType'];
 export type Workflow = Schemas['Workflow'];
 export type WorkflowSummary = Schemas['WorkflowSummary'];
 export type WorkflowState = Schemas['Workflow']['state'];
@@ -38,6 +39,21 @@ export type Subscription = Schemas['Subscription'];
 export type Delivery = Schemas['Delivery'];
 export type DeliveryPage = Schemas['DeliveryPage'];
 export type WebhookEvent = Schemas['WebhookEvent'];
+export type Health = Schemas['Health'];
+export type Readiness = Schemas['Readiness'];
+export type Workspace = Schemas['Workspace'];
+export type Member = Schemas['Member'];
+export type AddedMember = Schemas['AddedMember'];
+export type EnvVar = Schemas['EnvVar'];
+export type UsageLimits = Schemas['UsageLimits'];
+export type Folder = Schemas['Folder'];
+export type ApiKey = Schemas['ApiKey'];
+/** A new API key with its secret, which no later answer contains. */
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type AuthOptions = Schemas['AuthOptions'];
+export type SetupState = Schemas['SetupState'];
+export type SignedIn = Schemas['SignedIn'];
+export type Session = Schemas['Session'];
 
 export type WorkflowCreate = JsonBody<'/api/v1/workflows', 'post'>;
 export type WorkflowUpdate = JsonBody<'/api/v1/workflows/{workflowId}', 'patch'>;

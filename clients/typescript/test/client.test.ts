@@ -58,6 +58,36 @@ describe('workflows', () => {
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('lists the block types with their forms and config schemas, and a workflow built from their defaults deploys and runs', async () => {
+    const types = await s.client.blockTypes();
+    const byType = Object.fromEntries(types.map((t) => [t.type, t]));
+    expect(Object.keys(byType)).toEqual(expect.arrayContaining(['api_trigger', 'api', 'function', 'condition', 'agent', 'approval', 'loop', 'parallel']));
+    expect(byType.webhook_trigger.trigger).toBe('webhook');
+    expect(byType.api.trigger).toBeNull();
+    const api = byType.api;
+    expect(api.fields.find((f) => f.key === 'method')).toMatchObject({ kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+    expect(api.fields.find((f) => f.key === 'body')?.conditional).toBe(true);
+    expect(api.configSchema).toMatchObject({ type: 'object', required: ['url'], properties: { retries: { type: 'integer', maximum: 10 } } });
+    expect(byType.loop.configSchema).toMatchObject({ properties: { loopType: { enum: ['for', 'forEach'] } } });
+
+    // A program builds a workflow from the catalogue alone: each block starts from its type's default config.
+    const block = (id: string, type: string, config: Record<string, unknown> = {}) => ({
+      id,
+      type,
+      name: byType[type].label,
+      config: { ...byType[type].defaultConfig, ...config },
+    });
+    const state = makeState(
+      [block('start', 'api_trigger'), block('fn', 'function'), block('out', 'response', { body: { ran: '<function.result>' } })],
+      [
+        ['start', 'fn'],
+        ['fn', 'out'],
+      ],
+    );
+    const workflowId = await deployed(state, 'From the catalogue');
+    expect(await s.client.executeWorkflow(workflowId, {})).toMatchObject({ status: 200, body: { ran: { ok: true } } });
+  });
+
   it('turns refusals into SluiceErrors with status, code and details', async () => {
     const invalid = await refusal(
       s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Bad', state: { blocks: {}, edges: [{ id: 'e', source: 'a', target: 'b' }] } }),

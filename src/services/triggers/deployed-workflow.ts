@@ -55,22 +55,29 @@ export function loadDeployedWorkflow(app: AppContext, workflowId: string): Promi
   });
 }
 
-/** What a queued run (async call, schedule tick) runs: the deployment version it was queued against. */
-export interface DeploymentToRun {
-  workspaceId: string;
-  owner: { id: string; plan: string };
+/** What runs: the workflow, the state (a deployment, or the draft for manual runs) and who pays. */
+export interface RunTarget {
+  workflow: { id: string; workspaceId: string };
   state: WorkflowState;
-  stateHash: string;
+  stateHash?: string;
+  /** null for the draft. */
+  deploymentVersion: number | null;
+  owner: { id: string; plan: string };
 }
 
 /**
- * A given deployment version: the cached active one when it still is, else read from its table (a run queued before
- * a redeploy still runs what it was queued against). undefined when the workflow or that version is gone.
+ * What a queued run (async call, schedule tick) runs: the deployment version it was queued against — the cached
+ * active one when it still is, else read from its table (a run queued before a redeploy still runs what it was queued
+ * against). undefined when the workflow or that version is gone.
  */
-export async function loadDeploymentVersion(app: AppContext, workflowId: string, version: number): Promise<DeploymentToRun | undefined> {
+export async function loadDeploymentVersion(app: AppContext, workflowId: string, version: number): Promise<RunTarget | undefined> {
   const deployed = await loadDeployedWorkflow(app, workflowId);
   if (!deployed) return undefined;
-  const base = { workspaceId: deployed.workflow.workspaceId, owner: deployed.owner };
+  const base = {
+    workflow: { id: deployed.workflow.id, workspaceId: deployed.workflow.workspaceId },
+    deploymentVersion: version,
+    owner: deployed.owner,
+  };
   if (deployed.deployment?.version === version) return { ...base, state: deployed.deployment.state, stateHash: deployed.deployment.stateHash };
   const [row] = await app.db
     .select({ state: deployments.state, stateHash: deployments.stateHash })

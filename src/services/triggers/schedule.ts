@@ -59,24 +59,19 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
 
   const target = await loadDeploymentVersion(app, tick.workflowId, tick.deploymentVersion);
   if (!target) return skipped('the deployment no longer exists');
-  const { owner } = target;
   // Nobody waits on a schedule to receive a 402, so an exhausted plan skips the tick and says so in the server log.
-  if ((await app.usage.current(owner)).isExceeded) {
+  if ((await app.usage.current(target.owner)).isExceeded) {
     app.logger.warn({ workflowId: tick.workflowId, blockId: tick.blockId }, 'scheduled run skipped: usage limit reached');
     return skipped('usage limit reached');
   }
   const outcome = await runExecution(app, {
-    workflow: { id: tick.workflowId, workspaceId: target.workspaceId },
-    state: target.state,
-    stateHash: target.stateHash,
-    deploymentVersion: tick.deploymentVersion,
+    ...target,
     trigger: 'schedule',
     triggerBlockId: tick.blockId,
     input: { firedAt: new Date(tick.fireAt).toISOString() },
     executionId: tick.executionId,
     signal: context.signal,
     timeoutMs: app.config.executionTimeoutMs,
-    owner,
     markBeforeStart: true,
   });
   return { outcome: { type: 'complete', result: { executionId: outcome.executionId, success: outcome.result.success } } };

@@ -101,6 +101,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: 'GET', pattern: '/api/v1/auth/session', body: 'none', auth: 'memberSession' },
 
   { method: 'GET', pattern: '/api/v1/me', body: 'none' },
+  { method: 'GET', pattern: '/api/v1/block-types', body: 'none' },
 
   // Workspaces, members, environment variables.
   { method: 'GET', pattern: '/api/v1/workspaces', body: 'none' },

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { api } from '../api';
 import { Link } from '../router';
 import type { CancelAnswer, LogsPage, PausedRun } from '../types';
-import { Badge, ConfirmButton, ErrorBox, formatTime, Spinner } from './ui';
+import { Badge, ConfirmButton, ErrorBox, formatTime, LevelBadge, Spinner } from './ui';
 
 export type Decision = 'approved' | 'rejected' | 'cancelled' | 'cancelling';
 
-export const pausedRunsKey = (workspaceId: string) => ['paused-runs', workspaceId] as const;
+const pausedRunsKey = (workspaceId: string) => ['paused-runs', workspaceId] as const;
 
 /** The workspace's runs waiting for a decision, refreshed while shown (a new run may pause at any time). */
 export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?: number; enabled?: boolean } = {}) {
@@ -24,8 +24,13 @@ export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?
   });
 }
 
+/** What an approval's time-out decides. */
+export function DefaultDecisionBadge({ decision }: { decision: 'approve' | 'reject' | null }) {
+  return decision === 'approve' ? <Badge tone="ok">approve</Badge> : <Badge tone="error">reject</Badge>;
+}
+
 /** The note typed with a decision as `data: {note}`: JSON when it parses, else the text; nothing when empty. */
-export function noteData(note: string): { note: unknown } | undefined {
+function noteData(note: string): { note: unknown } | undefined {
   const text = note.trim();
   if (!text) return undefined;
   try {
@@ -35,7 +40,7 @@ export function noteData(note: string): { note: unknown } | undefined {
   }
 }
 
-export function resumeExecution(executionId: string, approved: boolean, note = '') {
+function resumeExecution(executionId: string, approved: boolean, note = '') {
   const data = noteData(note);
   return api(`/api/v1/executions/${encodeURIComponent(executionId)}/resume`, {
     method: 'POST',
@@ -153,7 +158,7 @@ export function DecidedRun({
       <Badge tone={tone}>{DECISION_TEXT[decision]}</Badge>{' '}
       {log.data ? (
         <>
-          <span>Run finished</span> {log.data.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}{' '}
+          <span>Run finished</span> <LevelBadge level={log.data.level} />{' '}
           <Link to={`/logs/${log.data.id}`}>Open log</Link>
         </>
       ) : again ? (

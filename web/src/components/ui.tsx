@@ -1,4 +1,5 @@
-// Small shared pieces: loading and error states, buttons that ask before destroying, copy, JSON view, time.
+// Small shared pieces: loading and error states, a query's states, tables, buttons that ask before destroying, copy,
+// JSON view, time.
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../api';
 
@@ -35,6 +36,91 @@ export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => v
         </button>
       )}
     </div>
+  );
+}
+
+/** What QueryView reads of a TanStack query, a plain or an infinite one. */
+type QueryState<T> = { refetch: () => Promise<unknown> } & (
+  | { isPending: true; isError: false }
+  | { isPending: false; isError: true; error: unknown }
+  | { isPending: false; isError: false; data: T }
+);
+
+/**
+ * What a query shows: Loading (of `what`), its error (with "Try again" when `retry`), or what `children` make of its
+ * data. With `empty`, an empty list shows that note instead: the data itself, or `list` when the page shows a
+ * filtered or paged list of it. With `back` (a link), the error fills the page and offers the way back.
+ */
+export function QueryView<T>({
+  query,
+  what,
+  retry = false,
+  back,
+  empty,
+  list,
+  children,
+}: {
+  query: QueryState<T>;
+  what?: string;
+  retry?: boolean;
+  back?: ReactNode;
+  empty?: ReactNode;
+  list?: readonly unknown[];
+  children: ReactNode | ((data: T) => ReactNode);
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) {
+    const box = <ErrorBox error={query.error} onRetry={retry ? () => void query.refetch() : undefined} />;
+    return back ? (
+      <div className="page">
+        {box}
+        {back}
+      </div>
+    ) : (
+      box
+    );
+  }
+  const items = list ?? (Array.isArray(query.data) ? query.data : undefined);
+  if (empty !== undefined && items?.length === 0) return <Empty>{empty}</Empty>;
+  return typeof children === 'function' ? children(query.data) : children;
+}
+
+/** A table of rows under a head row of `columns` (none: no head); '' heads a column of row actions. */
+export function Table({
+  columns,
+  className,
+  testId,
+  children,
+}: {
+  columns?: ReactNode[];
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
+      {columns && (
+        <thead>
+          <tr>
+            {columns.map((column, i) => (
+              <th key={i}>{column}</th>
+            ))}
+          </tr>
+        </thead>
+      )}
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** The last cell of a row: a destructive action that asks for a second click. */
+export function ConfirmCell({ label, confirmLabel = label, onConfirm }: { label: string; confirmLabel?: string; onConfirm: () => void }) {
+  return (
+    <td className="actions">
+      <ConfirmButton confirmLabel={confirmLabel} onConfirm={onConfirm}>
+        {label}
+      </ConfirmButton>
+    </td>
   );
 }
 
@@ -153,6 +239,11 @@ export function formatCost(usd: number | null | undefined): string {
 
 export function Badge({ tone, children }: { tone: 'ok' | 'error' | 'warn' | 'info' | 'muted'; children: ReactNode }) {
   return <span className={`badge ${tone}`}>{children}</span>;
+}
+
+/** A log's level: `error` for a run that failed or was stopped, else `info`. */
+export function LevelBadge({ level }: { level: string | null | undefined }) {
+  return level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>;
 }
 
 export function Empty({ children }: { children: ReactNode }) {

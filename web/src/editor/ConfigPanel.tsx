@@ -2,14 +2,15 @@
 // time limit, failure handling), which every block type has beside its config.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { api, errorMessage } from '../api';
 import { useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
 import type { BlockPolicy, Workflow } from '../types';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
-import type { BlockData, FlowNode } from './model';
+import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import { RefInput } from './RefInput';
+import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 
 type Config = Record<string, unknown>;
 
@@ -21,12 +22,6 @@ export interface ConfigPanelProps {
   onChange: (patch: Partial<BlockData>, key: string) => void;
   onConditionsChange: (conditions: Condition[]) => void;
   onDelete: () => void;
-}
-
-export interface Condition {
-  id: string;
-  title: string;
-  expression: string;
 }
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
@@ -256,7 +251,7 @@ function WorkflowSelect({ label, value, exclude, onChange }: { label: string; va
         ))}
         {!known && <option value={value}>{value} (not in this workspace)</option>}
       </select>
-      {workflows.isError && <div className="muted tiny error-text">Could not load the workflows: {errorText(workflows.error)}</div>}
+      {workflows.isError && <div className="muted tiny error-text">Could not load the workflows: {errorMessage(workflows.error)}</div>}
       {value && (
         <div className="muted tiny">
           <code>{value}</code>
@@ -265,8 +260,6 @@ function WorkflowSelect({ label, value, exclude, onChange }: { label: string; va
     </>
   );
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 interface InputRow {
   key: string;
@@ -405,15 +398,6 @@ function ConditionsField({ value, onChange }: { value: unknown; onChange: (value
   );
 }
 
-interface InputField {
-  name: string;
-  type: 'string' | 'number' | 'boolean' | 'json' | 'files';
-  value?: unknown;
-  required?: boolean;
-  description?: string;
-}
-
-const INPUT_TYPES: InputField['type'][] = ['string', 'number', 'boolean', 'json', 'files'];
 
 function valueText(field: InputField): string {
   if (field.value === undefined || field.value === null) return '';
@@ -459,7 +443,7 @@ function InputFormatField({ value, onChange }: { value: unknown; onChange: (valu
               set(index, { type, value: parseValue(type, valueText(field)) });
             }}
           >
-            {INPUT_TYPES.map((t) => (
+            {INPUT_FIELD_TYPES.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>

@@ -20,7 +20,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type
 import { api } from '../api';
 import type { EnvVar, Workflow } from '../types';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
-import { ConfigPanel, type Condition } from './ConfigPanel';
+import { ConfigPanel } from './ConfigPanel';
 import {
   DEFAULT_CONTAINER_SIZE,
   edgeStyle,
@@ -30,6 +30,7 @@ import {
   sortParentsFirst,
   toState,
   type BlockData,
+  type Condition,
   type FlowEdge,
   type FlowNode,
 } from './model';

@@ -4,8 +4,8 @@
 // stream paused, and is approved or rejected here (or on the Approvals page).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage, readEventStream, requestHeaders, toApiError } from '../api';
-import { ApprovalActions, cancelExecution, DecidedRun, usePausedRuns, type Decision } from '../components/approvals';
-import { Badge, formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
+import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
+import { formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
 import type { FlowNode } from './model';
@@ -28,6 +28,9 @@ export interface ManualRun {
   cancel(): void;
 }
 
+/** What the run's records build up (ManualRun without its actions). */
+type RunProgress = Omit<ManualRun, 'start' | 'cancel' | 'running'>;
+
 interface ProgressRecord {
   event?: string;
   blockId?: string;
@@ -46,7 +49,7 @@ interface ProgressRecord {
 const PAUSED_ERROR = /^Paused\b/;
 
 export function useManualRun(workflowId: string, flush: () => Promise<boolean>): ManualRun {
-  const [state, setState] = useState<Omit<ManualRun, 'start' | 'cancel' | 'running'>>({ status: 'idle', blocks: {}, order: [] });
+  const [state, setState] = useState<RunProgress>({ status: 'idle', blocks: {}, order: [] });
   const abort = useRef<AbortController | null>(null);
 
   const start = useCallback(async () => {
@@ -108,7 +111,12 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
   return { ...state, running: state.status === 'running', start, cancel };
 }
 
-function applyRecord(s: Omit<ManualRun, 'start' | 'cancel' | 'running'>, record: ProgressRecord) {
+/** The run with block `id`'s state replaced, the block listed in the order blocks first reported. */
+function withBlock(s: RunProgress, id: string, block: BlockRunState): RunProgress {
+  return { ...s, order: s.order.includes(id) ? s.order : [...s.order, id], blocks: { ...s.blocks, [id]: block } };
+}
+
+function applyRecord(s: RunProgress, record: ProgressRecord): RunProgress {
   const id = record.blockId;
   switch (record.event) {
     case 'run_started':
@@ -116,11 +124,7 @@ function applyRecord(s: Omit<ManualRun, 'start' | 'cancel' | 'running'>, record:
     case 'block_started': {
       if (!id) return s;
       const previous = s.blocks[id];
-      return {
-        ...s,
-        order: s.order.includes(id) ? s.order : [...s.order, id],
-        blocks: { ...s.blocks, [id]: { ...previous, status: 'running' as const, runs: previous?.runs ?? 0 } },
-      };
+      return withBlock(s, id, { ...previous, status: 'running', runs: previous?.runs ?? 0 });
     }
     case 'chunk': {
       if (!id) return s;
@@ -130,21 +134,14 @@ function applyRecord(s: Omit<ManualRun, 'start' | 'cancel' | 'running'>, record:
     case 'block_finished': {
       if (!id) return s;
       const previous = s.blocks[id];
-      return {
-        ...s,
-        order: s.order.includes(id) ? s.order : [...s.order, id],
-        blocks: {
-          ...s.blocks,
-          [id]: {
-            ...previous,
-            status: record.error ? ('error' as const) : ('success' as const),
-            output: record.output,
-            error: record.error,
-            durationMs: record.durationMs,
-            runs: (previous?.runs ?? 0) + 1,
-          },
-        },
-      };
+      return withBlock(s, id, {
+        ...previous,
+        status: record.error ? 'error' : 'success',
+        output: record.output,
+        error: record.error,
+        durationMs: record.durationMs,
+        runs: (previous?.runs ?? 0) + 1,
+      });
     }
     case 'done': {
       if (record.paused) {
@@ -254,7 +251,7 @@ function PausedHere({ executionId }: { executionId: string }) {
   const [decided, setDecided] = useState<{ decision: Decision; at: number; pausedAt?: string } | null>(null);
   const [listed, setListed] = useState(false);
   // The stream may end a moment before the run's row says paused: ask again soon until it is listed.
-  const paused = usePausedRuns(workspace.id, { refetchIntervalMs: listed ? 10_000 : 1_000 });
+  const paused = usePausedRuns(workspace.id, { refetchIntervalMs: listed ? 10_000 : 1_000, enabled: !decided });
   const entry = paused.data?.find((p) => p.executionId === executionId);
   useEffect(() => {
     if (entry) setListed(true);
@@ -275,7 +272,7 @@ function PausedHere({ executionId }: { executionId: string }) {
           {entry.timeoutAt ? (
             <>
               {' '}· at {formatTime(entry.timeoutAt)}{' '}
-              {entry.defaultDecision === 'approve' ? <Badge tone="ok">approve</Badge> : <Badge tone="error">reject</Badge>}
+              <DefaultDecisionBadge decision={entry.defaultDecision} />
             </>
           ) : (
             ' · no time-out'

@@ -65,10 +65,13 @@ export function statusAfterSave(sent: string, current: string): SaveStatus {
   return sent === current ? 'saved' : 'dirty';
 }
 
-/** The indicator after a failed save: a refused state (400 with details) shows its problems; anything else an error. */
-export function failedSave(error: unknown, body: string): AutosaveState {
+/**
+ * The indicator after a failed save of `sent`: a refused state (400 with details) shows its problems; anything else
+ * an error.
+ */
+export function failedSave(error: unknown, sent: WorkflowState): AutosaveState {
   if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
-    return { status: 'invalid', problems: placeProblems(error.details, JSON.parse(body) as WorkflowState) };
+    return { status: 'invalid', problems: placeProblems(error.details, sent) };
   }
   return { status: 'error', problems: NO_PROBLEMS, error: errorMessage(error) };
 }

@@ -4,6 +4,13 @@ import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types.js';
 import { CONTAINER_SETTING_KEYS, specOf } from './catalog.js';
 
+/** One branch of a condition block's `conditions` (src/blocks/condition.ts); `else` has no expression to meet. */
+export interface Condition {
+  id: string;
+  title: string;
+  expression: string;
+}
+
 export interface BlockData extends Record<string, unknown> {
   type: string;
   name: string;
@@ -155,7 +162,7 @@ export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
 }
 
 /** Output names a block offers to `<name.field>` references. */
-export function outputsOf(data: BlockData): string[] {
+export function outputsOf(data: BlockData): readonly string[] {
   const spec = specOf(data.type);
   if (data.type === 'api_trigger') {
     const fields = Array.isArray(data.config.inputFormat) ? (data.config.inputFormat as { name?: string }[]) : [];

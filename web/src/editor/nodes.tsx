@@ -6,7 +6,7 @@ import { formatDuration } from '../components/ui';
 import { useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
 import { specOf } from './catalog';
-import { CONTAINER_START_HANDLE, type BlockData, type FlowNode } from './model';
+import { CONTAINER_START_HANDLE, type BlockData, type Condition, type FlowNode } from './model';
 
 /** `paused`: an approval block the run waits at. */
 export type BlockRunStatus = 'running' | 'success' | 'error' | 'skipped' | 'paused';
@@ -27,12 +27,6 @@ export interface EditorStatus {
 }
 
 export const EditorStatusContext = createContext<EditorStatus>({ problems: {}, run: {} });
-
-interface Condition {
-  id: string;
-  title: string;
-  expression: string;
-}
 
 export function conditionTitle(index: number, condition: Condition, count: number): string {
   if (condition.title === 'else' && index === count - 1 && index > 0) return 'else';

@@ -20,7 +20,7 @@ interface History {
   lastAt: number;
 }
 
-export interface CanvasAccess {
+interface CanvasAccess {
   nodesRef: MutableRefObject<FlowNode[]>;
   edgesRef: MutableRefObject<FlowEdge[]>;
   setNodes: Dispatch<SetStateAction<FlowNode[]>>;
@@ -50,27 +50,23 @@ export function useHistory({ nodesRef, edgesRef, setNodes, setEdges }: CanvasAcc
     [nodesRef, edgesRef],
   );
 
-  const undo = useCallback(() => {
-    const h = history.current;
-    const previous = h.past.pop();
-    if (!previous) return;
-    h.future.push({ nodes: nodesRef.current, edges: edgesRef.current });
-    h.lastKey = undefined;
-    setNodes(previous.nodes);
-    setEdges(previous.edges);
-    setHistoryVersion((v) => v + 1);
-  }, [nodesRef, edgesRef, setNodes, setEdges]);
-
-  const redo = useCallback(() => {
-    const h = history.current;
-    const next = h.future.pop();
-    if (!next) return;
-    h.past.push({ nodes: nodesRef.current, edges: edgesRef.current });
-    h.lastKey = undefined;
-    setNodes(next.nodes);
-    setEdges(next.edges);
-    setHistoryVersion((v) => v + 1);
-  }, [nodesRef, edgesRef, setNodes, setEdges]);
+  /** Takes the newest snapshot off one stack (`past` to undo, `future` to redo) and keeps the current state on the other. */
+  const step = useCallback(
+    (from: 'past' | 'future') => {
+      const h = history.current;
+      const [source, target] = from === 'past' ? [h.past, h.future] : [h.future, h.past];
+      const snapshot = source.pop();
+      if (!snapshot) return;
+      target.push({ nodes: nodesRef.current, edges: edgesRef.current });
+      h.lastKey = undefined;
+      setNodes(snapshot.nodes);
+      setEdges(snapshot.edges);
+      setHistoryVersion((v) => v + 1);
+    },
+    [nodesRef, edgesRef, setNodes, setEdges],
+  );
+  const undo = useCallback(() => step('past'), [step]);
+  const redo = useCallback(() => step('future'), [step]);
 
   /** Forgets all steps (the canvas was replaced by another version, e.g. after an edit conflict). */
   const reset = useCallback(() => {

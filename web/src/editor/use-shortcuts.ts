@@ -3,7 +3,7 @@
 // own undo applies). Deleting the selection (Delete/Backspace) is React Flow's, configured on the canvas.
 import { useEffect } from 'react';
 
-export function isTyping(target: EventTarget | null): boolean {
+function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }

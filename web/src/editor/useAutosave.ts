@@ -33,8 +33,9 @@ export function useAutosave(options: {
 }) {
   const { workflowId, knownUpdatedAt, onSaved, paused, normalize } = options;
   const json = JSON.stringify(options.state);
-  const jsonRef = useRef(json);
-  jsonRef.current = json;
+  /** The state the editor shows now, with its JSON (what a save sends, and compares with what the server holds). */
+  const latest = useRef({ state: options.state, json });
+  latest.current = { state: options.state, json };
   /** What the server holds, as far as this editor knows (normalized JSON). */
   const serverJson = useRef(json);
   /** The last text the server refused (400), so it is not sent again until it changes. */
@@ -47,7 +48,7 @@ export function useAutosave(options: {
 
   const saveNow = useCallback((): Promise<boolean> => {
     const run = async (): Promise<boolean> => {
-      const body = jsonRef.current;
+      const { state, json: body } = latest.current;
       const start = beforeSave(body, memory());
       if (start === 'up-to-date') return true;
       if (start === 'blocked') return false;
@@ -61,16 +62,15 @@ export function useAutosave(options: {
           return false;
         }
         if (check === 'moved-on') knownUpdatedAt.current = remote.data.updatedAt;
-        const state = JSON.parse(body) as WorkflowState;
         const saved = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { state } });
         knownUpdatedAt.current = saved.data.updatedAt;
         serverJson.current = body;
         refusedJson.current = null;
-        setSave({ status: statusAfterSave(body, jsonRef.current), problems: NO_PROBLEMS });
+        setSave({ status: statusAfterSave(body, latest.current.json), problems: NO_PROBLEMS });
         onSaved(saved.data);
         return true;
       } catch (error) {
-        const failed = failedSave(error, body);
+        const failed = failedSave(error, state);
         if (failed.status === 'invalid') refusedJson.current = body;
         setSave(failed);
         return false;
@@ -93,7 +93,7 @@ export function useAutosave(options: {
   // Leaving the page with edits not yet saved: ask the browser to warn.
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (jsonRef.current !== serverJson.current) event.preventDefault();
+      if (latest.current.json !== serverJson.current) event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);

@@ -3,23 +3,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
+import { Checkboxes } from '../components/fields';
 import { Badge, CopyButton, ErrorBox, Loading } from '../components/ui';
 import { normalizeName, specOf } from '../editor/catalog';
 import { outputsOf } from '../editor/model';
 import { useWorkflowStatus } from '../queries';
 import { Link } from '../router';
-import type { ApiKey, Workflow } from '../types';
+import type { ApiKey, CreatedApiKey, Workflow } from '../types';
+import type { InputField } from '../../../src/blocks/api-trigger.js';
 
 const NEW_KEY = '__new__';
 
 /** Single-quotes text for a POSIX shell. */
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-interface InputField {
-  name: string;
-  type: string;
-  value?: unknown;
-}
 
 function exampleBody(workflow: Workflow | undefined): Record<string, unknown> {
   const trigger = Object.values(workflow?.state.blocks ?? {}).find((b) => b.type === 'api_trigger');
@@ -53,7 +49,7 @@ export function ApiTab({ workflowId, flush }: { workflowId: string; flush: () =>
   const [created, setCreated] = useState<{ id: string; key: string; name: string } | null>(null);
   const createKey = useMutation({
     mutationFn: () =>
-      api<{ data: ApiKey & { key: string } }>('/api/v1/api-keys', {
+      api<{ data: CreatedApiKey }>('/api/v1/api-keys', {
         method: 'POST',
         body: { name: `${workflow.data?.name ?? 'Workflow'} (API tab)`.slice(0, 200), workspaceId: workflow.data?.workspaceId },
       }),
@@ -165,16 +161,7 @@ export function ApiTab({ workflowId, flush }: { workflowId: string; flush: () =>
         <section className="card">
           <h3>Streamed outputs</h3>
           <div className="row gap wrap">
-            {outputs.map((o) => (
-              <label key={o} className="check small">
-                <input
-                  type="checkbox"
-                  checked={selectedOutputs.includes(o)}
-                  onChange={(e) => setSelected(e.target.checked ? [...selectedOutputs, o] : selectedOutputs.filter((x) => x !== o))}
-                />
-                {o}
-              </label>
-            ))}
+            <Checkboxes small options={outputs} checked={selectedOutputs} onChange={setSelected} />
           </div>
         </section>
       )}

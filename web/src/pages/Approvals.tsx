@@ -2,9 +2,9 @@
 // at its time-out; Approve / Reject with an optional note, or cancel the run. Decided runs stay listed below, each
 // followed until its log is written.
 import { useState } from 'react';
-import { ApprovalActions, DecidedRun, usePausedRuns, type Decision } from '../components/approvals';
-import { Badge, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
-import { useWorkflowList } from '../queries';
+import { ApprovalActions, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
+import { Badge, formatTime, QueryView } from '../components/ui';
+import { useWorkflowList, workflowNames } from '../queries';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
 import type { PausedRun } from '../types';
@@ -20,8 +20,7 @@ interface Decided {
 export function ApprovalsPage() {
   const { workspace } = useWorkspace();
   const paused = usePausedRuns(workspace.id);
-  const workflows = useWorkflowList(workspace.id);
-  const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
+  const names = workflowNames(useWorkflowList(workspace.id).data);
   const [decided, setDecided] = useState<Decided[]>([]);
   // A run just decided may still be in the list until it refreshes: it is shown under "Decided" only.
   const waiting = (paused.data ?? []).filter((run) => !decided.some((d) => d.executionId === run.executionId && d.pausedAt === run.pausedAt));
@@ -40,13 +39,7 @@ export function ApprovalsPage() {
         Runs that reached an approval block wait here until someone approves or rejects them, or their time-out applies
         the default decision. Downstream blocks read <code>&lt;approval.approved&gt;</code> and <code>&lt;approval.data&gt;</code>.
       </p>
-      {paused.isPending ? (
-        <Loading what="approvals" />
-      ) : paused.isError ? (
-        <ErrorBox error={paused.error} onRetry={() => void paused.refetch()} />
-      ) : waiting.length === 0 ? (
-        <Empty>No run is waiting for an approval.</Empty>
-      ) : (
+      <QueryView query={paused} what="approvals" retry list={waiting} empty="No run is waiting for an approval.">
         <div className="paused-runs">
           {waiting.map((run) => (
             <PausedRunCard
@@ -63,7 +56,7 @@ export function ApprovalsPage() {
             />
           ))}
         </div>
-      )}
+      </QueryView>
       {decided.length > 0 && (
         <section className="card" data-testid="decided-runs">
           <h3>Decided here</h3>
@@ -116,7 +109,7 @@ function PausedRunCard({
           <span className="muted">Time-out</span>{' '}
           {run.timeoutAt ? (
             <>
-              {formatTime(run.timeoutAt)}, then {run.defaultDecision === 'approve' ? <Badge tone="ok">approve</Badge> : <Badge tone="error">reject</Badge>}
+              {formatTime(run.timeoutAt)}, then <DefaultDecisionBadge decision={run.defaultDecision} />
             </>
           ) : (
             'none: waits until someone decides'

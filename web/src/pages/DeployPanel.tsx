@@ -1,10 +1,10 @@
 // Deploy, redeploy when the draft changed ("needs redeployment"), roll back to an earlier version, undeploy.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
-import { Badge, ConfirmButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { Badge, ConfirmButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { useWorkflowStatus } from '../queries';
 import { Link } from '../router';
-import type { Deployment } from '../types';
+import type { DeployResult, Deployment } from '../types';
 
 export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: () => Promise<boolean> }) {
   const client = useQueryClient();
@@ -21,7 +21,7 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
   const deploy = useMutation({
     mutationFn: async () => {
       if (!(await flush())) throw new Error('The draft has unsaved problems; fix them in the editor before deploying.');
-      return api<{ version: number; deployedAt: string }>(`/api/v1/workflows/${workflowId}/deploy`, { method: 'POST' });
+      return api<DeployResult>(`/api/v1/workflows/${workflowId}/deploy`, { method: 'POST' });
     },
     onSuccess: refresh,
   });
@@ -40,11 +40,7 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
     <div className="page narrow">
       <section className="card">
         <h3>Deployment</h3>
-        {status.isPending ? (
-          <Loading />
-        ) : status.isError ? (
-          <ErrorBox error={status.error} onRetry={() => void status.refetch()} />
-        ) : (
+        <QueryView query={status} retry>
           <div className="deploy-state" data-testid="deploy-state">
             {!s?.isDeployed ? (
               <p>
@@ -79,28 +75,15 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
             </div>
             {deploy.data && <p className="small ok-text">Deployed version {deploy.data.version}.</p>}
           </div>
-        )}
+        </QueryView>
         <ErrorBox error={error} />
       </section>
       <section className="card">
         <h3>History</h3>
-        {deployments.isPending ? (
-          <Loading />
-        ) : deployments.isError ? (
-          <ErrorBox error={deployments.error} />
-        ) : deployments.data.length === 0 ? (
-          <Empty>No deployments yet.</Empty>
-        ) : (
-          <table className="table" data-testid="deployments">
-            <thead>
-              <tr>
-                <th>Version</th>
-                <th>Deployed</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {deployments.data.map((d) => (
+        <QueryView query={deployments} empty="No deployments yet.">
+          {(list) => (
+            <Table columns={['Version', 'Deployed', '']} testId="deployments">
+              {list.map((d) => (
                 <tr key={d.id}>
                   <td>
                     v{d.version} {d.isActive && <Badge tone="ok">active</Badge>}
@@ -115,9 +98,9 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        )}
+            </Table>
+          )}
+        </QueryView>
       </section>
     </div>
   );

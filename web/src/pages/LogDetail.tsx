@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api } from '../api';
-import { Badge, ErrorBox, formatCost, formatDuration, formatTime, JsonView, Loading } from '../components/ui';
+import { Badge, formatCost, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
 import type { ApprovalsSummary, LogDetail, TraceSpan } from '../types';
@@ -33,16 +33,15 @@ export function LogDetailPage({ logId }: { logId: string }) {
     staleTime: Infinity,
     ...rateLimitRetry,
   });
-  if (log.isPending) return <Loading what="log" />;
-  if (log.isError) {
-    return (
-      <div className="page">
-        <ErrorBox error={log.error} onRetry={() => void log.refetch()} />
-        <Link to="/logs">Back to logs</Link>
-      </div>
-    );
-  }
-  const d = log.data;
+  return (
+    <QueryView query={log} what="log" retry back={<Link to="/logs">Back to logs</Link>}>
+      {(d) => <LogView log={d} />}
+    </QueryView>
+  );
+}
+
+/** A loaded log: its summary, approvals, costs per model, trace and final output. */
+function LogView({ log: d }: { log: LogDetail }) {
   const tokens = d.cost.tokens;
   const models = Object.entries(d.cost.models ?? {});
   return (
@@ -75,30 +74,19 @@ export function LogDetailPage({ logId }: { logId: string }) {
       {models.length > 0 && (
         <section className="card">
           <h3>Models</h3>
-          <table className="table compact">
-            <thead>
-              <tr>
-                <th>Model</th>
-                <th>Input</th>
-                <th>Output</th>
-                <th>Total</th>
-                <th>Tokens</th>
+          <Table className="compact" columns={['Model', 'Input', 'Output', 'Total', 'Tokens']}>
+            {models.map(([name, m]) => (
+              <tr key={name}>
+                <td>{name}</td>
+                <td>{formatCost(m.input)}</td>
+                <td>{formatCost(m.output)}</td>
+                <td>{formatCost(m.total)}</td>
+                <td>
+                  {m.tokens.total} ({m.tokens.prompt} / {m.tokens.completion})
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {models.map(([name, m]) => (
-                <tr key={name}>
-                  <td>{name}</td>
-                  <td>{formatCost(m.input)}</td>
-                  <td>{formatCost(m.output)}</td>
-                  <td>{formatCost(m.total)}</td>
-                  <td>
-                    {m.tokens.total} ({m.tokens.prompt} / {m.tokens.completion})
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </section>
       )}
       <section className="card">

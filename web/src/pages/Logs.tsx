@@ -1,11 +1,13 @@
 // The logs explorer: the logs API's filters (kept in the URL), newest or oldest first, infinite scroll by cursor.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api';
-import { Badge, Empty, ErrorBox, formatCost, formatDuration, formatTime, Loading } from '../components/ui';
+import { CheckboxGroup, NamedSelect } from '../components/fields';
+import { Badge, formatCost, formatDuration, formatTime, LevelBadge, Loading, QueryView, Table } from '../components/ui';
+import { useWorkflowList, workflowNames } from '../queries';
 import { navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
-import { LEVELS, TRIGGERS, type LogsPage as LogsPageData, type WorkflowSummary } from '../types';
+import { LEVELS, TRIGGERS, type LogsPage as LogsPageData } from '../types';
 
 const FILTER_KEYS = [
   'workflowIds',
@@ -41,6 +43,20 @@ function toLocalInput(iso: string | undefined): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
+/** A date and time in the browser's zone, kept as an ISO timestamp ('' when cleared). */
+function DateTimeField({ label, value, onChange }: { label: string; value: string | undefined; onChange: (iso: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input
+        type="datetime-local"
+        value={toLocalInput(value)}
+        onChange={(e) => onChange(e.target.value ? new Date(e.target.value).toISOString() : '')}
+      />
+    </label>
+  );
+}
+
 /** `v3`, or `draft` for a manual run of the draft state (no deployment). */
 export function versionLabel(version: number | null): string {
   return version === null ? 'draft' : `v${version}`;
@@ -58,11 +74,8 @@ export function LogsPage() {
   const [draft, setDraft] = useState<Filters>(filters);
   useEffect(() => setDraft(JSON.parse(filterKey) as Filters), [filterKey]);
 
-  const workflows = useQuery({
-    queryKey: ['workflows', workspace.id],
-    queryFn: () => api<{ data: WorkflowSummary[] }>(`/api/v1/workflows?workspaceId=${workspace.id}`).then((r) => r.data),
-  });
-  const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
+  const workflows = useWorkflowList(workspace.id);
+  const names = workflowNames(workflows.data);
 
   const logs = useInfiniteQuery({
     queryKey: ['logs', workspace.id, filterKey],
@@ -97,12 +110,6 @@ export function LogsPage() {
     navigate(`/logs${query ? `?${query}` : ''}`);
   };
   const set = (key: keyof Filters, value: string) => setDraft((d) => ({ ...d, [key]: value || undefined }));
-  const triggers = new Set((draft.triggers ?? '').split(',').filter(Boolean));
-  const toggleTrigger = (t: string, on: boolean) => {
-    if (on) triggers.add(t);
-    else triggers.delete(t);
-    set('triggers', [...triggers].join(','));
-  };
 
   const rows = logs.data?.pages.flatMap((p) => p.data) ?? [];
   return (
@@ -113,14 +120,7 @@ export function LogsPage() {
       <form className="filters card" onSubmit={apply} aria-label="Log filters">
         <label>
           Workflow
-          <select value={draft.workflowIds ?? ''} onChange={(e) => set('workflowIds', e.target.value)}>
-            <option value="">All</option>
-            {workflows.data?.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
+          <NamedSelect items={workflows.data} none="All" value={draft.workflowIds ?? ''} onChange={(id) => set('workflowIds', id)} />
         </label>
         <label>
           Level
@@ -131,31 +131,16 @@ export function LogsPage() {
             ))}
           </select>
         </label>
-        <fieldset className="inline">
-          <legend>Triggers</legend>
-          {TRIGGERS.map((t) => (
-            <label key={t} className="check small">
-              <input type="checkbox" checked={triggers.has(t)} onChange={(e) => toggleTrigger(t, e.target.checked)} />
-              {t}
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          From
-          <input
-            type="datetime-local"
-            value={toLocalInput(draft.startDate)}
-            onChange={(e) => set('startDate', e.target.value ? new Date(e.target.value).toISOString() : '')}
-          />
-        </label>
-        <label>
-          To
-          <input
-            type="datetime-local"
-            value={toLocalInput(draft.endDate)}
-            onChange={(e) => set('endDate', e.target.value ? new Date(e.target.value).toISOString() : '')}
-          />
-        </label>
+        <CheckboxGroup
+          className="inline"
+          small
+          legend="Triggers"
+          options={TRIGGERS}
+          checked={(draft.triggers ?? '').split(',').filter(Boolean)}
+          onChange={(list) => set('triggers', list.join(','))}
+        />
+        <DateTimeField label="From" value={draft.startDate} onChange={(iso) => set('startDate', iso)} />
+        <DateTimeField label="To" value={draft.endDate} onChange={(iso) => set('endDate', iso)} />
         <label>
           Execution id
           <input value={draft.executionId ?? ''} onChange={(e) => set('executionId', e.target.value.trim())} placeholder="exec_…" />
@@ -203,49 +188,32 @@ export function LogsPage() {
           </button>
         </div>
       </form>
-      {logs.isPending ? (
-        <Loading what="logs" />
-      ) : logs.isError ? (
-        <ErrorBox error={logs.error} onRetry={() => void logs.refetch()} />
-      ) : rows.length === 0 ? (
-        <Empty>No runs match these filters.</Empty>
-      ) : (
-        <table className="table logs" data-testid="logs-table">
-          <thead>
-            <tr>
-              <th>Started</th>
-              <th>Workflow</th>
-              <th>Trigger</th>
-              <th>Version</th>
-              <th>Level</th>
-              <th>Duration</th>
-              <th>Cost</th>
+      <QueryView query={logs} what="logs" retry list={rows} empty="No runs match these filters.">
+        <Table className="logs" testId="logs-table" columns={['Started', 'Workflow', 'Trigger', 'Version', 'Level', 'Duration', 'Cost']}>
+          {rows.map((log) => (
+            <tr
+              key={log.id}
+              className="clickable"
+              onClick={() => navigate(`/logs/${log.id}`)}
+              data-testid="log-row"
+              data-trigger={log.trigger}
+              data-version={log.deploymentVersion ?? 'draft'}
+            >
+              <td>{formatTime(log.startedAt)}</td>
+              <td>{names.get(log.workflowId) ?? log.workflowId}</td>
+              <td>
+                <Badge tone="info">{log.trigger}</Badge>
+              </td>
+              <td>{versionLabel(log.deploymentVersion)}</td>
+              <td>
+                <LevelBadge level={log.level} />
+              </td>
+              <td>{formatDuration(log.totalDurationMs)}</td>
+              <td>{formatCost(log.cost.total)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((log) => (
-              <tr
-                key={log.id}
-                className="clickable"
-                onClick={() => navigate(`/logs/${log.id}`)}
-                data-testid="log-row"
-                data-trigger={log.trigger}
-                data-version={log.deploymentVersion ?? 'draft'}
-              >
-                <td>{formatTime(log.startedAt)}</td>
-                <td>{names.get(log.workflowId) ?? log.workflowId}</td>
-                <td>
-                  <Badge tone="info">{log.trigger}</Badge>
-                </td>
-                <td>{versionLabel(log.deploymentVersion)}</td>
-                <td>{log.level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>}</td>
-                <td>{formatDuration(log.totalDurationMs)}</td>
-                <td>{formatCost(log.cost.total)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </Table>
+      </QueryView>
       <div ref={sentinel} className="sentinel">
         {logs.isFetchingNextPage ? <Loading what="more" /> : logs.hasNextPage ? '' : rows.length > 0 ? <span className="muted small">End of logs</span> : ''}
       </div>

@@ -1,11 +1,12 @@
 // Settings: API keys (a new key is shown once; then only its name and last four characters) and the workspace's
 // environment variables (values are write-only: the API never returns them, so the page shows them masked).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api';
-import { Badge, ConfirmButton, CopyButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { InlineForm } from '../components/fields';
+import { Badge, ConfirmCell, CopyButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { useWorkspace } from '../session';
-import type { ApiKey, EnvVar } from '../types';
+import type { ApiKey, CreatedApiKey, EnvVar, WorkspaceView } from '../types';
 
 export function SettingsPage() {
   return (
@@ -24,10 +25,10 @@ function ApiKeys() {
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<{ data: ApiKey[] }>('/api/v1/api-keys').then((r) => r.data) });
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'workspace' | 'personal'>('workspace');
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const create = useMutation({
     mutationFn: () =>
-      api<{ data: ApiKey & { key: string } }>('/api/v1/api-keys', {
+      api<{ data: CreatedApiKey }>('/api/v1/api-keys', {
         method: 'POST',
         body: { name: name.trim(), workspaceId: scope === 'workspace' ? workspace.id : null },
       }),
@@ -41,15 +42,11 @@ function ApiKeys() {
     mutationFn: (id: string) => api(`/api/v1/api-keys/${id}`, { method: 'DELETE' }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['api-keys'] }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (name.trim()) create.mutate();
-  };
   return (
     <section className="card" data-testid="api-keys">
       <h3>API keys</h3>
       <p className="small muted">Keys call the execute endpoint and the logs API. A key is shown once, when it is created.</p>
-      <form className="inline-form" onSubmit={submit}>
+      <InlineForm onSubmit={() => name.trim() && create.mutate()}>
         <input aria-label="Key name" placeholder="Key name, e.g. CI" value={name} onChange={(e) => setName(e.target.value)} />
         <select aria-label="Key scope" value={scope} onChange={(e) => setScope(e.target.value as 'workspace' | 'personal')}>
           <option value="workspace">Only workspace “{workspace.name}”</option>
@@ -58,7 +55,7 @@ function ApiKeys() {
         <button className="btn primary" type="submit" disabled={create.isPending || !name.trim()}>
           Create key
         </button>
-      </form>
+      </InlineForm>
       <ErrorBox error={create.error ?? revoke.error} />
       {created && (
         <div className="secret-once" data-testid="created-key">
@@ -68,26 +65,10 @@ function ApiKeys() {
           </button>
         </div>
       )}
-      {keys.isPending ? (
-        <Loading what="keys" />
-      ) : keys.isError ? (
-        <ErrorBox error={keys.error} />
-      ) : keys.data.length === 0 ? (
-        <Empty>No keys yet.</Empty>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Scope</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
+      <QueryView query={keys} what="keys" empty="No keys yet.">
+        {(list) => (
+          <Table columns={['Name', 'Key', 'Scope', 'Created', 'Last used', '']}>
+            {list.map((k) => (
               <tr key={k.id} data-testid="key-row">
                 <td>{k.name}</td>
                 <td>
@@ -96,16 +77,12 @@ function ApiKeys() {
                 <td>{k.scope === 'personal' ? 'all workspaces' : 'workspace'}</td>
                 <td className="muted">{formatTime(k.createdAt)}</td>
                 <td className="muted">{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
-                <td className="actions">
-                  <ConfirmButton confirmLabel="Revoke now" onConfirm={() => revoke.mutate(k.id)}>
-                    Revoke
-                  </ConfirmButton>
-                </td>
+                <ConfirmCell label="Revoke" confirmLabel="Revoke now" onConfirm={() => revoke.mutate(k.id)} />
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+          </Table>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -135,46 +112,30 @@ function EnvVars() {
       <p className="small muted">
         Use them in any block as <code>{'{{NAME}}'}</code>. Values are encrypted at rest and never shown again; set a name again to replace its value.
       </p>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (name.trim()) save.mutate();
-        }}
-      >
+      <InlineForm onSubmit={() => name.trim() && save.mutate()}>
         <input aria-label="Variable name" placeholder="NAME" value={name} onChange={(e) => setName(e.target.value.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))} />
         <input aria-label="Variable value" type="password" autoComplete="off" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
         <button className="btn primary" type="submit" disabled={save.isPending || !name.trim()}>
           Save variable
         </button>
-      </form>
+      </InlineForm>
       <ErrorBox error={save.error ?? remove.error} />
-      {vars.isPending ? (
-        <Loading />
-      ) : vars.isError ? (
-        <ErrorBox error={vars.error} />
-      ) : vars.data.length === 0 ? (
-        <Empty>No variables yet.</Empty>
-      ) : (
-        <table className="table">
-          <tbody>
-            {vars.data.map((v) => (
+      <QueryView query={vars} empty="No variables yet.">
+        {(list) => (
+          <Table>
+            {list.map((v) => (
               <tr key={v.name}>
                 <td>
                   <code>{v.name}</code>
                 </td>
                 <td className="muted">••••••••</td>
                 <td className="muted">updated {formatTime(v.updatedAt)}</td>
-                <td className="actions">
-                  <ConfirmButton confirmLabel="Delete" onConfirm={() => remove.mutate(v.name)}>
-                    Delete
-                  </ConfirmButton>
-                </td>
+                <ConfirmCell label="Delete" onConfirm={() => remove.mutate(v.name)} />
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+          </Table>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -184,7 +145,7 @@ function Workspaces() {
   const { workspaces, selectWorkspace } = useWorkspace();
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: () => api<{ data: { id: string } }>('/api/v1/workspaces', { method: 'POST', body: { name: name.trim() } }),
+    mutationFn: () => api<{ data: WorkspaceView }>('/api/v1/workspaces', { method: 'POST', body: { name: name.trim() } }),
     onSuccess: async ({ data }) => {
       setName('');
       await client.invalidateQueries({ queryKey: ['session'] });
@@ -197,22 +158,16 @@ function Workspaces() {
       <ul>
         {workspaces.map((w) => (
           <li key={w.id}>
-            {w.name} <span className="muted small">({w.role ?? 'member'}, plan {w.plan})</span>
+            {w.name} <span className="muted small">({w.role}, plan {w.plan})</span>
           </li>
         ))}
       </ul>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (name.trim()) create.mutate();
-        }}
-      >
+      <InlineForm onSubmit={() => name.trim() && create.mutate()}>
         <input aria-label="Workspace name" placeholder="New workspace" value={name} onChange={(e) => setName(e.target.value)} />
         <button className="btn" type="submit" disabled={create.isPending || !name.trim()}>
           Create workspace
         </button>
-      </form>
+      </InlineForm>
       <ErrorBox error={create.error} />
     </section>
   );

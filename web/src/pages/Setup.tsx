@@ -5,13 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { api, setCsrfToken } from '../api';
 import { ErrorBox, Loading } from '../components/ui';
 import { Link, navigate, useLocation } from '../router';
-import type { SessionInfo } from '../types';
-
-interface SetupState {
-  needed: boolean;
-  tokenValid: boolean;
-  suggestedEmail?: string;
-}
+import type { SetupState, SignedIn } from '../types';
+import { SignInCard } from './SignIn';
 
 export function SetupPage() {
   const client = useQueryClient();
@@ -25,7 +20,7 @@ export function SetupPage() {
   const [repeat, setRepeat] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api<Omit<SessionInfo, 'workspaces'>>('/api/v1/auth/setup', {
+      api<SignedIn>('/api/v1/auth/setup', {
         method: 'POST',
         body: { token, email: email ?? state.data?.suggestedEmail ?? '', password },
       }),
@@ -88,14 +83,8 @@ export function SetupPage() {
     );
   }
   return (
-    <div className="signin">
-      <form className="card signin-card" onSubmit={onSubmit}>
-        <div className="brand big">
-          <img src="/favicon.svg" alt="" width={32} height={32} /> Sluice
-        </div>
-        <h1>Set up Sluice</h1>
-        {content}
-      </form>
-    </div>
+    <SignInCard title="Set up Sluice" onSubmit={onSubmit}>
+      {content}
+    </SignInCard>
   );
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, setCsrfToken } from '../api';
 import { ErrorBox } from '../components/ui';
-import type { SessionInfo } from '../types';
+import type { AuthOptions, SignedIn } from '../types';
 
 export function SignInPage() {
   const client = useQueryClient();
@@ -11,11 +11,11 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const options = useQuery({
     queryKey: ['auth-options'],
-    queryFn: () => api<{ signupAllowed: boolean; setupNeeded?: boolean }>('/api/v1/auth/options'),
+    queryFn: () => api<AuthOptions>('/api/v1/auth/options'),
   });
   const submit = useMutation({
     mutationFn: () =>
-      api<Omit<SessionInfo, 'workspaces'>>(`/api/v1/auth/${mode}`, { method: 'POST', body: { email, password } }),
+      api<SignedIn>(`/api/v1/auth/${mode}`, { method: 'POST', body: { email, password } }),
     onSuccess: (session) => {
       setCsrfToken(session.csrfToken);
       void client.invalidateQueries({ queryKey: ['session'] });
@@ -27,49 +27,58 @@ export function SignInPage() {
   };
   const signingUp = mode === 'sign-up';
   return (
+    <SignInCard title={signingUp ? 'Create an account' : 'Sign in'} onSubmit={onSubmit}>
+      <label>
+        Email
+        <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+      </label>
+      <label>
+        Password
+        <input
+          type="password"
+          autoComplete={signingUp ? 'new-password' : 'current-password'}
+          required
+          minLength={signingUp ? 8 : undefined}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
+      <ErrorBox error={submit.error} />
+      <button className="btn primary wide" type="submit" disabled={submit.isPending}>
+        {submit.isPending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
+      </button>
+      {options.data?.setupNeeded && (
+        <p className="muted small center" data-testid="setup-hint">
+          First run: nobody has an account yet. Open the setup link <code>npm start</code> printed in its terminal
+          (<code>…/setup?token=…</code>) to create the owner account.
+        </p>
+      )}
+      {options.data?.signupAllowed ? (
+        <p className="muted center">
+          {signingUp ? 'Already have an account? ' : 'New here? '}
+          <button type="button" className="linklike" onClick={() => setMode(signingUp ? 'sign-in' : 'sign-up')}>
+            {signingUp ? 'Sign in' : 'Create an account'}
+          </button>
+        </p>
+      ) : (
+        <p className="muted small center">
+          No account? An administrator can set one up with <code>npx sluice admin set-password --email you@example.com</code>.
+        </p>
+      )}
+    </SignInCard>
+  );
+}
+
+/** The centred card with the brand that the sign-in and setup pages ask in: a form under a heading. */
+export function SignInCard({ title, onSubmit, children }: { title: string; onSubmit: (event: FormEvent) => void; children: ReactNode }) {
+  return (
     <div className="signin">
       <form className="card signin-card" onSubmit={onSubmit}>
         <div className="brand big">
           <img src="/favicon.svg" alt="" width={32} height={32} /> Sluice
         </div>
-        <h1>{signingUp ? 'Create an account' : 'Sign in'}</h1>
-        <label>
-          Email
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete={signingUp ? 'new-password' : 'current-password'}
-            required
-            minLength={signingUp ? 8 : undefined}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <ErrorBox error={submit.error} />
-        <button className="btn primary wide" type="submit" disabled={submit.isPending}>
-          {submit.isPending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
-        </button>
-        {options.data?.setupNeeded && (
-          <p className="muted small center" data-testid="setup-hint">
-            First run: nobody has an account yet. Open the setup link <code>npm start</code> printed in its terminal
-            (<code>…/setup?token=…</code>) to create the owner account.
-          </p>
-        )}
-        {options.data?.signupAllowed ? (
-          <p className="muted center">
-            {signingUp ? 'Already have an account? ' : 'New here? '}
-            <button type="button" className="linklike" onClick={() => setMode(signingUp ? 'sign-in' : 'sign-up')}>
-              {signingUp ? 'Sign in' : 'Create an account'}
-            </button>
-          </p>
-        ) : (
-          <p className="muted small center">
-            No account? An administrator can set one up with <code>npx sluice admin set-password --email you@example.com</code>.
-          </p>
-        )}
+        <h1>{title}</h1>
+        {children}
       </form>
     </div>
   );

@@ -3,8 +3,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
-import { Badge, ConfirmButton, Empty, ErrorBox, formatDuration, formatTime, JsonView, Loading } from '../components/ui';
-import { LEVELS, TRIGGERS, type Delivery, type Subscription } from '../types';
+import { CheckboxGroup } from '../components/fields';
+import { Badge, ConfirmButton, Empty, ErrorBox, formatDuration, formatTime, JsonView, Loading, QueryView, Table } from '../components/ui';
+import { LEVELS, TRIGGERS, type Delivery, type DeliveryPage, type Subscription } from '../types';
 
 const INCLUDES = [
   ['includeFinalOutput', 'Final output'],
@@ -86,15 +87,9 @@ export function WebhooksPanel({ workflowId }: { workflowId: string }) {
           />
         )}
       </section>
-      {subscriptions.isPending ? (
-        <Loading what="subscriptions" />
-      ) : subscriptions.isError ? (
-        <ErrorBox error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
-      ) : subscriptions.data.length === 0 ? (
-        <Empty>No subscriptions yet.</Empty>
-      ) : (
-        subscriptions.data.map((s) => <SubscriptionCard key={s.id} subscription={s} base={base} workflowId={workflowId} />)
-      )}
+      <QueryView query={subscriptions} what="subscriptions" retry empty="No subscriptions yet.">
+        {(list) => list.map((s) => <SubscriptionCard key={s.id} subscription={s} base={base} workflowId={workflowId} />)}
+      </QueryView>
     </div>
   );
 }
@@ -118,7 +113,6 @@ function SubscriptionEditor({
   submitLabel: string;
   secretHelp: string;
 }) {
-  const toggle = (list: string[], item: string, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -156,32 +150,18 @@ function SubscriptionEditor({
           </label>
         ))}
       </fieldset>
-      <fieldset>
-        <legend>Levels</legend>
-        {LEVELS.map((level) => (
-          <label key={level} className="check">
-            <input
-              type="checkbox"
-              checked={value.levelFilter.includes(level)}
-              onChange={(e) => onChange({ ...value, levelFilter: toggle(value.levelFilter, level, e.target.checked) })}
-            />
-            {level}
-          </label>
-        ))}
-      </fieldset>
-      <fieldset>
-        <legend>Triggers</legend>
-        {TRIGGERS.map((trigger) => (
-          <label key={trigger} className="check">
-            <input
-              type="checkbox"
-              checked={value.triggerFilter.includes(trigger)}
-              onChange={(e) => onChange({ ...value, triggerFilter: toggle(value.triggerFilter, trigger, e.target.checked) })}
-            />
-            {trigger}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup
+        legend="Levels"
+        options={LEVELS}
+        checked={value.levelFilter}
+        onChange={(levelFilter) => onChange({ ...value, levelFilter })}
+      />
+      <CheckboxGroup
+        legend="Triggers"
+        options={TRIGGERS}
+        checked={value.triggerFilter}
+        onChange={(triggerFilter) => onChange({ ...value, triggerFilter })}
+      />
       <label className="check">
         <input type="checkbox" checked={value.active} onChange={(e) => onChange({ ...value, active: e.target.checked })} />
         Active
@@ -287,7 +267,7 @@ function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: st
   const deliveries = useInfiniteQuery({
     queryKey: ['deliveries', subscriptionId],
     queryFn: ({ pageParam }) =>
-      api<{ data: Delivery[]; nextCursor: string | null }>(
+      api<DeliveryPage>(
         `${base}/${subscriptionId}/deliveries?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
       ),
     initialPageParam: '',
@@ -331,28 +311,17 @@ function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: st
                 Redeliver
               </button>
             </summary>
-            <table className="table compact">
-              <thead>
-                <tr>
-                  <th>#</th>
-                  <th>Started</th>
-                  <th>Status</th>
-                  <th>Duration</th>
-                  <th>Error</th>
+            <Table className="compact" columns={['#', 'Started', 'Status', 'Duration', 'Error']}>
+              {d.attempts.map((a) => (
+                <tr key={a.attempt}>
+                  <td>{a.attempt}</td>
+                  <td>{formatTime(a.startedAt)}</td>
+                  <td>{a.statusCode ?? '—'}</td>
+                  <td>{formatDuration(a.durationMs)}</td>
+                  <td className="error-text">{a.error ?? ''}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.attempts.map((a) => (
-                  <tr key={a.attempt}>
-                    <td>{a.attempt}</td>
-                    <td>{formatTime(a.startedAt)}</td>
-                    <td>{a.statusCode ?? '—'}</td>
-                    <td>{formatDuration(a.durationMs)}</td>
-                    <td className="error-text">{a.error ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
             <div className="small muted">
               Delivery <code>{d.id}</code> · event <code>{d.eventId}</code>
             </div>

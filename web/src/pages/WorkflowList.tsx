@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api';
-import { Badge, ConfirmButton, Empty, ErrorBox, formatTime, Loading } from '../components/ui';
+import { InlineForm, NamedSelect } from '../components/fields';
+import { Badge, ConfirmButton, ConfirmCell, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { starterState } from '../editor/catalog';
+import { useWorkflowList } from '../queries';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
-import type { Folder, Workflow, WorkflowSummary } from '../types';
+import type { Folder, Workflow } from '../types';
 
 export function WorkflowListPage() {
   const { workspace } = useWorkspace();
@@ -17,10 +19,7 @@ export function WorkflowListPage() {
     queryKey: ['folders', workspace.id],
     queryFn: () => api<{ data: Folder[] }>(`/api/v1/folders?workspaceId=${workspace.id}`).then((r) => r.data),
   });
-  const workflows = useQuery({
-    queryKey: ['workflows', workspace.id],
-    queryFn: () => api<{ data: WorkflowSummary[] }>(`/api/v1/workflows?workspaceId=${workspace.id}`).then((r) => r.data),
-  });
+  const workflows = useWorkflowList(workspace.id);
   const invalidate = () => {
     void client.invalidateQueries({ queryKey: ['workflows', workspace.id] });
     void client.invalidateQueries({ queryKey: ['folders', workspace.id] });
@@ -68,12 +67,6 @@ export function WorkflowListPage() {
     },
   });
 
-  const onCreate = (event: FormEvent) => {
-    event.preventDefault();
-    const name = newName.trim() || 'Untitled workflow';
-    create.mutate(name);
-  };
-
   const visible = (workflows.data ?? []).filter((w) => !folderId || w.folderId === folderId);
   const currentFolder = folders.data?.find((f) => f.id === folderId);
 
@@ -95,18 +88,12 @@ export function WorkflowListPage() {
             </li>
           ))}
         </ul>
-        <form
-          className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (folderName.trim()) createFolder.mutate(folderName.trim());
-          }}
-        >
+        <InlineForm onSubmit={() => folderName.trim() && createFolder.mutate(folderName.trim())}>
           <input placeholder="New folder" value={folderName} onChange={(e) => setFolderName(e.target.value)} aria-label="New folder name" />
           <button className="btn small" type="submit" disabled={createFolder.isPending}>
             Add
           </button>
-        </form>
+        </InlineForm>
         <ErrorBox error={createFolder.error} />
       </aside>
       <section className="main-col">
@@ -127,7 +114,7 @@ export function WorkflowListPage() {
               Delete folder
             </ConfirmButton>
           )}
-          <form className="inline-form grow-right" onSubmit={onCreate}>
+          <InlineForm className="grow-right" onSubmit={() => create.mutate(newName.trim() || 'Untitled workflow')}>
             <input
               placeholder="Workflow name"
               value={newName}
@@ -137,63 +124,43 @@ export function WorkflowListPage() {
             <button className="btn primary" type="submit" disabled={create.isPending}>
               New workflow
             </button>
-          </form>
+          </InlineForm>
         </div>
         <ErrorBox error={create.error ?? update.error ?? remove.error ?? renameFolder.error ?? deleteFolder.error} />
-        {workflows.isPending ? (
-          <Loading what="workflows" />
-        ) : workflows.isError ? (
-          <ErrorBox error={workflows.error} onRetry={() => void workflows.refetch()} />
-        ) : visible.length === 0 ? (
-          <Empty>No workflows here yet. Give one a name above and press “New workflow”.</Empty>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Status</th>
-                <th>Folder</th>
-                <th>Updated</th>
-                <th />
+        <QueryView
+          query={workflows}
+          what="workflows"
+          retry
+          list={visible}
+          empty="No workflows here yet. Give one a name above and press “New workflow”."
+        >
+          <Table columns={['Name', 'Status', 'Folder', 'Updated', '']}>
+            {visible.map((w) => (
+              <tr key={w.id} data-testid="workflow-row">
+                <td>
+                  <EditableText
+                    value={w.name}
+                    label="Workflow name"
+                    link={`/workflows/${w.id}`}
+                    onSave={(name) => update.mutate({ id: w.id, name })}
+                  />
+                </td>
+                <td>{w.isDeployed ? <Badge tone="ok">Deployed v{w.activeVersion}</Badge> : <Badge tone="muted">Draft</Badge>}</td>
+                <td>
+                  <NamedSelect
+                    label="Folder"
+                    items={folders.data}
+                    none="—"
+                    value={w.folderId ?? ''}
+                    onChange={(folderId) => update.mutate({ id: w.id, folderId: folderId || null })}
+                  />
+                </td>
+                <td className="muted">{formatTime(w.updatedAt)}</td>
+                <ConfirmCell label="Delete" onConfirm={() => remove.mutate(w.id)} />
               </tr>
-            </thead>
-            <tbody>
-              {visible.map((w) => (
-                <tr key={w.id} data-testid="workflow-row">
-                  <td>
-                    <EditableText
-                      value={w.name}
-                      label="Workflow name"
-                      link={`/workflows/${w.id}`}
-                      onSave={(name) => update.mutate({ id: w.id, name })}
-                    />
-                  </td>
-                  <td>{w.isDeployed ? <Badge tone="ok">Deployed v{w.activeVersion}</Badge> : <Badge tone="muted">Draft</Badge>}</td>
-                  <td>
-                    <select
-                      aria-label="Folder"
-                      value={w.folderId ?? ''}
-                      onChange={(e) => update.mutate({ id: w.id, folderId: e.target.value || null })}
-                    >
-                      <option value="">—</option>
-                      {folders.data?.map((f) => (
-                        <option key={f.id} value={f.id}>
-                          {f.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="muted">{formatTime(w.updatedAt)}</td>
-                  <td className="actions">
-                    <ConfirmButton confirmLabel="Delete" onConfirm={() => remove.mutate(w.id)}>
-                      Delete
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+            ))}
+          </Table>
+        </QueryView>
       </section>
     </div>
   );
@@ -215,10 +182,8 @@ export function EditableText({
   const [draft, setDraft] = useState(value);
   if (editing) {
     return (
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
+      <InlineForm
+        onSubmit={() => {
           setEditing(false);
           if (draft.trim() && draft.trim() !== value) onSave(draft.trim());
         }}
@@ -233,7 +198,7 @@ export function EditableText({
         <button className="btn small" type="submit">
           Save
         </button>
-      </form>
+      </InlineForm>
     );
   }
   return (

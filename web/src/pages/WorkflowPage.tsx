@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { api } from '../api';
-import { Badge, ErrorBox, Loading } from '../components/ui';
+import { Badge, ErrorBox, QueryView } from '../components/ui';
 import { Editor, type EditorHandle } from '../editor/Editor';
 import { Link, navigate } from '../router';
 import { useWorkspace } from '../session';
@@ -59,58 +59,52 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
 
   const flush = useCallback(async () => (editorHandle.current ? editorHandle.current.flush() : true), []);
 
-  if (workflow.isPending) return <Loading what="workflow" />;
-  if (workflow.isError) {
-    return (
-      <div className="page">
-        <ErrorBox error={workflow.error} onRetry={() => void workflow.refetch()} />
-        <Link to="/workflows">Back to workflows</Link>
-      </div>
-    );
-  }
-  const data = workflow.data;
   const s = status.data;
   return (
-    <div className="workflow-page">
-      <div className="workflow-head">
-        <Link to="/workflows" className="muted">
-          Workflows /
-        </Link>
-        <h2>
-          <EditableText value={data.name} label="Workflow name" onSave={(name) => rename.mutate(name)} />
-        </h2>
-        <span data-testid="deploy-badge">
-          {!s ? null : !s.isDeployed ? (
-            <Badge tone="muted">Not deployed</Badge>
-          ) : s.needsRedeployment ? (
-            <Badge tone="warn">Deployed v{s.activeVersion} · needs redeployment</Badge>
-          ) : (
-            <Badge tone="ok">Deployed v{s.activeVersion}</Badge>
-          )}
-        </span>
-        <nav className="tabs" role="tablist">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              role="tab"
-              aria-selected={tab === t.id}
-              className={tab === t.id ? 'active' : ''}
-              onClick={() => navigate(t.id === 'editor' ? `/workflows/${workflowId}` : `/workflows/${workflowId}/${t.id}`)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </nav>
-      </div>
-      <ErrorBox error={rename.error} />
-      <div className="workflow-body">
-        <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
-          <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+    <QueryView query={workflow} what="workflow" retry back={<Link to="/workflows">Back to workflows</Link>}>
+      {(data) => (
+        <div className="workflow-page">
+          <div className="workflow-head">
+            <Link to="/workflows" className="muted">
+              Workflows /
+            </Link>
+            <h2>
+              <EditableText value={data.name} label="Workflow name" onSave={(name) => rename.mutate(name)} />
+            </h2>
+            <span data-testid="deploy-badge">
+              {!s ? null : !s.isDeployed ? (
+                <Badge tone="muted">Not deployed</Badge>
+              ) : s.needsRedeployment ? (
+                <Badge tone="warn">Deployed v{s.activeVersion} · needs redeployment</Badge>
+              ) : (
+                <Badge tone="ok">Deployed v{s.activeVersion}</Badge>
+              )}
+            </span>
+            <nav className="tabs" role="tablist">
+              {TABS.map((t) => (
+                <button
+                  key={t.id}
+                  role="tab"
+                  aria-selected={tab === t.id}
+                  className={tab === t.id ? 'active' : ''}
+                  onClick={() => navigate(t.id === 'editor' ? `/workflows/${workflowId}` : `/workflows/${workflowId}/${t.id}`)}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </nav>
+          </div>
+          <ErrorBox error={rename.error} />
+          <div className="workflow-body">
+            <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
+              <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+            </div>
+            {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
+            {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
+            {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+          </div>
         </div>
-        {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
-        {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
-        {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
-      </div>
-    </div>
+      )}
+    </QueryView>
   );
 }

@@ -51,6 +51,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/block-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The block types workflows are built from: palette entry, form fields, outputs, config JSON Schema */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BlockTypeList"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces": {
         parameters: {
             query?: never;
@@ -74,7 +123,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceList"];
+                    };
                 };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
@@ -113,7 +164,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -162,7 +215,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["MemberList"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -211,7 +266,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["AddedMemberResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -313,7 +370,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["EnvVarList"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -331,7 +390,7 @@ export interface paths {
                 };
             };
         };
-        /** Set environment variables */
+        /** Set environment variables (answers the whole list) */
         put: {
             parameters: {
                 query?: never;
@@ -357,7 +416,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["EnvVarList"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1185,7 +1246,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["UsageLimits"];
+                    };
                 };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
@@ -1234,7 +1297,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["FolderList"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1276,7 +1341,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["FolderResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1325,7 +1392,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["FolderResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1408,7 +1477,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["FolderResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -1452,7 +1523,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["ApiKeyList"];
+                    };
                 };
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
@@ -1492,7 +1565,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2035,7 +2110,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Health"];
+                    };
                 };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
@@ -2080,7 +2157,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
                 };
                 /** @description Not ready: the failing checks are named */
                 503: {
@@ -2088,7 +2167,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
                 };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
@@ -2373,7 +2454,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["AuthOptions"];
+                    };
                 };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
@@ -2420,7 +2503,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SetupState"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
@@ -2460,7 +2545,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SignedIn"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
@@ -2526,7 +2613,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SignedIn"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2583,7 +2672,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SignedIn"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
@@ -2669,7 +2760,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user and CSRF token */
+        /** The signed-in user, CSRF token and workspaces */
         get: {
             parameters: {
                 query?: never;
@@ -2685,7 +2776,9 @@ export interface paths {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
                 };
                 401: components["responses"]["Unauthorized"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
@@ -3381,6 +3474,40 @@ export interface components {
                 plan: string;
             }[];
         };
+        /** @description A block type: its palette entry, its form and the schema of its config */
+        BlockType: {
+            type: string;
+            label: string;
+            /** @enum {string} */
+            group: "Triggers" | "Blocks" | "Containers";
+            description: string;
+            /** @description The trigger kind that starts runs at this block; null for the others */
+            trigger: ("api" | "webhook" | "schedule" | "manual" | "chat") | null;
+            /** @description Output fields always present, read as `<block.field>` */
+            outputs: string[];
+            fields: {
+                key: string;
+                label: string;
+                /** @enum {string} */
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap";
+                options?: string[];
+                placeholder?: string;
+                help?: string;
+                /** @description Shown by the editor only for some values of the other fields */
+                conditional: boolean;
+            }[];
+            /** @description What the editor puts in a new block of this type */
+            defaultConfig: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema (2020-12) of the config once references are resolved; a field may hold a `<block.field>` reference */
+            configSchema: {
+                [key: string]: unknown;
+            };
+        };
+        BlockTypeList: {
+            data: components["schemas"]["BlockType"][];
+        };
         WorkflowSummary: {
             id: string;
             workspaceId: string;
@@ -3961,11 +4088,11 @@ export interface components {
             /** @description ISO 8601 */
             updatedAt: string;
         };
-        SubscriptionResponse: {
-            data: components["schemas"]["Subscription"];
-        };
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
+        };
+        SubscriptionResponse: {
+            data: components["schemas"]["Subscription"];
         };
         Delivery: {
             id: string;
@@ -4048,6 +4175,209 @@ export interface components {
                 log: string;
                 execution: string;
             };
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /** @description 200 with status ok when every check passes, else 503 with status unavailable */
+        Readiness: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            checks: {
+                database: {
+                    ok: boolean;
+                    /** @description Why the check failed, or what was not checked */
+                    message?: string;
+                };
+                migrations: {
+                    ok: boolean;
+                    /** @description Why the check failed, or what was not checked */
+                    message?: string;
+                };
+                worker: {
+                    ok: boolean;
+                    /** @description Why the check failed, or what was not checked */
+                    message?: string;
+                };
+            };
+        };
+        Workspace: {
+            id: string;
+            name: string;
+            /** @description The plan of the workspace's owner (its limits follow the owner) */
+            plan: string;
+            ownerId: string;
+            /**
+             * @description The caller's role in the workspace
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+            /** @description ISO 8601 */
+            createdAt: string;
+        };
+        WorkspaceList: {
+            data: components["schemas"]["Workspace"][];
+        };
+        WorkspaceResponse: {
+            data: components["schemas"]["Workspace"];
+        };
+        Member: {
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+            /** @description ISO 8601 */
+            joinedAt: string;
+        };
+        MemberList: {
+            data: components["schemas"]["Member"][];
+        };
+        /** @description The member as added (an address without an account gets one, without a password) */
+        AddedMember: {
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+        };
+        AddedMemberResponse: {
+            data: components["schemas"]["AddedMember"];
+        };
+        /** @description An environment variable: its value is write-only and never returned */
+        EnvVar: {
+            name: string;
+            /** @description ISO 8601 */
+            updatedAt: string;
+        };
+        EnvVarList: {
+            data: components["schemas"]["EnvVar"][];
+        };
+        UsageLimits: {
+            /** @constant */
+            success: true;
+            rateLimit: {
+                sync: {
+                    /** @description The window is used up (never for an unlimited plan) */
+                    isLimited: boolean;
+                    /** @description null: unlimited on this plan */
+                    limit: number | null;
+                    remaining: number | null;
+                    /** @description ISO 8601 */
+                    resetAt: string;
+                };
+                async: {
+                    /** @description The window is used up (never for an unlimited plan) */
+                    isLimited: boolean;
+                    /** @description null: unlimited on this plan */
+                    limit: number | null;
+                    remaining: number | null;
+                    /** @description ISO 8601 */
+                    resetAt: string;
+                };
+                /**
+                 * @description How the caller signed this request: an API key, or the web app session
+                 * @enum {string}
+                 */
+                authType: "api" | "session";
+            };
+            usage: {
+                currentPeriodCost: number;
+                limit: number | null;
+                plan: string;
+            };
+        };
+        Folder: {
+            id: string;
+            workspaceId: string;
+            /** @description null: at the workspace root */
+            parentId: string | null;
+            name: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+        };
+        FolderList: {
+            data: components["schemas"]["Folder"][];
+        };
+        FolderResponse: {
+            data: components["schemas"]["Folder"];
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description The one workspace the key reaches; null for a personal key */
+            workspaceId: string | null;
+            /** @enum {string} */
+            scope: "personal" | "workspace";
+            /** @description The prefix and last four characters: only a hash of the key is stored */
+            hint: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        /** @description A new API key, with the key itself this one time */
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            /** @description The one workspace the key reaches; null for a personal key */
+            workspaceId: string | null;
+            /** @enum {string} */
+            scope: "personal" | "workspace";
+            /** @description The prefix and last four characters: only a hash of the key is stored */
+            hint: string;
+            /** @description ISO 8601 */
+            createdAt: string;
+            lastUsedAt: string | null;
+            /** @description The secret key: in this answer only, it cannot be read again */
+            key: string;
+        };
+        CreatedApiKeyResponse: {
+            data: components["schemas"]["CreatedApiKey"];
+        };
+        AuthOptions: {
+            /** @description SLUICE_ALLOW_SIGNUP */
+            signupAllowed: boolean;
+            /** @description No user has a password yet: the owner account is still to be created */
+            setupNeeded: boolean;
+        };
+        SetupState: {
+            needed: boolean;
+            tokenValid: boolean;
+            /** @description SLUICE_ADMIN_EMAIL, only while setup is needed and the token is valid */
+            suggestedEmail?: string;
+        };
+        /** @description A new session: the session cookie is set on the answer, never returned in the body */
+        SignedIn: {
+            user: {
+                id: string;
+                email: string;
+                plan: string;
+            };
+            /** @description Send it as X-CSRF-Token on the session's state-changing requests */
+            csrfToken: string;
+            /** @description When the session ends if it is not used (use moves it forward, within an absolute cap) */
+            expiresAt: string;
+        };
+        /** @description The signed-in user, the CSRF token and the workspaces the user reaches */
+        Session: {
+            user: {
+                id: string;
+                email: string;
+                plan: string;
+            };
+            /** @description Send it as X-CSRF-Token on the session's state-changing requests */
+            csrfToken: string;
+            /** @description When the session ends if it is not used (use moves it forward, within an absolute cap) */
+            expiresAt: string;
+            workspaces: {
+                id: string;
+                name: string;
+                plan: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "member";
+            }[];
         };
     };
     responses: {

@@ -1,7 +1,13 @@
 // Entry point of a sandbox worker thread. Plain JavaScript because a worker thread does not inherit the TypeScript
-// loader of its parent (bin/sluice.mjs registers tsx on the main thread only, vitest transforms only its own
-// imports). So the loader is registered here, once per thread, before the sandbox's TypeScript is imported.
-import { register } from 'tsx/esm/api';
+// loader of its parent (vitest transforms only its own imports; bin/sluice.mjs may run the sources through tsx on the
+// main thread only). In a compiled build (bin/server-build.mjs) thread-main.js sits beside this file and is imported
+// as it is; from the sources, the loader is registered here, once per thread, before the sandbox's TypeScript.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./thread-main.ts');
+if (existsSync(new URL('./thread-main.js', import.meta.url))) {
+  await import('./thread-main.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./thread-main.ts');
+}

@@ -17,9 +17,9 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, PORT: '0', LOG_LEVEL: 'info', ...env };
 }
 
-/** Starts `sluice serve` and resolves once it logs its URL. */
-export function startSluice(env: Record<string, string>, args: string[] = ['serve']): Promise<SluiceProcess> {
-  const child = spawn(process.execPath, [SLUICE_BIN, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `sluice serve` (of this checkout, or of the project `bin` is in) and resolves once it logs its URL. */
+export function startSluice(env: Record<string, string>, args: string[] = ['serve'], bin = SLUICE_BIN): Promise<SluiceProcess> {
+  const child = spawn(process.execPath, [bin, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`sluice did not start in time:\n${out}`)), 60_000);

@@ -1,8 +1,9 @@
 # Sluice server image: `sluice serve` by default; `sluice worker`, `sluice init` … as the command.
 # Build: docker build -t sluice .      Run: see deploy/compose.yaml and docs/operations.md.
 #
-# The server runs its TypeScript sources through tsx (a runtime dependency), so there is no compile step; the only
-# build is the web app, made in its own stage with the dev dependencies and copied in as web/dist.
+# The web app is built in its own stage with the dev dependencies and copied in as web/dist; the server is compiled
+# to JavaScript in the runtime stage (bin/server-build.mjs, esbuild: a runtime dependency) so the user the image runs
+# as never needs to write a build.
 
 # Node 20.20 is what CI tests on; any Node >= 20.19 runs Sluice.
 ARG NODE_IMAGE=node:20.20-bookworm-slim
@@ -10,9 +11,14 @@ ARG NODE_IMAGE=node:20.20-bookworm-slim
 # ── web: every dependency, to build the web app into web/dist ──
 FROM ${NODE_IMAGE} AS web
 WORKDIR /app
+# The client package is a workspace: its package.json must be there for npm ci to install its dependencies.
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json ./clients/typescript/package.json
 RUN npm ci --no-audit --no-fund
 COPY web ./web
+# The web app imports the pure workflow model, the block forms and the client's view types.
+COPY src ./src
+COPY clients/typescript/src ./clients/typescript/src
 RUN node web/build-if-stale.mjs --force
 
 # ── runtime: production dependencies, the sources, the migrations and the built web app; runs as `node` ──
@@ -23,11 +29,15 @@ ENV NODE_ENV=production \
     SLUICE_DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json ./clients/typescript/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY bin ./bin
 COPY src ./src
+# The `sluice` command includes the client's commands (login, workflows, run, logs).
+COPY clients/typescript/src ./clients/typescript/src
 COPY drizzle ./drizzle
 COPY --from=web /app/web/dist ./web/dist
+RUN node bin/server-build.mjs
 # /data holds the embedded database (without DATABASE_URL) and uploaded files (SLUICE_FILES_BACKEND=local).
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]

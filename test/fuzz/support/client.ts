@@ -73,8 +73,9 @@ export function createRawClient(baseUrl: string) {
         // Which request this connection carried before: the first thing to know when a reused connection fails.
         const last = socket[LAST_REQUEST];
         if (last) previous = `${last.label}, ${Math.round(performance.now() - last.at)} ms ago`;
+        // Once per connection (a kept-alive socket carries many requests): the request's own handler reports errors.
+        if (!last) socket.on('error', () => undefined);
         socket[LAST_REQUEST] = { label: `${req.method} ${req.path.slice(0, 100)}`, at: performance.now() };
-        socket.on('error', () => undefined);
       });
       if (body !== undefined) outgoing.write(body, () => undefined);
       outgoing.end();

@@ -341,8 +341,8 @@ export const workspace = z.strictObject({
 });
 export const member = z.strictObject({ userId: z.string(), email: z.string(), role: memberRole, joinedAt: timestamp });
 export const addedMember = z
-  .strictObject({ userId: z.string(), email: z.string(), role: z.enum(['admin', 'member']) })
-  .describe('The member as added (an address without an account gets one, without a password)');
+  .strictObject({ userId: z.string(), email: z.string(), role: z.enum(['admin', 'member']), joinedAt: timestamp })
+  .describe('The member as added (an address without an account gets one, without a password); a member added again keeps the date they joined');
 
 export const envVar = z
   .strictObject({ name: z.string(), updatedAt: timestamp })

@@ -99,11 +99,13 @@ export async function addMember(
   const user = await findOrCreateUser(db, input.email, input.plan);
   const existing = await memberRole(db, input.workspaceId, user.id);
   if (existing === 'owner') throw new AppError('VALIDATION_ERROR', 400, 'The workspace owner is already a member');
-  await db
+  // A member already there keeps the date they joined; only the role changes.
+  const [row] = await db
     .insert(workspaceMembers)
     .values({ workspaceId: input.workspaceId, userId: user.id, role: input.role })
-    .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: input.role } });
-  return { userId: user.id, email: user.email, role: input.role };
+    .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: input.role } })
+    .returning({ joinedAt: workspaceMembers.createdAt });
+  return { userId: user.id, email: user.email, role: input.role, joinedAt: row.joinedAt.toISOString() };
 }
 
 export async function removeMember(db: Db, input: { workspaceId: string; actorId: string; userId: string }) {

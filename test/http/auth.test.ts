@@ -103,6 +103,14 @@ describe('tenant isolation', () => {
     expect(outsiderMember.body.data.email).toBe('outsider@example.com');
     const members = await t.request('GET', `/api/v1/workspaces/${ws2.body.data.id}/members`, { apiKey: t.personalKey });
     expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['member', 'owner']);
+    // The answer is the member as the list shows them; added again with another role, they keep the date they joined.
+    const listed = members.body.data.find((m: { email: string }) => m.email === 'outsider@example.com');
+    expect(outsiderMember.body.data).toEqual(listed);
+    const promoted = await t.request('POST', `/api/v1/workspaces/${ws2.body.data.id}/members`, {
+      apiKey: t.personalKey,
+      body: { email: 'outsider@example.com', role: 'admin' },
+    });
+    expect(promoted.body.data).toEqual({ ...listed, role: 'admin' });
   });
 
   it('does not let another user reach this workspace through guessed ids', async () => {

@@ -4233,12 +4233,14 @@ export interface components {
         MemberList: {
             data: components["schemas"]["Member"][];
         };
-        /** @description The member as added (an address without an account gets one, without a password) */
+        /** @description The member as added (an address without an account gets one, without a password); a member added again keeps the date they joined */
         AddedMember: {
             userId: string;
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
+            /** @description ISO 8601 */
+            joinedAt: string;
         };
         AddedMemberResponse: {
             data: components["schemas"]["AddedMember"];

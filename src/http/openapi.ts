@@ -88,6 +88,8 @@ const manualRunQuery = z.object({
   stream: z.enum(['true', 'false']).optional().describe('false answers one JSON body at the end instead of SSE progress'),
 });
 
+const ref = (name: ResponseSchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
 const paths: Record<string, Partial<Record<Method, Operation>>> = {
   '/api/v1/me': { get: { summary: 'Who the API key belongs to', response: 'Me' } },
   '/api/v1/block-types': {
@@ -237,6 +239,18 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: manualRunBody,
       query: manualRunQuery,
       run: 'manual',
+      content: {
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description:
+              'data: lines, each one JSON record: a RunProgress (#/components/schemas/RunProgress) per engine event, then ' +
+              'a StreamDone with the executionId, then data: [DONE]',
+          },
+        },
+        'application/json': { schema: ref('ExecuteResult') },
+      },
+      more: { 500: { description: 'The run failed (?stream=false)', schema: 'ExecuteFailure' } },
     },
   },
   '/api/webhooks/trigger/{path}': {
@@ -494,7 +508,6 @@ function errorStatuses(path: string, op: Operation): ErrorStatus[] {
 }
 
 const errorBodyContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-const ref = (name: ResponseSchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
 function errorResponseComponents() {
   return Object.fromEntries(

@@ -128,6 +128,32 @@ export const streamDone = z
     links: z.strictObject({ resume: z.string() }).optional(),
   })
   .describe('The final SSE record of a streamed run');
+const iterationStep = z.strictObject({ containerId: z.string(), containerType: z.enum(['loop', 'parallel']), index: z.number().int() });
+const blockProgress = {
+  blockId: z.string(),
+  blockName: z.string(),
+  blockType: z.string(),
+  iterationPath: z.array(iterationStep).describe('The containers around the block and the iteration of each, outermost first'),
+};
+/** The manual run's progress (POST …/run as SSE): the engine's events, one record each, before the final StreamDone. */
+export const runProgress = z
+  .discriminatedUnion('event', [
+    z.strictObject({ event: z.literal('run_started'), executionId: z.string(), workflowId: z.string(), startedAt: timestamp }),
+    z.strictObject({ event: z.literal('block_started'), ...blockProgress, startedAt: timestamp }),
+    z.strictObject({ event: z.literal('chunk'), blockId: z.string(), chunk: z.string(), iterationPath: blockProgress.iterationPath }),
+    z.strictObject({
+      event: z.literal('block_finished'),
+      ...blockProgress,
+      output: z.record(z.string(), z.unknown()),
+      error: z.string().optional(),
+      sourceHandle: z.string().optional().describe('The edge handle a condition block chose'),
+      continueOnError: z.boolean().optional().describe('The error is an outcome the run goes on from'),
+      startedAt: timestamp,
+      endedAt: timestamp,
+      durationMs: z.number(),
+    }),
+  ])
+  .describe('A progress record of a manual run (SSE); the last one before [DONE] is a StreamDone');
 export const executionPaused = z
   .strictObject({ executionId: z.string(), status: z.literal('paused'), links: z.strictObject({ resume: z.string() }) })
   .describe('The run paused at an approval block (202)');
@@ -469,6 +495,7 @@ export const responseSchemas = {
   PausedRunList: pausedRunList,
   StreamChunk: streamChunk,
   StreamDone: streamDone,
+  RunProgress: runProgress,
   JobStatus: jobStatus,
   Limits: limits,
   TraceSpan: traceSpan,

@@ -79,6 +79,14 @@ describe('documented responses match real ones', () => {
     expect(records.at(-1)).toBe('[DONE]');
     for (const record of records.slice(0, -2)) conforms('StreamChunk', record);
     conforms('StreamDone', records.at(-2));
+    // The editor's Run: every engine event as a progress record, then the final record with the execution id.
+    const manual = parseSse((await t.request('POST', `/api/v1/workflows/${id}/run`, { body: { input: { fail: true } } })).text).records;
+    expect(manual.at(-1)).toBe('[DONE]');
+    const progress = manual.slice(0, -2) as Array<{ event: string }>;
+    expect(new Set(progress.map((r) => r.event))).toEqual(new Set(['run_started', 'block_started', 'block_finished']));
+    for (const record of progress) conforms('RunProgress', record);
+    conforms('StreamDone', manual.at(-2));
+    expect(manual.at(-2)).toMatchObject({ success: false, executionId: expect.any(String) });
     const queued = await t.request('POST', `/api/workflows/${id}/execute`, { body: { fail: false }, headers: { 'x-execution-mode': 'async' } });
     expect(queued.status).toBe(202);
     conforms('ExecuteAccepted', queued.body);

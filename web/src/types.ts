@@ -28,6 +28,8 @@ export type Workflow = Omit<Api.Workflow, 'state'> & { state: WorkflowState };
 export type WorkflowStatus = Api.WorkflowStatus;
 export type Deployment = Api.Deployment;
 export type DeployResult = Api.DeployResult;
+/** The records of a manual run's event stream: progress, then the final one. */
+export type ManualRunRecord = Api.RunProgress | Api.StreamDone;
 export type LogEntry = Api.LogEntry;
 export type LogsPage = Api.LogPage;
 export type LogDetail = Api.LogDetail;

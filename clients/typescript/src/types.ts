@@ -24,6 +24,8 @@ export type ExecuteResult = Schemas['ExecuteResult'];
 export type ExecuteAccepted = Schemas['ExecuteAccepted'];
 export type StreamChunk = Schemas['StreamChunk'];
 export type StreamDone = Schemas['StreamDone'];
+/** A manual run's progress record (POST /api/v1/workflows/{id}/run as SSE), before its StreamDone. */
+export type RunProgress = Schemas['RunProgress'];
 export type JobStatus = Schemas['JobStatus'];
 export type ExecutionPaused = Schemas['ExecutionPaused'];
 export type PausedRun = Schemas['PausedRunList']['data'][number];

@@ -8,6 +8,7 @@ import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, use
 import { formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
+import type { ManualRunRecord } from '../types';
 import type { FlowNode } from './model';
 import type { BlockRunState } from './nodes';
 
@@ -30,20 +31,6 @@ export interface ManualRun {
 
 /** What the run's records build up (ManualRun without its actions). */
 type RunProgress = Omit<ManualRun, 'start' | 'cancel' | 'running'>;
-
-interface ProgressRecord {
-  event?: string;
-  blockId?: string;
-  chunk?: string;
-  output?: unknown;
-  error?: string;
-  durationMs?: number;
-  executionId?: string;
-  success?: boolean;
-  paused?: boolean;
-  cancelled?: boolean;
-  metadata?: { duration?: number };
-}
 
 /** The message a block stopped by the run's pause reports (src/services/runs/approvals.ts PAUSED_MESSAGE). */
 const PAUSED_ERROR = /^Paused\b/;
@@ -75,7 +62,7 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
       let finished = false;
       await readEventStream(res, (raw) => {
         if (typeof raw !== 'object' || raw === null) return;
-        const record = raw as ProgressRecord;
+        const record = raw as ManualRunRecord;
         setState((s) => applyRecord(s, record));
         if (record.event === 'done') finished = true;
       });
@@ -116,23 +103,22 @@ function withBlock(s: RunProgress, id: string, block: BlockRunState): RunProgres
   return { ...s, order: s.order.includes(id) ? s.order : [...s.order, id], blocks: { ...s.blocks, [id]: block } };
 }
 
-function applyRecord(s: RunProgress, record: ProgressRecord): RunProgress {
-  const id = record.blockId;
+function applyRecord(s: RunProgress, record: ManualRunRecord): RunProgress {
   switch (record.event) {
     case 'run_started':
-      return { ...s, executionId: record.executionId ?? s.executionId };
+      return { ...s, executionId: record.executionId };
     case 'block_started': {
-      if (!id) return s;
+      const id = record.blockId;
       const previous = s.blocks[id];
       return withBlock(s, id, { ...previous, status: 'running', runs: previous?.runs ?? 0 });
     }
     case 'chunk': {
-      if (!id) return s;
+      const id = record.blockId;
       const previous = s.blocks[id] ?? { status: 'running' as const, runs: 0 };
-      return { ...s, blocks: { ...s.blocks, [id]: { ...previous, text: (previous.text ?? '') + (record.chunk ?? '') } } };
+      return { ...s, blocks: { ...s.blocks, [id]: { ...previous, text: (previous.text ?? '') + record.chunk } } };
     }
     case 'block_finished': {
-      if (!id) return s;
+      const id = record.blockId;
       const previous = s.blocks[id];
       return withBlock(s, id, {
         ...previous,
@@ -153,14 +139,14 @@ function applyRecord(s: RunProgress, record: ProgressRecord): RunProgress {
               : [blockId, block],
           ),
         );
-        return { ...s, blocks, status: 'paused' as const, durationMs: record.metadata?.duration, executionId: record.executionId ?? s.executionId };
+        return { ...s, blocks, status: 'paused' as const, durationMs: record.metadata.duration, executionId: record.executionId ?? s.executionId };
       }
       return {
         ...s,
         status: record.success ? ('success' as const) : record.cancelled ? ('cancelled' as const) : ('error' as const),
         output: record.output,
         error: record.error,
-        durationMs: record.metadata?.duration,
+        durationMs: record.metadata.duration,
         executionId: record.executionId ?? s.executionId,
       };
     }

@@ -2329,7 +2329,10 @@ export interface paths {
                         "X-Execution-Id": components["headers"]["X-Execution-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/event-stream": string;
+                        "application/json": components["schemas"]["ExecuteResult"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -2337,6 +2340,17 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 413: components["responses"]["PayloadTooLarge"];
+                /** @description The run failed (?stream=false) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExecuteFailure"];
+                    };
+                };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -3788,6 +3802,68 @@ export interface components {
             links?: {
                 resume: string;
             };
+        };
+        /** @description A progress record of a manual run (SSE); the last one before [DONE] is a StreamDone */
+        RunProgress: {
+            /** @constant */
+            event: "run_started";
+            executionId: string;
+            workflowId: string;
+            /** @description ISO 8601 */
+            startedAt: string;
+        } | {
+            /** @constant */
+            event: "block_started";
+            blockId: string;
+            blockName: string;
+            blockType: string;
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+            /** @description ISO 8601 */
+            startedAt: string;
+        } | {
+            /** @constant */
+            event: "chunk";
+            blockId: string;
+            chunk: string;
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+        } | {
+            /** @constant */
+            event: "block_finished";
+            blockId: string;
+            blockName: string;
+            blockType: string;
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+            output: {
+                [key: string]: unknown;
+            };
+            error?: string;
+            /** @description The edge handle a condition block chose */
+            sourceHandle?: string;
+            /** @description The error is an outcome the run goes on from */
+            continueOnError?: boolean;
+            /** @description ISO 8601 */
+            startedAt: string;
+            /** @description ISO 8601 */
+            endedAt: string;
+            durationMs: number;
         };
         JobStatus: {
             /** @constant */

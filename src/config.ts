@@ -59,6 +59,11 @@ export interface Config {
   worker: WorkerConfig;
   /** Completion webhook deliveries (docs/guarantees.md 3.4). */
   webhooks: WebhookConfig;
+  /**
+   * Finished run logs (with their files) and finished webhook deliveries older than this many days are deleted
+   * (SLUICE_LOG_RETENTION_DAYS; docs/guarantees.md 5). Null: kept for ever (the default).
+   */
+  logRetentionDays: number | null;
   logLevel: string;
   /** GET /metrics and OpenTelemetry traces (src/observability). */
   observability: ObservabilityConfig;
@@ -150,6 +155,7 @@ const fields = {
   SLUICE_WORKER_SHUTDOWN_GRACE_MS: intText(0, 600_000).default(25_000),
   SLUICE_WEBHOOK_TIMEOUT_MS: intText(100, 300_000).default(30_000),
   SLUICE_WEBHOOK_MAX_ATTEMPTS: intText(1, 20).default(5),
+  SLUICE_LOG_RETENTION_DAYS: intText(1, 36_500).optional(),
   SLUICE_WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*(,\s*\d+(ms|s|m|h)?\s*)*$/, 'must be a comma-separated list of durations such as 5s,15s,1m')
@@ -321,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: parseField('SLUICE_WEBHOOK_MAX_ATTEMPTS', fields.SLUICE_WEBHOOK_MAX_ATTEMPTS, env),
       retryScheduleMs: parseField('SLUICE_WEBHOOK_RETRY_SCHEDULE', fields.SLUICE_WEBHOOK_RETRY_SCHEDULE, env),
     },
+    logRetentionDays: parseField('SLUICE_LOG_RETENTION_DAYS', fields.SLUICE_LOG_RETENTION_DAYS, env) ?? null,
     logLevel: parseField('LOG_LEVEL', fields.LOG_LEVEL, env),
     observability: {
       metricsEnabled: parseField('SLUICE_METRICS_ENABLED', fields.SLUICE_METRICS_ENABLED, env),

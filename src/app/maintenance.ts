@@ -3,7 +3,9 @@
 import type { Db } from '../db/client.js';
 import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
+import type { FileStorage } from '../services/files/storage.js';
 import { pruneRateWindows } from '../services/limits.js';
+import { pruneOldLogs } from '../services/logs/retention.js';
 import { reopenStrandedResumes } from '../services/runs/approvals.js';
 import { pruneExpiredSessions } from '../services/sessions.js';
 
@@ -11,16 +13,30 @@ const INTERVAL_MS = 5 * 60_000;
 /** Finished async tasks stay queryable through GET /api/jobs/{taskId} this long. */
 export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 3_600_000;
 
-export async function runMaintenance(db: Db, logger: Logger, now = Date.now()): Promise<void> {
+export interface MaintenanceDeps {
+  db: Db;
+  logger: Logger;
+  /** Where run files live: pruned logs take their files with them. */
+  storage: FileStorage;
+  /** SLUICE_LOG_RETENTION_DAYS; null keeps logs for ever. */
+  logRetentionDays: number | null;
+}
+
+export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): Promise<void> {
+  const { db, logger } = deps;
   await pruneRateWindows(db, now);
   await pruneExpiredSessions(db, new Date(now));
   await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));
   const reopened = await reopenStrandedResumes(db);
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
+  if (deps.logRetentionDays !== null) {
+    const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
+    if (pruned.logs + pruned.deliveries > 0) logger.info({ ...pruned, retentionDays: deps.logRetentionDays }, 'pruned old logs');
+  }
 }
 
-export function startMaintenance(db: Db, logger: Logger): () => void {
-  const tick = () => runMaintenance(db, logger).catch((err: unknown) => logger.warn({ err }, 'maintenance failed'));
+export function startMaintenance(deps: MaintenanceDeps): () => void {
+  const tick = () => runMaintenance(deps).catch((err: unknown) => deps.logger.warn({ err }, 'maintenance failed'));
   const first = setTimeout(tick, 10_000);
   const timer = setInterval(tick, INTERVAL_MS);
   first.unref();

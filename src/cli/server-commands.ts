@@ -33,7 +33,12 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
   const worker = createAppWorker(app);
   await worker.start();
   app.readiness.workerStarted(worker);
-  const stopMaintenance = startMaintenance(app.db, logger);
+  const stopMaintenance = startMaintenance({
+    db: app.db,
+    logger,
+    storage: app.files.storage,
+    logRetentionDays: app.config.logRetentionDays,
+  });
   logger.info({ workerId: worker.id, concurrency: app.config.worker.concurrency }, 'worker started');
   return async () => {
     stopMaintenance();

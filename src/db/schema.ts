@@ -282,7 +282,8 @@ export const files = pgTable(
     storageKey: text('storage_key').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('files_workspace_idx').on(t.workspaceId)],
+  // By execution: a run's files are found (and pruned with its log, services/logs/retention.ts) by its id.
+  (t) => [index('files_workspace_idx').on(t.workspaceId), index('files_execution_idx').on(t.executionId)],
 );
 
 /**

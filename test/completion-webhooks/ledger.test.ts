@@ -1,4 +1,4 @@
-// Reliability proof (issue 6, docs/guarantees.md 5), on PostgreSQL: hundreds of executions with two
+// Reliability proof (issue 6, docs/guarantees.md 6), on PostgreSQL: hundreds of executions with two
 // subscriptions each, a receiver that fails at random (500, 429, connection resets, hangs past the time-out), and
 // worker processes killed with SIGKILL and restarted while they deliver. Afterwards the receiver's ledger must show
 // every expected delivery acknowledged at least once, and every duplicate carrying the same delivery id.

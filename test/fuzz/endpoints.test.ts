@@ -1,4 +1,4 @@
-// Property-based fuzzing of every route (docs/guarantees.md 5): fast-check draws a route, fills each path parameter
+// Property-based fuzzing of every route (docs/guarantees.md 6): fast-check draws a route, fills each path parameter
 // with a real resource, a mutation of one or an odd segment, adds a hostile query, a body (the route's own with
 // hostile fields, any JSON, or a raw hostile text), a content type, an authentication and the headers the run routes
 // read. Whatever it draws, the answer has the fuzz properties (checks.ts): no 5xx, no stack trace, documented error

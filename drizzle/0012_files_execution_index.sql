@@ -1,0 +1,1 @@
+CREATE INDEX "files_execution_idx" ON "files" USING btree ("execution_id");

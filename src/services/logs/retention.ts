@@ -1,0 +1,89 @@
+// Log retention (docs/guarantees.md 5): with SLUICE_LOG_RETENTION_DAYS set, worker maintenance deletes finished run
+// logs older than that, the files stored for those runs, and finished webhook deliveries older than that. What a
+// promise still depends on is never deleted: a run still running or waiting for an approval, and a log whose
+// completion webhook is still being delivered (it goes once the delivery has succeeded or given up, and has aged).
+//
+// Deletes go in batches, each its own short statement, so a first pruning of a large table never holds locks long
+// or stalls the runs committing beside it; a tick stops after MAX_BATCHES and the next one goes on.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
+import type { FileStorage } from '../files/storage.js';
+import type { Logger } from '../../logger.js';
+
+const BATCH = 500;
+const MAX_BATCHES = 20;
+const DAY_MS = 24 * 3_600_000;
+
+export interface PruneResult {
+  logs: number;
+  files: number;
+  deliveries: number;
+}
+
+/**
+ * One batch of finished logs older than `cutoff` deleted, with the rows of their files, in one statement (so no file
+ * row outlives its log); answers how many logs went and the storage keys of their files.
+ */
+async function deleteLogBatch(db: Db, cutoff: Date): Promise<{ logs: number; keys: string[] }> {
+  // Per workspace through the (workspace_id, started_at) index; a run ends after it starts, so started_at narrows the
+  // search and ended_at decides. Runs with a delivery still pending keep their log until it is delivered or dead.
+  const [row] = await rowsOf<{ logs: number; keys: string[] }>(
+    db,
+    sql`with doomed as (
+      select old.id from workspaces w
+      cross join lateral (
+        select e.id from executions e
+        where e.workspace_id = w.id and e.started_at < ${cutoff} and e.ended_at < ${cutoff}
+          and e.status in ('success', 'error', 'cancelled')
+          and e.execution_id not in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)
+        limit ${BATCH}
+      ) old
+      limit ${BATCH}
+    ),
+    gone as (delete from executions where id in (select id from doomed) returning execution_id),
+    gone_files as (delete from files where execution_id in (select execution_id from gone) returning storage_key)
+    select (select count(*) from gone)::int as logs,
+      coalesce((select json_agg(storage_key) from gone_files), '[]'::json) as keys`,
+  );
+  return row;
+}
+
+/** The bytes of deleted file rows; a failure leaves only unreachable bytes behind (no row points at them). */
+async function deleteStoredFiles(storage: FileStorage, logger: Logger, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    await storage.delete(key).catch((err: unknown) => logger.warn({ err, key }, 'could not delete the file of a pruned log'));
+  }
+}
+
+async function deleteDeliveryBatch(db: Db, cutoff: Date): Promise<number> {
+  const rows = await rowsOf(
+    db,
+    sql`delete from deliveries where id in (
+      select id from deliveries where status in ('succeeded', 'failed') and completed_at < ${cutoff} limit ${BATCH}
+    ) returning 1`,
+  );
+  return rows.length;
+}
+
+export async function pruneOldLogs(
+  deps: { db: Db; storage: FileStorage; logger: Logger },
+  retentionDays: number,
+  now = Date.now(),
+): Promise<PruneResult> {
+  const cutoff = new Date(now - retentionDays * DAY_MS);
+  const result: PruneResult = { logs: 0, files: 0, deliveries: 0 };
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
+    await deleteStoredFiles(deps.storage, deps.logger, keys);
+    result.logs += logs;
+    result.files += keys.length;
+    if (logs < BATCH) break;
+  }
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const deleted = await deleteDeliveryBatch(deps.db, cutoff);
+    result.deliveries += deleted;
+    if (deleted < BATCH) break;
+  }
+  return result;
+}

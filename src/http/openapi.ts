@@ -54,6 +54,8 @@ interface Operation {
   response?: ResponseSchemaName;
   /** A success body that is not a response-schemas.ts schema (media type → schema). */
   content?: Record<string, unknown>;
+  /** Server-Sent Events the success answer may be instead: what its `data:` lines carry (schemas named in text). */
+  events?: string;
   /** Further documented answers: status → body schema. */
   more?: Record<number, { description: string; schema?: ResponseSchemaName }>;
 }
@@ -144,6 +146,7 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: executeBody,
       run: 'execute',
       response: 'ExecuteResult',
+      events: 'with stream: true, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs, then a StreamDone',
       conflict:
         'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was ' +
         'made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED)',
@@ -239,17 +242,8 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: manualRunBody,
       query: manualRunQuery,
       run: 'manual',
-      content: {
-        'text/event-stream': {
-          schema: {
-            type: 'string',
-            description:
-              'data: lines, each one JSON record: a RunProgress (#/components/schemas/RunProgress) per engine event, then ' +
-              'a StreamDone with the executionId, then data: [DONE]',
-          },
-        },
-        'application/json': { schema: ref('ExecuteResult') },
-      },
+      response: 'ExecuteResult',
+      events: 'a RunProgress (#/components/schemas/RunProgress) per engine event, then a StreamDone with the executionId',
       more: { 500: { description: 'The run failed (?stream=false)', schema: 'ExecuteFailure' } },
     },
   },
@@ -535,10 +529,13 @@ function responseComponents(): Record<string, unknown> {
 function responses(path: string, op: Operation) {
   const success = op.success ?? 200;
   const headers = headersOf(successHeaders(op));
+  const events = op.events
+    ? { 'text/event-stream': { schema: { type: 'string', description: `data: lines, each one JSON record: ${op.events}; then data: [DONE]` } } }
+    : {};
   const body = op.response
-    ? { content: { 'application/json': { schema: ref(op.response) } } }
+    ? { content: { 'application/json': { schema: ref(op.response) }, ...events } }
     : op.content
-      ? { content: op.content }
+      ? { content: { ...op.content, ...events } }
       : {};
   const out: Record<string, unknown> = { [String(success)]: { description: 'Success', headers, ...body } };
   for (const [status, extra] of Object.entries(op.more ?? {})) {

@@ -1155,6 +1155,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ExecuteResult"];
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Queued (X-Execution-Mode: async), or paused at an approval block */
@@ -2330,8 +2331,8 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": string;
                         "application/json": components["schemas"]["ExecuteResult"];
+                        "text/event-stream": string;
                     };
                 };
                 400: components["responses"]["BadRequest"];

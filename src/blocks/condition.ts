@@ -35,6 +35,7 @@ export const conditionBlock = defineBlock<ConditionConfig>(conditionForm, {
         inputs,
         limits: ctx.services.sandbox,
         signal: ctx.signal,
+        tenant: ctx.services.tenant,
       });
       if (!outcome.ok) {
         const reason = outcome.error ?? 'evaluation error';

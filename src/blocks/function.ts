@@ -16,7 +16,7 @@ export const functionBlock = defineBlock<FunctionConfig>(functionForm, {
   resolveReferences: false,
   async run(ctx) {
     const { code, inputs } = referencesAsInputs(ctx.config.code, ctx);
-    const outcome = await runUserCode({ code, inputs, limits: ctx.services.sandbox, signal: ctx.signal });
+    const outcome = await runUserCode({ code, inputs, limits: ctx.services.sandbox, signal: ctx.signal, tenant: ctx.services.tenant });
     const output: Record<string, unknown> = {
       result: outcome.ok ? (outcome.result ?? null) : null,
       stdout: outcome.stdout,

@@ -9,6 +9,11 @@ export interface BlockServices {
   /** When false, outbound requests to private, loopback and link-local addresses are refused. */
   allowPrivateNetwork: boolean;
   sandbox: { memoryLimitBytes: number; timeoutMs: number };
+  /**
+   * Whose share of the sandbox this run's code counts against (its workspace): the sandbox's workers go to the
+   * workspaces with the fewest runs on them, so one workspace's flood of code cannot hold every other one up.
+   */
+  tenant?: string;
   /** Read a provider setting such as OPENAI_API_KEY; blocks never read process.env directly. */
   providerEnv(name: string): string | undefined;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */

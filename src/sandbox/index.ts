@@ -36,7 +36,7 @@ async function run(program: Program, options: SandboxRunOptions): Promise<CodeRu
   if (Buffer.byteLength(encoded.json) > limits.memoryLimitBytes) {
     return failed(`Inputs are larger than the memory limit (${formatBytes(limits.memoryLimitBytes)})`);
   }
-  const outcome = await runOnPool({ program, inputsJson: encoded.json, limits, signal: options.signal });
+  const outcome = await runOnPool({ program, inputsJson: encoded.json, limits, signal: options.signal, tenant: options.tenant });
   if (!outcome.ok) return failed(outcome.error ?? 'Sandbox run failed', outcome.stdout);
   return { ok: true, result: JSON.parse(outcome.resultJson ?? 'null') as unknown, stdout: outcome.stdout };
 }

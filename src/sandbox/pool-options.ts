@@ -5,7 +5,8 @@ import { availableParallelism } from 'node:os';
 export interface SandboxPoolOptions {
   /** Worker threads running user code at once, one run each. Default: the number of cores. */
   size: number;
-  /** Runs that may wait for a free worker; the next one fails with "Sandbox is busy". Default 64 × size. */
+  /** Runs of one tenant that may wait for a free worker; the next one fails with "Sandbox is busy" (all tenants
+   *  together: 4 × this). Default 64 × size. */
   maxQueued: number;
   /** How long a worker may take to answer after its run's deadline (or abort) before it is terminated and
    *  replaced: the interrupt check normally lands within milliseconds, so a worker this late is stuck in native

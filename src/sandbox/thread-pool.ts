@@ -3,6 +3,11 @@
 // worker, and their deadline counts from the moment they were asked for. Workers start on first use, stay warm,
 // and never keep the process alive while idle.
 //
+// Fair between tenants (a run's `tenant`, its workspace): a free worker takes the oldest waiting run of the tenant
+// with the fewest runs on workers (of those, the one served longest ago), and each tenant may have `maxQueued` runs waiting (the pool as a whole
+// TENANT_BACKLOG_FACTOR times that). So a workspace flooding the sandbox with endless loops holds at most the workers
+// it already has, and another workspace's run waits for the next worker to free up, never behind the flood.
+//
 // Stopping a run: at its deadline (or abort) the host writes to the worker's shared stop slot, which QuickJS's
 // interrupt handler reads, so the run ends within milliseconds even mid-loop. A worker that has still not answered
 // `graceMs` later is stuck in native code: it is terminated and replaced, and the run fails as stopped. A worker
@@ -26,6 +31,8 @@ export interface PoolRun {
   inputsJson: string;
   limits: ResolvedLimits;
   signal?: AbortSignal;
+  /** Whose share of the workers the run counts against; runs without one share a single share. */
+  tenant?: string;
 }
 
 interface Job {
@@ -56,6 +63,9 @@ interface PoolWorker {
   crash?: Error;
 }
 
+/** The waiting runs of all tenants together may be this many times one tenant's bound. */
+export const TENANT_BACKLOG_FACTOR = 4;
+
 /** setTimeout fires at once for longer delays; a run that long is never going to be waited for anyway. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -63,6 +73,9 @@ let options: SandboxPoolOptions | undefined;
 const workers: PoolWorker[] = [];
 const queue: Job[] = [];
 let nextJobId = 1;
+/** When each tenant last had a run handed to a worker (a dispatch count): ties go to the one served longest ago. */
+const lastServed = new Map<string | undefined, number>();
+let dispatches = 0;
 let workersReplaced = 0;
 
 /** Sets the pool's shape. Workers already running keep the heap and stack they started with. */
@@ -93,7 +106,11 @@ export function sandboxPoolStats(): SandboxPoolStats {
 /** Runs `run` on a worker thread; always resolves, with the failure as the outcome's error. */
 export function runOnPool(run: PoolRun): Promise<ProgramOutcome> {
   const { size, maxQueued } = currentOptions();
-  if (waitingForBusyWorkers() >= maxQueued) return Promise.resolve(failure(busyMessage(size, maxQueued)));
+  const free = freeCapacity();
+  const tenantWaiting = queue.filter((job) => job.run.tenant === run.tenant).length - free;
+  if (tenantWaiting >= maxQueued) return Promise.resolve(failure(busyMessage(size, maxQueued)));
+  const allWaiting = queue.length - free;
+  if (allWaiting >= maxQueued * TENANT_BACKLOG_FACTOR) return Promise.resolve(failure(busyMessage(size, allWaiting)));
 
   return new Promise<ProgramOutcome>((resolve) => {
     const job: Job = {
@@ -132,11 +149,34 @@ function failure(error: string): ProgramOutcome {
   return { ok: false, stdout: '', error };
 }
 
-/** Queued runs that no idle, starting or not-yet-started worker will take: the ones the bound is about. */
-function waitingForBusyWorkers(): number {
+/**
+ * Runs an idle, starting or not-yet-started worker will take without waiting: queued runs beyond these wait for
+ * busy workers, and those are what the bounds are about.
+ */
+function freeCapacity(): number {
   const starting = workers.filter((entry) => !entry.ready).length;
   const idle = workers.filter((entry) => entry.ready && !entry.job).length;
-  return queue.length - starting - idle - (currentOptions().size - workers.length);
+  return starting + idle + (currentOptions().size - workers.length);
+}
+
+/**
+ * The oldest waiting run of the tenant with the fewest runs on workers, of those the tenant served longest ago (the
+ * queue is oldest first, so the first run seen of a tenant is its oldest).
+ */
+function nextFairJob(): Job | undefined {
+  const onWorkers = new Map<string | undefined, number>();
+  for (const entry of workers) if (entry.job) onWorkers.set(entry.job.run.tenant, (onWorkers.get(entry.job.run.tenant) ?? 0) + 1);
+  let chosen: Job | undefined;
+  let best = { running: Number.POSITIVE_INFINITY, served: Number.POSITIVE_INFINITY };
+  for (const job of queue) {
+    const running = onWorkers.get(job.run.tenant) ?? 0;
+    const served = lastServed.get(job.run.tenant) ?? -1;
+    if (running < best.running || (running === best.running && served < best.served)) {
+      chosen = job;
+      best = { running, served };
+    }
+  }
+  return chosen;
 }
 
 const stoppedMessage = (job: Job) => (job.stopped === 'aborted' ? ABORTED_MESSAGE : timeoutMessage(job.run.limits.timeoutMs));
@@ -169,9 +209,11 @@ function killStuck(entry: PoolWorker, job: Job): void {
 function pump(): void {
   for (;;) {
     const entry = workers.find((candidate) => candidate.ready && !candidate.job);
-    const job = queue[0];
+    const job = entry && nextFairJob();
     if (!entry || !job) break;
-    queue.shift();
+    queue.splice(queue.indexOf(job), 1);
+    if (lastServed.size > 10_000) lastServed.clear(); // a bound on memory; forgetting only costs a tie-break
+    lastServed.set(job.run.tenant, ++dispatches);
     dispatch(entry, job);
   }
   const starting = workers.filter((entry) => !entry.ready).length;

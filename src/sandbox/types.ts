@@ -17,4 +17,6 @@ export interface SandboxRunOptions {
   limits?: Partial<SandboxLimits>;
   /** Aborting stops the run within milliseconds, even mid-loop (the worker reads a shared stop flag). */
   signal?: AbortSignal;
+  /** Whose share of the workers this run counts against (thread-pool.ts: fair between tenants). */
+  tenant?: string;
 }

@@ -102,7 +102,8 @@ describe('escape attempts', () => {
 
   test('a deeply nested result is refused, not crashing the host', async () => {
     const code = 'let a = []; for (let i = 0; i < 1e5; i++) a = [a]; return a;';
-    const result = await runUserCode({ code, inputs: {} });
+    // Building and walking 100,000 levels takes seconds on a loaded machine: a roomy time limit, so only the depth decides.
+    const result = await runUserCode({ code, inputs: {}, limits: { timeoutMs: 60_000 } });
     expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/Maximum call stack size exceeded/) });
   });
 

@@ -84,6 +84,31 @@ describe('the queue', () => {
   });
 });
 
+describe('fair between tenants', () => {
+  test("a tenant that fills its share is refused, another tenant's run is not, and the next free worker goes to it", async () => {
+    const spin = () => {
+      const controller = new AbortController();
+      const run = runUserCode({ code: SPIN, inputs: {}, signal: controller.signal, limits: long, tenant: 'ws_flood' });
+      return { run, abort: () => controller.abort() };
+    };
+    const first = spin();
+    await eventually(() => sandboxPoolStats().busy === 1, 20_000, 'the flood to hold the worker');
+    const second = spin(); // waits: the flood's share of the queue (1) is now full
+    expect(await spin().run).toMatchObject({ ok: false, error: expect.stringMatching(/^Sandbox is busy: /) });
+
+    // Another workspace still gets in line (the bound is per tenant)...
+    const other = runUserCode({ code: 'return "served"', inputs: {}, limits: { timeoutMs: 10_000 }, tenant: 'ws_other' });
+    expect(sandboxPoolStats().queued).toBe(2);
+    // ...and the worker the flood frees goes to it, not to the flood's older waiting loop (which would hold it for a
+    // minute: the other run would time out).
+    first.abort();
+    expect(await first.run).toMatchObject({ error: 'Aborted' });
+    expect(await other).toEqual({ ok: true, result: 'served', stdout: '' });
+    second.abort();
+    expect(await second.run).toMatchObject({ error: 'Aborted' });
+  });
+});
+
 describe('workers that stop answering or die', () => {
   test('a worker stuck in native code past deadline + grace is terminated and replaced', async () => {
     const replacedBefore = sandboxPoolStats().workersReplaced;

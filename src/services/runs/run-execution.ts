@@ -133,6 +133,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   // Lent to this run's workflow blocks: they run their children as part of this run's tree.
   const services = {
     ...app.blockServices,
+    tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) =>
       runSubWorkflow(app, {
         executionId,

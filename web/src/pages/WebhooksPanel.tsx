@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
 import { CheckboxGroup } from '../components/fields';
-import { Badge, ConfirmButton, Empty, ErrorBox, formatDuration, formatTime, JsonView, Loading, QueryView, Table } from '../components/ui';
+import { Badge, ConfirmButton, ErrorBox, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
 import { LEVELS, TRIGGERS, type Delivery, type DeliveryPage, type Subscription } from '../types';
 
 const INCLUDES = [
@@ -280,17 +280,13 @@ function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: st
     mutationFn: (deliveryId: string) => api(`${base}/${subscriptionId}/deliveries/${deliveryId}/redeliver`, { method: 'POST' }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', subscriptionId] }),
   });
-  if (deliveries.isPending) return <Loading what="deliveries" />;
-  if (deliveries.isError) return <ErrorBox error={deliveries.error} onRetry={() => void deliveries.refetch()} />;
-  const list = deliveries.data.pages.flatMap((p) => p.data);
+  const list = deliveries.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <div className="deliveries">
       <h4>Deliveries</h4>
       <ErrorBox error={redeliver.error} />
-      {list.length === 0 ? (
-        <Empty>No deliveries yet. Run the workflow or send a test event.</Empty>
-      ) : (
-        list.map((d) => (
+      <QueryView query={deliveries} what="deliveries" retry list={list} empty="No deliveries yet. Run the workflow or send a test event.">
+        {list.map((d) => (
           <details key={d.id} className="delivery" data-testid="delivery" data-status={d.status}>
             <summary>
               <DeliveryBadge status={d.status} />
@@ -327,13 +323,13 @@ function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: st
             </div>
             <JsonView value={d.payload} maxHeight={240} />
           </details>
-        ))
-      )}
-      {deliveries.hasNextPage && (
-        <button className="btn small" onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
-          Load more
-        </button>
-      )}
+        ))}
+        {deliveries.hasNextPage && (
+          <button className="btn small" onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
+            Load more
+          </button>
+        )}
+      </QueryView>
     </div>
   );
 }

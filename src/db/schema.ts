@@ -302,6 +302,8 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date', precision: 3 }),
     lockedBy: text('locked_by'),
+    /** Whose job it is (an async run's workspace), for fair claims between tenants (jobs/claim.ts); null: nobody's. */
+    tenant: text('tenant'),
     lastError: text('last_error'),
     result: jsonb<unknown>('result'),
     createdAt: createdAt(),
@@ -310,6 +312,9 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    // Claims (jobs/claim.ts): a kind's tenants with queued jobs, each one's oldest, and the oldest of no tenant, each
+    // found by index probes rather than by reading the whole queue.
+    index('jobs_claim_idx').on(t.kind, t.tenant, t.runAt).where(sql`${t.status} = 'queued'`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
     // Pruning finished jobs without a full table scan.
     index('jobs_completed_idx').on(t.completedAt).where(sql`${t.status} in ('completed', 'failed')`),

@@ -2,7 +2,7 @@
 // split the queue without waiting on each other and never take the same row; PGlite runs the same SQL.
 // A claim is a lease: the worker renews it while it runs the job, and once it lapses (the worker died) the job
 // goes back to the queue.
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { jobs } from '../db/schema.js';
@@ -13,23 +13,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function claimDueJobs(
   db: Db,
-  input: { workerId: string; kinds: string[]; limit: number; now: number; leaseMs: number },
+  input: { workerId: string; kind: string; limit: number; now: number; leaseMs: number; fair?: boolean },
 ): Promise<ClaimedJob[]> {
-  if (input.limit <= 0 || input.kinds.length === 0) return [];
+  if (input.limit <= 0) return [];
   const now = iso(input.now);
-  const kinds = sql.join(
-    input.kinds.map((kind) => sql`${kind}`),
-    sql`, `,
-  );
-  // The CTE locks exactly the rows it picked; the UPDATE then cannot touch a row another worker holds.
+  const { kind } = input;
+  const due = input.fair ? fairDue(kind, now, input.limit) : oldestDue(kind, now, input.limit);
   const rows = await rowsOf(db, sql`
-    with ${RELAXED_COMMIT}, due as (
-      select id from jobs
-      where status = 'queued' and run_at <= ${now}::timestamptz and kind in (${kinds})
-      order by run_at
-      limit ${input.limit}
-      for update skip locked
-    )
+    with recursive ${RELAXED_COMMIT}, ${due}
     update jobs set
       status = 'running',
       attempts = jobs.attempts + 1,
@@ -45,6 +36,66 @@ export async function claimDueJobs(
     payload: row.payload,
     attempts: Number(row.attempts),
   }));
+}
+
+/** The `due` rows of a kind, oldest first; locks exactly the rows it picks, skipping rows another worker holds. */
+function oldestDue(kind: string, now: string, limit: number): SQL {
+  return sql`due as (
+    select id from jobs
+    where status = 'queued' and kind = ${kind} and run_at <= ${now}::timestamptz
+    order by run_at
+    limit ${limit}
+    for update skip locked
+  )`;
+}
+
+/**
+ * The `due` rows of a kind, fair between tenants (a job's `tenant`: an async run's workspace). Each job gets a turn:
+ * its place among its tenant's waiting jobs plus the tenant's jobs already running anywhere, so the first waiting job
+ * of a workspace with nothing running goes before the hundredth of one that floods the queue; jobs of no tenant keep
+ * turn 1 (oldest first). Everything is found by probes of jobs_claim_idx (kind, tenant, run_at): the kind's tenants
+ * by a skip scan (one probe each), each one's `limit` oldest (no claim takes more), and the oldest of no tenant —
+ * never by reading the whole queue. Candidates are over-picked, then locked in turn order, skipping rows another
+ * worker holds.
+ */
+function fairDue(kind: string, now: string, limit: number): SQL {
+  const window = limit * 4;
+  return sql`
+    tenants as (
+      (select tenant from jobs where status = 'queued' and kind = ${kind} and tenant is not null order by tenant limit 1)
+      union all
+      select (select j.tenant from jobs j where j.status = 'queued' and j.kind = ${kind} and j.tenant > t.tenant
+              order by j.tenant limit 1)
+      from tenants t where t.tenant is not null
+    ),
+    running as (
+      select tenant, count(*)::int as n from jobs where status = 'running' and kind = ${kind} and tenant is not null group by tenant
+    ),
+    candidates as (
+      select c.id, c.run_at, c.place + coalesce(r.n, 0) as turn
+      from tenants t
+      cross join lateral (
+        select id, run_at, row_number() over (order by run_at) as place from (
+          select id, run_at from jobs
+          where status = 'queued' and kind = ${kind} and tenant = t.tenant and run_at <= ${now}::timestamptz
+          order by run_at limit ${limit}
+        ) own
+      ) c
+      left join running r on r.tenant = t.tenant
+      where t.tenant is not null
+      union all
+      (select id, run_at, 1 as turn from jobs
+        where status = 'queued' and kind = ${kind} and tenant is null and run_at <= ${now}::timestamptz
+        order by run_at limit ${window})
+    ),
+    due as (
+      select j.id from jobs j
+      join (select id, turn, run_at from candidates order by turn, run_at limit ${window}) c on c.id = j.id
+      where j.status = 'queued'
+      order by c.turn, c.run_at
+      limit ${limit}
+      for update of j skip locked
+    )`;
 }
 
 /** Renews this worker's leases on the jobs it is still running. */

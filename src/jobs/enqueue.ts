@@ -21,6 +21,8 @@ export interface JobSpec {
   id?: string;
   /** Default now; given when the caller reports it (an async task's createdAt). */
   createdAt?: Date;
+  /** Whose job it is (a workspace): claims take turns between tenants (claim.ts). */
+  tenant?: string;
 }
 
 export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
@@ -32,14 +34,15 @@ export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
     payload: toJsonText(spec.payload),
     runAt: (spec.runAt ?? now).toISOString(),
     createdAt: (spec.createdAt ?? now).toISOString(),
+    tenant: spec.tenant ?? null,
   }));
   const values = sql.join(
-    rows.map((r) => sql`(${r.id}, ${r.kind}, ${r.payload}::jsonb, ${r.runAt}::timestamptz, ${r.createdAt}::timestamptz)`),
+    rows.map((r) => sql`(${r.id}, ${r.kind}, ${r.payload}::jsonb, ${r.runAt}::timestamptz, ${r.createdAt}::timestamptz, ${r.tenant})`),
     sql`, `,
   );
   // One round trip: the rows and the wake-up (enqueue sits on the path that completes every execution).
   await db.execute(sql`
-    with inserted as (insert into jobs (id, kind, payload, run_at, created_at) values ${values} returning 1)
+    with inserted as (insert into jobs (id, kind, payload, run_at, created_at, tenant) values ${values} returning 1)
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from inserted) as done`);
   nudgeLocalWorkers();
   return rows.map((row) => row.id);

@@ -60,6 +60,11 @@ export interface JobHandler {
   share?: number;
   /** Keep completed and failed rows (async executions answer status queries); otherwise they are deleted. */
   keepFinished?: boolean;
+  /**
+   * Claim this kind's jobs fairly between tenants (the `tenant` given when they were queued; claim.ts) rather than
+   * oldest first: for kinds one tenant could flood. Costs a little more per claim.
+   */
+  fairBetweenTenants?: boolean;
   /** A job claimed more often than this (a poison job that keeps killing workers) is failed without running. */
   maxClaims?: number;
 }

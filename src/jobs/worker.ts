@@ -162,7 +162,8 @@ export function createWorker(options: WorkerOptions): Worker {
         const waiting = order.slice(i).map((name) => kinds.find((k) => k.kind === name)!);
         const limit = claimSize(concurrency, kinds, reserved, waiting);
         if (limit <= 0) continue;
-        const claimed = await claimDueJobs(db, { workerId, kinds: [kind], limit, now: clock.now(), leaseMs });
+        const fair = handlers[kind].fairBetweenTenants ?? false;
+        const claimed = await claimDueJobs(db, { workerId, kind, limit, now: clock.now(), leaseMs, fair });
         await prefetch(claimed);
         for (const job of claimed) start(job);
         if (claimed.length < limit) exhausted.add(kind);

@@ -126,7 +126,7 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
     ...(origin?.requestId ? { requestId: origin.requestId } : {}),
     ...(origin?.trace ? { traceparent: formatTraceparent(origin.trace) } : {}),
   };
-  await enqueueJob(app.db, { id: taskId, kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt });
+  await enqueueJob(app.db, { id: taskId, kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt, tenant: request.workspaceId });
   return { taskId, executionId: request.executionId, createdAt: createdAt.toISOString() };
 }
 
@@ -209,6 +209,8 @@ export function createExecutionJobHandler(app: AppContext): JobHandler {
     concurrency: Math.max(1, Math.ceil(app.config.worker.concurrency / 2)),
     keepFinished: true,
     maxClaims: 3,
+    // One workspace's burst of async calls must not hold back everyone else's (docs/guarantees.md 4).
+    fairBetweenTenants: true,
   };
 }
 

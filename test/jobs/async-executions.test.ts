@@ -87,6 +87,9 @@ describe('async executions', () => {
       createdAt: res.body.createdAt,
       metadata: { workflowId: wf.id, executionId: res.body.executionId },
     });
+    // Queued as its workspace's job: claims take turns between workspaces (test/jobs/tenant-fairness.test.ts).
+    const [row] = await t.app.db.select({ tenant: jobs.tenant }).from(jobs).where(eq(jobs.id, res.body.taskId));
+    expect(row.tenant).toBe(t.workspaceId);
 
     await startWorker();
     const done = await finalStatus(res.body.taskId);
@@ -147,7 +150,7 @@ describe('async executions', () => {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
       // A worker claims it, runs the workflow to completion, and dies before recording the job's outcome.
-      const [claimed] = await claimDueJobs(t.app.db, { workerId: 'doomed', kinds: [EXECUTION_JOB], limit: 1, now: clock.now(), leaseMs: 1000 });
+      const [claimed] = await claimDueJobs(t.app.db, { workerId: 'doomed', kind: EXECUTION_JOB, limit: 1, now: clock.now(), leaseMs: 1000 });
       expect(claimed.id).toBe(queued.taskId);
       await runExecution(t.app, {
         workflow: { id: wf.id, workspaceId: wf.workspaceId },
@@ -179,7 +182,7 @@ describe('async executions', () => {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       await subscribe(t, wf.id, { url: receiver.url });
       const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
-      await claimDueJobs(t.app.db, { workerId: 'doomed', kinds: [EXECUTION_JOB], limit: 1, now: clock.now(), leaseMs: 1000 });
+      await claimDueJobs(t.app.db, { workerId: 'doomed', kind: EXECUTION_JOB, limit: 1, now: clock.now(), leaseMs: 1000 });
       // The dead worker had written the run's log as running (as runExecution does first), then vanished.
       await t.app.db.insert(stateSnapshots).values({ hash: 'half-done', state: wf.state }).onConflictDoNothing();
       await t.app.db.insert(executions).values({

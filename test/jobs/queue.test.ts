@@ -133,9 +133,9 @@ describe('jobs', () => {
   it('takes a job back once its lease lapses (crashed worker), and the old holder can no longer settle it', async () => {
     const id = await enqueueJob(database.db, { kind: 'work', payload: {} });
     // A worker that claims and then "dies": it never renews nor settles.
-    const [claimed] = await claimDueJobs(database.db, { workerId: 'dead-worker', kinds: ['work'], limit: 1, now: clock.now(), leaseMs: 1_000 });
+    const [claimed] = await claimDueJobs(database.db, { workerId: 'dead-worker', kind: 'work', limit: 1, now: clock.now(), leaseMs: 1_000 });
     expect(claimed.id).toBe(id);
-    expect(await claimDueJobs(database.db, { workerId: 'other', kinds: ['work'], limit: 1, now: clock.now(), leaseMs: 1_000 })).toEqual([]);
+    expect(await claimDueJobs(database.db, { workerId: 'other', kind: 'work', limit: 1, now: clock.now(), leaseMs: 1_000 })).toEqual([]);
 
     const ran: string[] = [];
     const worker = await startWorker({ work: handler((_job, context) => ran.push(context.workerId), { keepFinished: true }) }, { pollIntervalMs: 20 });

@@ -3,6 +3,8 @@
 // in about 0.3 s), or the TypeScript sources directly through tsx when no build can be made (a read-only install
 // without one) or SLUICE_RUN_SOURCES=1 asks for it (stack traces with TypeScript line numbers while developing).
 // Either way a fresh clone needs no build step.
+import { pathToFileURL } from 'node:url';
+
 async function compiledEntry() {
   if (process.env.SLUICE_RUN_SOURCES === '1') return undefined;
   try {
@@ -16,7 +18,7 @@ async function compiledEntry() {
 
 const entry = await compiledEntry();
 if (entry) {
-  await import(new URL(`file://${entry}`).href);
+  await import(pathToFileURL(entry).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -4,9 +4,10 @@
 // and never keep the process alive while idle.
 //
 // Fair between tenants (a run's `tenant`, its workspace): a free worker takes the oldest waiting run of the tenant
-// with the fewest runs on workers (of those, the one served longest ago), and each tenant may have `maxQueued` runs waiting (the pool as a whole
-// TENANT_BACKLOG_FACTOR times that). So a workspace flooding the sandbox with endless loops holds at most the workers
-// it already has, and another workspace's run waits for the next worker to free up, never behind the flood.
+// with the fewest runs on workers (of those, the one served longest ago), and each tenant may have `maxQueued` runs
+// waiting (the pool as a whole TENANT_BACKLOG_FACTOR times that). So a workspace flooding the sandbox with endless
+// loops holds at most the workers it already has, and another workspace's run waits for the next worker to free
+// up, never behind the flood.
 //
 // Stopping a run: at its deadline (or abort) the host writes to the worker's shared stop slot, which QuickJS's
 // interrupt handler reads, so the run ends within milliseconds even mid-loop. A worker that has still not answered

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureSandboxPool, sandboxPoolStats, shutdownSandboxPool } from '../../src/sandbox/index.js';
 import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { makeState } from '../support/workflows.js';
+import { createAndDeploy, makeState } from '../support/workflows.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,15 +27,8 @@ const functionWorkflow = (code: string) =>
     [['start', 'fn']],
   );
 
-async function deployIn(workspaceId: string, code: string): Promise<string> {
-  const created = await t.request('POST', '/api/v1/workflows', {
-    apiKey: t.personalKey,
-    body: { workspaceId, name: 'Sandbox', state: functionWorkflow(code) },
-  });
-  expect(created.status, created.text).toBe(201);
-  expect((await t.request('POST', `/api/v1/workflows/${created.body.data.id}/deploy`, { apiKey: t.personalKey })).status).toBe(200);
-  return created.body.data.id;
-}
+const deployIn = (workspaceId: string, code: string) =>
+  createAndDeploy(t, functionWorkflow(code), 'Sandbox', { workspaceId, apiKey: t.personalKey });
 
 const execute = (workflowId: string) => t.request('POST', `/api/workflows/${workflowId}/execute`, { apiKey: t.personalKey, body: {} });
 

@@ -20,10 +20,17 @@ export function makeState(blocks: BlockSpec[], edges: Array<[string, string, str
   };
 }
 
-export async function createAndDeploy(t: TestApp, state: unknown, name = 'Test workflow'): Promise<string> {
-  const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name, state } });
+/** Creates and deploys a workflow: in the test app's workspace with its key, or where `as` says. */
+export async function createAndDeploy(
+  t: TestApp,
+  state: unknown,
+  name = 'Test workflow',
+  as: { workspaceId?: string; apiKey?: string } = {},
+): Promise<string> {
+  const apiKey = as.apiKey;
+  const created = await t.request('POST', '/api/v1/workflows', { apiKey, body: { workspaceId: as.workspaceId ?? t.workspaceId, name, state } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const deployed = await t.request('POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
+  const deployed = await t.request('POST', `/api/v1/workflows/${created.body.data.id}/deploy`, { apiKey });
   expect(deployed.status).toBe(200);
   return created.body.data.id;
 }

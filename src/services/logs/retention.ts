@@ -66,6 +66,13 @@ async function deleteDeliveryBatch(db: Db, cutoff: Date): Promise<number> {
   return rows.length;
 }
 
+/** Runs `deleteBatch` until a batch comes back short (nothing more past the cutoff) or MAX_BATCHES have run. */
+async function inBatches(deleteBatch: () => Promise<number>): Promise<void> {
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    if ((await deleteBatch()) < BATCH) return;
+  }
+}
+
 export async function pruneOldLogs(
   deps: { db: Db; storage: FileStorage; logger: Logger },
   retentionDays: number,
@@ -73,17 +80,17 @@ export async function pruneOldLogs(
 ): Promise<PruneResult> {
   const cutoff = new Date(now - retentionDays * DAY_MS);
   const result: PruneResult = { logs: 0, files: 0, deliveries: 0 };
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+  await inBatches(async () => {
     const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
     await deleteStoredFiles(deps.storage, deps.logger, keys);
     result.logs += logs;
     result.files += keys.length;
-    if (logs < BATCH) break;
-  }
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    return logs;
+  });
+  await inBatches(async () => {
     const deleted = await deleteDeliveryBatch(deps.db, cutoff);
     result.deliveries += deleted;
-    if (deleted < BATCH) break;
-  }
+    return deleted;
+  });
   return result;
 }

@@ -253,8 +253,13 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       auth: 'none',
       rawBody: true,
       run: 'webhook',
-      conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED)',
+      response: 'WebhookAccepted',
+      conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED)',
       errors: [401],
+      more: {
+        202: { description: 'The run paused at an approval block', schema: 'ExecutionPaused' },
+        500: { description: 'The run failed', schema: 'ExecuteFailure' },
+      },
     },
   },
   '/api/v1/auth/options': {
@@ -337,6 +342,14 @@ const paths: Record<string, Partial<Record<Method, Operation>>> = {
       body: chatBody,
       auth: 'chat',
       run: 'chat',
+      response: 'ChatResult',
+      events:
+        'unless stream: false, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs, ' +
+        'then a ChatStreamDone (#/components/schemas/ChatStreamDone)',
+      more: {
+        202: { description: 'The run paused at an approval block (stream: false)', schema: 'ExecutionPaused' },
+        500: { description: 'The run failed (stream: false)', schema: 'ChatFailure' },
+      },
       // A key (or session) without access to the workflow's workspace.
       errors: [403],
       conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED)',

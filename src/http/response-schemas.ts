@@ -102,6 +102,14 @@ export const executeFailure = z.strictObject({
   output: z.unknown(),
   metadata: runMetadata,
 });
+/** The chat trigger's answers carry the conversation the message belongs to (new or given). */
+const conversation = { conversationId: z.string().describe('The conversation this answer belongs to') };
+export const chatResult = executeResult.extend(conversation).describe('A chat answer (stream: false) of a run without a response block');
+export const chatFailure = executeFailure.extend(conversation);
+/** The inbound webhook trigger acknowledges a run that has no response block with its execution id only. */
+export const webhookAccepted = z
+  .strictObject({ success: z.literal(true), executionId: z.string() })
+  .describe('The answer of an inbound webhook whose run has no response block (a response block answers with its own status and body)');
 export const executeAccepted = z.strictObject({
   success: z.literal(true),
   async: z.literal(true),
@@ -128,6 +136,7 @@ export const streamDone = z
     links: z.strictObject({ resume: z.string() }).optional(),
   })
   .describe('The final SSE record of a streamed run');
+export const chatStreamDone = streamDone.extend(conversation).describe('The final SSE record of a streamed chat answer');
 const iterationStep = z.strictObject({ containerId: z.string(), containerType: z.enum(['loop', 'parallel']), index: z.number().int() });
 const blockProgress = {
   blockId: z.string(),
@@ -488,6 +497,10 @@ export const responseSchemas = {
   ExecuteResult: executeResult,
   ExecuteFailure: executeFailure,
   ExecuteAccepted: executeAccepted,
+  ChatResult: chatResult,
+  ChatFailure: chatFailure,
+  ChatStreamDone: chatStreamDone,
+  WebhookAccepted: webhookAccepted,
   ExecutionPaused: executionPaused,
   ExecuteAcceptedOrPaused: z.union([executeAccepted, executionPaused]),
   ResumeAccepted: resumeAccepted,

@@ -122,6 +122,45 @@ describe('documented responses match real ones', () => {
     conforms('DeliveryResponse', (await t.request('POST', `/api/v1/workflows/${id}/webhooks/deliveries/${test.body.data.id}/redeliver`)).body);
   });
 
+  it('chat and inbound webhook answers: JSON, streamed, failed', async () => {
+    const chatState = makeState(
+      [
+        { id: 'chat', type: 'chat_trigger', name: 'Chat' },
+        { id: 'fn', type: 'function', name: 'Fn', config: { code: 'if (<chat.message> === "fail") throw new Error("asked to"); return <chat.message>;' } },
+      ],
+      [['chat', 'fn']],
+    );
+    const chat = (await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Chat', state: chatState } })).body.data.id;
+    await t.request('POST', `/api/v1/workflows/${chat}/deploy`);
+    const answered = await t.request('POST', `/api/chat/${chat}`, { body: { message: 'hi', stream: false } });
+    expect(answered.status).toBe(200);
+    conforms('ChatResult', answered.body);
+    const failed = await t.request('POST', `/api/chat/${chat}`, { body: { message: 'fail', stream: false } });
+    expect(failed.status).toBe(500);
+    conforms('ChatFailure', failed.body);
+    const streamed = parseSse((await t.request('POST', `/api/chat/${chat}`, { body: { message: 'hi', selectedOutputs: ['Fn.result'] } })).text).records;
+    expect(streamed.at(-1)).toBe('[DONE]');
+    for (const record of streamed.slice(0, -2)) conforms('StreamChunk', record);
+    conforms('ChatStreamDone', streamed.at(-2));
+
+    const path = `doc-${Date.now()}`;
+    const hookState = makeState(
+      [
+        { id: 'hook', type: 'webhook_trigger', name: 'Hook', config: { path } },
+        { id: 'fn', type: 'function', name: 'Fn', config: { code: 'if (<hook.body.fail>) throw new Error("asked to"); return 1;' } },
+      ],
+      [['hook', 'fn']],
+    );
+    const hook = (await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Hook', state: hookState } })).body.data.id;
+    await t.request('POST', `/api/v1/workflows/${hook}/deploy`);
+    const accepted = await t.request('POST', `/api/webhooks/trigger/${path}`, { body: { fail: false }, apiKey: null });
+    expect(accepted.status).toBe(200);
+    conforms('WebhookAccepted', accepted.body);
+    const hookFailed = await t.request('POST', `/api/webhooks/trigger/${path}`, { body: { fail: true }, apiKey: null });
+    expect(hookFailed.status).toBe(500);
+    conforms('ExecuteFailure', hookFailed.body);
+  });
+
   it('approvals: paused answers (sync, streamed, async), the paused list, resume, cancel, and the log detail', async () => {
     const state = makeState(
       [

@@ -2409,14 +2409,30 @@ export interface paths {
                         "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["WebhookAccepted"];
+                    };
+                };
+                /** @description The run paused at an approval block */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExecutionPaused"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 402: components["responses"]["UsageLimitExceeded"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2428,6 +2444,20 @@ export interface paths {
                 };
                 413: components["responses"]["PayloadTooLarge"];
                 429: components["responses"]["TooManyRequests"];
+                /** @description The run failed */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExecuteFailure"];
+                    };
+                };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -3391,7 +3421,25 @@ export interface paths {
                         "X-Conversation-Id": components["headers"]["X-Conversation-Id"];
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["ChatResult"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description The run paused at an approval block (stream: false) */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "X-Conversation-Id": components["headers"]["X-Conversation-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExecutionPaused"];
+                    };
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
@@ -3411,6 +3459,21 @@ export interface paths {
                 };
                 413: components["responses"]["PayloadTooLarge"];
                 429: components["responses"]["TooManyRequests"];
+                /** @description The run failed (stream: false) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "X-Conversation-Id": components["headers"]["X-Conversation-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatFailure"];
+                    };
+                };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -3738,6 +3801,72 @@ export interface components {
                 status: string;
             };
             statusUrl: string;
+        };
+        /** @description A chat answer (stream: false) of a run without a response block */
+        ChatResult: {
+            /** @constant */
+            success: true;
+            executionId: string;
+            output: unknown;
+            metadata: {
+                duration: number;
+                /** @description ISO 8601 */
+                startTime: string;
+                /** @description ISO 8601 */
+                endTime: string;
+            };
+            /** @description The conversation this answer belongs to */
+            conversationId: string;
+        };
+        ChatFailure: {
+            /** @constant */
+            success: false;
+            executionId: string;
+            error: string;
+            /** @constant */
+            code: "EXECUTION_FAILED";
+            output: unknown;
+            metadata: {
+                duration: number;
+                /** @description ISO 8601 */
+                startTime: string;
+                /** @description ISO 8601 */
+                endTime: string;
+            };
+            /** @description The conversation this answer belongs to */
+            conversationId: string;
+        };
+        /** @description The final SSE record of a streamed chat answer */
+        ChatStreamDone: {
+            /** @constant */
+            event: "done";
+            success: boolean;
+            output: unknown;
+            metadata: {
+                duration: number;
+            };
+            error?: string;
+            /** @constant */
+            cancelled?: true;
+            /**
+             * @description The run paused for an approval; resume it at links.resume
+             * @constant
+             */
+            paused?: true;
+            executionId?: string;
+            /** @constant */
+            status?: "paused";
+            links?: {
+                resume: string;
+            };
+            /** @description The conversation this answer belongs to */
+            conversationId: string;
+        };
+        /** @description The answer of an inbound webhook whose run has no response block (a response block answers with its own status and body) */
+        WebhookAccepted: {
+            /** @constant */
+            success: true;
+            executionId: string;
         };
         /** @description The run paused at an approval block (202) */
         ExecutionPaused: {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { blockCatalog } from '../../src/blocks/registry.js';
 import { validateState } from '../../src/workflow/index.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
-import { CONTAINER_START_HANDLE, fromState, sortParentsFirst, toState, type FlowNode } from '../../web/src/editor/model.js';
+import { CONTAINER_START_HANDLE, fromState, renameNode, sortParentsFirst, startRename, toState, type FlowNode } from '../../web/src/editor/model.js';
 
 /** Open in the editor, then save: what the server receives. */
 const reopen = (state: WorkflowState) => {
@@ -167,5 +167,40 @@ describe('editor model: saved and reopened', () => {
     const step = fromState(state).nodes.find((n) => n.id === 'step')!;
     expect(step.parentId).toBeUndefined();
     expect(step.data.name).toBe('Step');
+  });
+});
+
+describe('renaming a block in the editor', () => {
+  /** Types `text` into the name field letter by letter, after clearing it, as a user does. */
+  function typeName(nodes: FlowNode[], id: string, text: string): FlowNode[] {
+    let session = startRename(nodes, id);
+    let current = nodes;
+    for (const typed of ['', ...[...text].map((_, i) => text.slice(0, i + 1))]) {
+      ({ nodes: current, session } = renameNode(current, session, typed));
+    }
+    return current;
+  }
+
+  it('takes every reference along, through the empty and unreferenceable names typed on the way', () => {
+    const flow = fromState(sampleState());
+    const renamed = typeName(flow.nodes, 'fetch', 'Load Item');
+    const state = toState(renamed, flow.edges);
+    expect(state.blocks.fetch.name).toBe('Load Item');
+    expect(state.blocks.check.config.conditions).toEqual([
+      { id: 'ok', title: 'if', expression: '<loaditem.status> === 200' },
+      { id: 'no', title: 'else', expression: '' },
+    ]);
+    expect(state.loops.each.forEachItems).toBe('<loaditem.data>');
+    expect(validateState(state, blockCatalog)).toMatchObject({ ok: true });
+    expect(JSON.stringify(state)).not.toContain('<fetch.');
+  });
+
+  it('never hands the references to another block whose name is typed on the way', () => {
+    const flow = fromState(sampleState());
+    // Typing "Checks" passes through "Check", the condition block's name.
+    const renamed = toState(typeName(flow.nodes, 'fetch', 'Checks'), flow.edges);
+    expect(renamed.loops.each.forEachItems).toBe('<checks.data>');
+    expect(JSON.stringify(renamed.blocks.check.config)).toContain('<checks.status>');
+    expect(validateState(renamed, blockCatalog)).toMatchObject({ ok: true });
   });
 });

@@ -301,6 +301,24 @@ async function journey() {
     expect(await page.getByTestId('run-panel').textContent()).toContain('shipped');
     await shot('04-manual-run');
 
+    // ---- rename a referenced block: its references follow, the run still succeeds, one undo puts it back (#23.1)
+    await block('Fetch').click();
+    const nameField = page.getByLabel('Block name');
+    await nameField.fill('');
+    await nameField.pressSequentially('Load Order');
+    await expect.poll(() => block('Check').textContent()).toContain('<loadorder.status> === 200');
+    await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await waitSaved();
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid=run-panel][data-status=success]').waitFor();
+    expect(await block('Load Order').locator('[data-testid=run-status]').getAttribute('data-status')).toBe('success');
+    expect(await block('Ok').locator('[data-testid=run-status]').getAttribute('data-status')).toBe('success');
+    expect(await page.getByTestId('run-panel').textContent()).toContain('shipped');
+    await page.keyboard.press('Control+z');
+    await block('Fetch').waitFor();
+    await expect.poll(() => block('Check').textContent()).toContain('<fetch.status> === 200');
+    await waitSaved();
+
     // ---- another tab saves a different draft: the editor notices instead of overwriting it -------------------
     await page.evaluate(async (id) => {
       const { csrfToken } = (await (await fetch('/api/v1/auth/session')).json()) as { csrfToken: string };

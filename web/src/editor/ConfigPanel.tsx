@@ -20,13 +20,16 @@ export interface ConfigPanelProps {
   workflowId?: string;
   problems: string[];
   onChange: (patch: Partial<BlockData>, key: string) => void;
+  /** The name as typed; the block's references follow it (one undo step until the field is left). */
+  onRename: (name: string) => void;
+  onRenameEnd: () => void;
   onConditionsChange: (conditions: Condition[]) => void;
   onDelete: () => void;
 }
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
-export function ConfigPanel({ node, workflowId, problems, onChange, onConditionsChange, onDelete }: ConfigPanelProps) {
+export function ConfigPanel({ node, workflowId, problems, onChange, onRename, onRenameEnd, onConditionsChange, onDelete }: ConfigPanelProps) {
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
@@ -50,7 +53,7 @@ export function ConfigPanel({ node, workflowId, problems, onChange, onConditions
       )}
       <label className="field">
         <span>Name</span>
-        <input aria-label="Block name" value={node.data.name} onChange={(e) => onChange({ name: e.target.value }, 'name')} />
+        <input aria-label="Block name" value={node.data.name} onChange={(e) => onRename(e.target.value)} onBlur={onRenameEnd} />
       </label>
       {!spec.container && (
         <label className="check">

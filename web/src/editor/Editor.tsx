@@ -27,12 +27,15 @@ import {
   fromState,
   isContainer,
   outputsOf,
+  renameNode,
   sortParentsFirst,
+  startRename,
   toState,
   type BlockData,
   type Condition,
   type FlowEdge,
   type FlowNode,
+  type RenameSession,
 } from './model';
 import { EditorStatusContext, nodeTypes } from './nodes';
 import { SuggestionsContext, type Suggestion } from './RefInput';
@@ -255,6 +258,26 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     },
     [record],
   );
+  // A rename typed letter by letter is one undo step, and the block's references follow it (model.ts renameNode).
+  const renaming = useRef<RenameSession | null>(null);
+  const renameBlock = useCallback(
+    (id: string, name: string) => {
+      const current = nodesRef.current.find((n) => n.id === id);
+      if (!current) return;
+      let session = renaming.current;
+      if (!session || session.id !== id || session.typed !== current.data.name) {
+        record();
+        session = startRename(nodesRef.current, id);
+      }
+      const started = session;
+      renaming.current = renameNode(nodesRef.current, started, name).session;
+      setNodes((nodes) => renameNode(nodes, started, name).nodes);
+    },
+    [record],
+  );
+  const endRename = useCallback(() => {
+    renaming.current = null;
+  }, []);
   const updateConditions = useCallback(
     (id: string, conditions: Condition[]) => {
       record(`${id}:conditions`);
@@ -444,6 +467,8 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                   workflowId={workflow.id}
                   problems={problems.byNode[selectedNode.id] ?? []}
                   onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
+                  onRename={(name) => renameBlock(selectedNode.id, name)}
+                  onRenameEnd={endRename}
                   onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
                   onDelete={() => deleteSelected([selectedNode.id], [])}
                 />

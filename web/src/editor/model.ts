@@ -2,7 +2,9 @@
 // container, as React Flow keeps them; a container's size is kept in its block config (width, height).
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types.js';
-import { CONTAINER_SETTING_KEYS, specOf } from './catalog.js';
+import { CONTAINER_SETTING_KEYS, normalizeName, specOf } from './catalog.js';
+import { indexBlockNames } from '../../../src/workflow/names.js';
+import { isReferenceableName, renameReferences } from '../../../src/workflow/rename.js';
 
 /** One branch of a condition block's `conditions` (src/blocks/condition.ts); `else` has no expression to meet. */
 export interface Condition {
@@ -106,6 +108,38 @@ const round = (n: number) => Math.round(n * 10) / 10;
 function numberOrText(value: unknown): unknown {
   if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   return value;
+}
+
+/**
+ * A block being renamed letter by letter: `refName` is the name its references are written with now. While the typed
+ * name cannot be referenced (empty, `2nd`) or is another block's, the references stay where they are — validation
+ * points at them — and they follow as soon as the typed name can take them.
+ */
+export interface RenameSession {
+  id: string;
+  refName: string;
+  typed: string;
+}
+
+export function startRename(nodes: FlowNode[], id: string): RenameSession {
+  const name = nodes.find((n) => n.id === id)?.data.name ?? '';
+  const owner = indexBlockNames(nodes.map((n) => ({ id: n.id, name: n.data.name, type: n.data.type }))).get(normalizeName(name));
+  return { id, refName: owner === id ? name : '', typed: name };
+}
+
+/** The nodes with the session's block named `name` and the references that followed it (src/workflow/rename.ts). */
+export function renameNode(nodes: FlowNode[], session: RenameSession, name: string): { nodes: FlowNode[]; session: RenameSession } {
+  const taken = (candidate: string) => nodes.some((n) => n.id !== session.id && normalizeName(n.data.name) === normalizeName(candidate));
+  const renamed = nodes.map((n) => (n.id === session.id ? { ...n, data: { ...n.data, name } } : n));
+  const follow = session.refName !== '' && isReferenceableName(name) && !taken(name) && !taken(session.refName);
+  if (!follow) return { nodes: renamed, session: { ...session, typed: name } };
+  return {
+    nodes: renamed.map((n) => {
+      const config = renameReferences(n.data.config, session.refName, name);
+      return config === n.data.config ? n : { ...n, data: { ...n.data, config } };
+    }),
+    session: { ...session, refName: name, typed: name },
+  };
 }
 
 export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {

@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { sendHttpRequest } from '../net/index.js';
+import { SLUICE_VERSION } from '../version.js';
 import { apiForm } from './forms.js';
 import { defineBlock } from './define-block.js';
 import type { BlockResult } from './types.js';
@@ -95,6 +96,8 @@ export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
     const url = withQueryParams(parsed, config.queryParams);
 
     const headers = buildHeaders(config.headers);
+    // Servers (and their operators) see who calls them; a User-Agent the workflow sets wins.
+    if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = `Sluice/${SLUICE_VERSION}`;
     let body: string | undefined;
     if (METHODS_WITH_BODY.has(config.method) && config.body !== undefined && config.body !== null) {
       body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);

@@ -1,6 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { apiBlock } from '../../src/blocks/api.js';
 import type { BlockRunContext } from '../../src/blocks/types.js';
+import { SLUICE_VERSION } from '../../src/version.js';
 import { json, startUpstream, unusedPort, type UpstreamHandler } from '../net/fake-upstream.js';
 
 type ApiConfig = Parameters<typeof apiBlock.run>[0]['config'];
@@ -106,6 +107,13 @@ describe('API block request', () => {
     expect(headers['x-count']).toBe('42');
     expect(headers['x-flag']).toBe('true');
     expect(headers['x-meta']).toBe('{"a":1}');
+  });
+
+  it('says it is Sluice in User-Agent unless the workflow sets one', async () => {
+    const upstream = await upstreamFor(echo);
+    await runApiBlock({ url: upstream.url });
+    await runApiBlock({ url: upstream.url, headers: [{ key: 'user-AGENT', value: 'my-agent/2' }] });
+    expect(upstream.requests.map((r) => r.headers['user-agent'])).toEqual([`Sluice/${SLUICE_VERSION}`, 'my-agent/2']);
   });
 
   it.each(['POST', 'PUT', 'PATCH'])('sends a JSON body with %s, with Content-Type: application/json', async (method) => {

@@ -319,6 +319,21 @@ async function journey() {
     await expect.poll(() => block('Check').textContent()).toContain('<fetch.status> === 200');
     await waitSaved();
 
+    // ---- a block that reports an error without failing the run is said so, its error first (#23.6) -----------
+    await block('Start').click();
+    await page.getByLabel('Field 1 value').fill('');
+    await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await waitSaved();
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid=run-panel][data-status=success]').waitFor();
+    expect(await page.getByTestId('run-summary').textContent()).toContain('Succeeded — 1 block reported an error');
+    expect(await page.getByTestId('run-reported-error').textContent()).toMatch(/^Fetch: HTTP 404/);
+    expect(await block('Fail').locator('[data-testid=run-status]').getAttribute('data-status')).toBe('success');
+    await block('Start').click();
+    await page.getByLabel('Field 1 value').fill('42');
+    await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await waitSaved();
+
     // ---- another tab saves a different draft: the editor notices instead of overwriting it -------------------
     await page.evaluate(async (id) => {
       const { csrfToken } = (await (await fetch('/api/v1/auth/session')).json()) as { csrfToken: string };

@@ -165,12 +165,21 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
       </div>
     );
   }
+  // A block that reported an error without failing the run (an API block's HTTP error, an error connection taken):
+  // the run succeeded, but the user should see that first, not a plain green "succeeded".
+  const reported = run.status === 'success' ? run.order.filter((id) => run.blocks[id].status === 'error') : [];
   return (
     <div className="run-panel" data-testid="run-panel" data-status={run.status}>
-      <div className={`run-summary ${run.status}`} data-testid="run-summary">
-        {SUMMARY[run.status]}
+      <div className={`run-summary ${run.status}${reported.length > 0 ? ' with-errors' : ''}`} data-testid="run-summary">
+        {reported.length > 0 ? `Succeeded — ${reported.length} block${reported.length === 1 ? '' : 's'} reported an error` : SUMMARY[run.status]}
         {run.durationMs !== undefined && run.status !== 'paused' && <span> in {formatDuration(run.durationMs)}</span>}
       </div>
+      {reported.length > 0 && (
+        <div className="error-box small" data-testid="run-reported-error">
+          <strong>{names.get(reported[0]) ?? reported[0]}</strong>: {run.blocks[reported[0]].error}
+          <div className="muted tiny">The run went on: the workflow handles this error (an error connection, or a block that reports errors in its output).</div>
+        </div>
+      )}
       {run.running && (
         <div className="row gap">
           <button className="btn small" onClick={run.cancel} disabled={run.cancelling} data-testid="run-cancel">

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Dialog, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build-if-stale.mjs';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -285,6 +285,26 @@ async function journey() {
     await page.getByLabel('Block name').fill('Fetch');
     await page.locator('[data-testid=save-state][data-status=invalid]').waitFor();
     await expect.poll(() => block('Fetch').locator('[data-testid=node-problems]').count()).toBeGreaterThan(0);
+    // Leaving through the top navigation with that change not saved asks first (#23.2); staying keeps it.
+    const asked: string[] = [];
+    const answer = (dialog: Dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      // Stay in the app when it asks; let the reload below go ahead when the browser asks.
+      void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss());
+    };
+    page.on('dialog', answer);
+    await page.getByRole('link', { name: 'Logs' }).click();
+    await expect.poll(() => asked.join()).toContain('confirm: This workflow has changes that are not saved');
+    expect(new URL(page.url()).pathname).toBe(`/workflows/${workflowId}`);
+    await page.locator('[data-testid=save-state][data-status=invalid]').waitFor();
+    // A closed tab or a crash loses nothing either: the change was kept in the browser and is offered back.
+    await page.reload();
+    await page.getByTestId('local-draft').waitFor();
+    page.off('dialog', answer);
+    await page.getByRole('button', { name: 'Restore them' }).click();
+    await page.locator('[data-testid=save-state][data-status=invalid]').waitFor();
+    await block('Fetch').nth(1).waitFor();
+    await block('Fetch').nth(1).click();
     await page.getByLabel('Block name').fill('Ok');
     await page.getByRole('button', { name: 'fit view' }).click();
     await waitSaved();

@@ -41,6 +41,8 @@ import { EditorStatusContext, nodeTypes } from './nodes';
 import { SuggestionsContext, type Suggestion } from './RefInput';
 import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
+import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
+import { useNavigationGuard } from '../router';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 
@@ -103,6 +105,30 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging, normalize: normalizeState });
   const run = useManualRun(workflow.id, autosave.flush);
   handle.current = { flush: autosave.flush };
+
+  // ---- never lose work: leaving asks while a change is not saved; a draft kept in this browser is offered back ---
+  useNavigationGuard(async (to) => {
+    if (to.startsWith(`/workflows/${workflow.id}`) || (await autosave.flush())) return true;
+    return window.confirm(
+      'This workflow has changes that are not saved (see the problems shown in the editor). Leave anyway? ' +
+        'They stay in this browser and are offered back when you open the workflow again.',
+    );
+  });
+  const [offeredDraft, setOfferedDraft] = useState<LocalDraft | null>(() =>
+    draftToOffer(readLocalDraft(workflow.id), JSON.stringify(normalizeState(workflow.state)), normalizeState),
+  );
+  const restoreDraft = () => {
+    if (!offeredDraft) return;
+    record();
+    const next = fromState(offeredDraft.state);
+    setNodes(next.nodes);
+    setEdges(next.edges);
+    setOfferedDraft(null);
+  };
+  const discardDraft = () => {
+    clearLocalDraft(workflow.id);
+    setOfferedDraft(null);
+  };
 
   // ---- React Flow callbacks ----------------------------------------------------------------------------------
   const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
@@ -373,6 +399,17 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
               ↷ Redo
             </button>
           </div>
+          {offeredDraft && (
+            <div className="banner warn" role="alert" data-testid="local-draft">
+              This browser kept changes to this workflow that were not saved ({new Date(offeredDraft.keptAt).toLocaleString()}).
+              <button className="btn small" onClick={restoreDraft}>
+                Restore them
+              </button>
+              <button className="btn small danger" onClick={discardDraft}>
+                Discard
+              </button>
+            </div>
+          )}
           {autosave.save.status === 'conflict' && (
             <div className="banner warn" role="alert">
               Someone else saved this workflow while you were editing.

@@ -15,6 +15,7 @@ import {
   type SaveMemory,
   type SaveStatus,
 } from './autosave-plan';
+import { clearLocalDraft, keepLocalDraft } from './local-draft';
 import { NO_PROBLEMS } from './problems';
 
 export type { AutosaveState, SaveStatus };
@@ -66,7 +67,9 @@ export function useAutosave(options: {
         knownUpdatedAt.current = saved.data.updatedAt;
         serverJson.current = body;
         refusedJson.current = null;
-        setSave({ status: statusAfterSave(body, latest.current.json), problems: NO_PROBLEMS });
+        const after = statusAfterSave(body, latest.current.json);
+        if (after === 'saved') clearLocalDraft(workflowId);
+        setSave({ status: after, problems: NO_PROBLEMS });
         onSaved(saved.data);
         return true;
       } catch (error) {
@@ -80,15 +83,23 @@ export function useAutosave(options: {
     return chain.current;
   }, [workflowId, knownUpdatedAt, onSaved, normalize]);
 
+  // What the server does not hold yet is kept in this browser too (local-draft.ts): a crash or a closed tab loses nothing.
+  useEffect(() => {
+    if (json !== serverJson.current) keepLocalDraft(workflowId, latest.current.state);
+  }, [json, workflowId]);
+
   useEffect(() => {
     const step = onStateChange(json, memory(), paused);
     // Back to what the server holds (an undo, say): nothing to save, nothing wrong.
-    if (step === 'clean') setSave({ status: 'saved', problems: NO_PROBLEMS });
+    if (step === 'clean') {
+      clearLocalDraft(workflowId);
+      setSave({ status: 'saved', problems: NO_PROBLEMS });
+    }
     if (step !== 'schedule') return;
     setSave((s) => (s.status === 'dirty' ? s : { ...s, status: 'dirty' }));
     const timer = setTimeout(() => void saveNow(), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [json, paused, saveNow]);
+  }, [json, paused, saveNow, workflowId]);
 
   // Leaving the page with edits not yet saved: ask the browser to warn.
   useEffect(() => {
@@ -109,11 +120,15 @@ export function useAutosave(options: {
       serverJson.current = JSON.stringify(normalize(theirs.state));
       refusedJson.current = null;
       statusRef.current = choice === 'theirs' ? 'saved' : 'dirty';
+      if (choice === 'theirs') clearLocalDraft(workflowId);
       setSave({ status: statusRef.current, problems: NO_PROBLEMS });
       if (choice === 'mine') void saveNow();
     },
-    [knownUpdatedAt, normalize, saveNow],
+    [knownUpdatedAt, normalize, saveNow, workflowId],
   );
 
-  return { save, flush, resolveConflict };
+  /** Whether the server holds exactly what the editor shows. */
+  const isSaved = useCallback(() => latest.current.json === serverJson.current, []);
+
+  return { save, flush, resolveConflict, isSaved, serverJson };
 }

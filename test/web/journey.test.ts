@@ -169,6 +169,7 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('cancels a paused run from the Approvals page', withFailureShot('failure-cancel', cancelJourney));
   it('runs another workflow from a workflow block', withFailureShot('failure-sub-workflow', subWorkflowJourney));
   it('cancels a manual run while it runs', withFailureShot('failure-cancel-manual', cancelManualJourney));
+  it('places palette blocks beside the last one, connected, and arranges the graph', withFailureShot('failure-placement', placementJourney));
 });
 
 async function journey() {
@@ -702,5 +703,48 @@ async function cancelManualJourney() {
   await page.getByTestId('log-status').waitFor();
   expect(await page.getByTestId('log-status').textContent()).toBe('cancelled');
   expect(await page.getByTestId('log-error').textContent()).toBe('Execution cancelled');
+  expect(browserErrors).toEqual([]);
+}
+
+/** Blocks added by clicking the palette land beside the selected (or last) block, connected; Arrange tidies up (#23.3). */
+async function placementJourney() {
+  await signedIn();
+  await page.getByLabel('New workflow name').fill('Placed');
+  await page.getByRole('button', { name: 'New workflow' }).click();
+  await block('Start').waitFor();
+  await page.getByTestId('palette-api').click();
+  await page.getByLabel('URL', { exact: true }).fill(`${upstreamUrl}/orders/7`);
+  await page.getByTestId('palette-response').click();
+  await page.getByLabel('Body (JSON)').fill('{"state": "<api1.data.status>"}');
+  await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+  const boxes = await Promise.all(['Start', 'API 1', 'Response 1'].map(async (name) => (await block(name).boundingBox())!));
+  // Left to right, none on another.
+  expect(boxes[0].x + boxes[0].width).toBeLessThan(boxes[1].x);
+  expect(boxes[1].x + boxes[1].width).toBeLessThan(boxes[2].x);
+  await waitSaved();
+  await page.getByTestId('run-button').click();
+  await page.locator('[data-testid=run-panel][data-status=success]').waitFor();
+  expect(await page.getByTestId('run-panel').textContent()).toContain('shipped');
+
+  // Piled up by hand, then arranged: left to right again, and all of it in view, clear of the minimap.
+  await page.getByRole('tab', { name: 'Editor' }).click();
+  await dragMouse(block('Response 1').locator('.block-name'), 200, 200);
+  await dragMouse(block('API 1').locator('.block-name'), 210, 210);
+  await page.getByRole('button', { name: 'Arrange' }).click();
+  await expect
+    .poll(async () => {
+      const [a, b, c] = await Promise.all(['Start', 'API 1', 'Response 1'].map(async (name) => (await block(name).boundingBox())!));
+      return a.x + a.width < b.x && b.x + b.width < c.x;
+    })
+    .toBe(true);
+  const minimap = (await page.locator('.react-flow__minimap').boundingBox())!;
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  for (const name of ['Start', 'API 1', 'Response 1']) {
+    const b = (await block(name).boundingBox())!;
+    expect(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height, name).toBe(true);
+    const underMinimap = b.x + b.width > minimap.x && b.y + b.height > minimap.y;
+    expect(underMinimap, `${name} under the minimap`).toBe(false);
+  }
+  await shot('16-arranged');
   expect(browserErrors).toEqual([]);
 }

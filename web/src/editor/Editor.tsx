@@ -23,9 +23,9 @@ import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './ca
 import { ConfigPanel } from './ConfigPanel';
 import {
   DEFAULT_CONTAINER_SIZE,
-  edgeStyle,
   fromState,
   isContainer,
+  makeEdge,
   outputsOf,
   renameNode,
   sortParentsFirst,
@@ -41,12 +41,15 @@ import { EditorStatusContext, nodeTypes } from './nodes';
 import { SuggestionsContext, type Suggestion } from './RefInput';
 import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
+import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { useNavigationGuard } from '../router';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 
 const PALETTE_MIME = 'application/x-sluice-block';
+/** Fitting the view leaves room at the bottom right, where the minimap sits over the canvas. */
+const FIT_VIEW = { maxZoom: 1, padding: { top: '40px', left: '40px', right: '60px', bottom: '130px' } } as const;
 
 export interface EditorHandle {
   flush(): Promise<boolean>;
@@ -73,6 +76,12 @@ const normalizeState = (state: Workflow['state']) => {
   return toState(flow.nodes, flow.edges);
 };
 
+/** The middle of the canvas on screen (where a block goes when there is nothing to place it beside). */
+function centreOf(element: HTMLElement | null): XYPosition {
+  const box = element?.getBoundingClientRect();
+  return box ? { x: box.left + box.width / 2 - 100, y: box.top + box.height / 2 - 40 } : { x: 400, y: 300 };
+}
+
 function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: EditorProps) {
   // Built once per workflow: afterwards the canvas is the source of truth and the server only hears from it.
   const initial = useMemo(() => fromState(workflow.state), [workflow.id]);
@@ -96,7 +105,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   useEffect(() => {
     if (!visible || fitted.current) return;
     fitted.current = true;
-    requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, padding: 0.2 }));
+    requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
   }, [visible, flow]);
 
   // ---- autosave ----------------------------------------------------------------------------------------------
@@ -163,13 +172,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
       );
       if (exists) return;
       record();
-      const edge: FlowEdge = {
-        id: `e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-        source: connection.source,
-        target: connection.target,
-        sourceHandle: handleId,
-        ...edgeStyle(handleId),
-      };
+      const edge = makeEdge(connection.source, connection.target, handleId);
       setEdges((es) => [...es, edge]);
     },
     [record],
@@ -196,41 +199,63 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     [flow],
   );
 
+  /**
+   * Adds a block: where it was dropped, or — from a palette click — beside the selected block (else the last one
+   * added), connected from it, never on top of another block.
+   */
   const addBlock = useCallback(
     (type: string, at?: XYPosition) => {
       const spec = specOf(type);
-      let position = at;
-      if (!position) {
-        const box = wrapper.current?.getBoundingClientRect();
-        const center = box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 };
-        position = flow.screenToFlowPosition(center);
-        position = { x: position.x - 100 + (nodesRef.current.length % 5) * 24, y: position.y - 40 + (nodesRef.current.length % 5) * 24 };
+      const current = nodesRef.current;
+      const selected = current.filter((n) => n.selected);
+      const anchor = at ? undefined : selected.length === 1 ? selected[0] : current.at(-1);
+      let position: XYPosition;
+      let parentId: string | undefined;
+      if (anchor) {
+        position = placeBeside(anchor, current);
+        parentId = anchor.parentId;
+      } else {
+        position = at ?? flow.screenToFlowPosition(centreOf(wrapper.current));
+        const parent = spec.container ? undefined : containerAt(position);
+        if (parent) {
+          position = { x: position.x - parent.x, y: position.y - parent.y };
+          parentId = parent.id;
+        }
       }
       record();
-      const parent = spec.container ? undefined : containerAt(position);
       const id = newBlockId();
       const node: FlowNode = {
         id,
         type: spec.container ? 'container' : 'block',
-        position: parent ? { x: position.x - parent.x, y: position.y - parent.y } : position,
-        ...(parent ? { parentId: parent.id } : {}),
+        position,
+        ...(parentId ? { parentId } : {}),
         ...(spec.container
           ? { style: { ...DEFAULT_CONTAINER_SIZE }, width: DEFAULT_CONTAINER_SIZE.width, height: DEFAULT_CONTAINER_SIZE.height, zIndex: -1 }
           : {}),
         selected: true,
         data: {
           type,
-          name: uniqueName(spec.baseName, nodesRef.current.map((n) => n.data.name)),
+          name: uniqueName(spec.baseName, current.map((n) => n.data.name)),
           enabled: true,
           config: spec.defaultConfig(),
         },
       };
-      setNodes((current) => sortParentsFirst([...current.map((n) => (n.selected ? { ...n, selected: false } : n)), node]));
-      setEdges((current) => current.map((e) => (e.selected ? { ...e, selected: false } : e)));
+      const from = anchor && !spec.trigger ? followHandle(anchor, edgesRef.current) : undefined;
+      setNodes((nodes) => sortParentsFirst([...nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node]));
+      setEdges((edges) => [
+        ...edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+        ...(anchor && from ? [makeEdge(anchor.id, id, from)] : []),
+      ]);
       setPanel('block');
     },
     [containerAt, flow, record],
   );
+
+  const arrangeAll = useCallback(() => {
+    record();
+    setNodes(arrange(nodesRef.current, edgesRef.current));
+    requestAnimationFrame(() => void flow.fitView({ ...FIT_VIEW, duration: 200 }));
+  }, [flow, record]);
 
   const onDrop = useCallback(
     (event: DragEvent) => {
@@ -392,6 +417,9 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             )}
             <SaveIndicator save={autosave.save} onRetry={() => void autosave.flush()} />
             <span className="grow" />
+            <button className="btn ghost small" onClick={arrangeAll} title="Lay the blocks out left to right along their connections">
+              ⇶ Arrange
+            </button>
             <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
               ↶ Undo
             </button>
@@ -468,7 +496,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                 deleteKeyCode={['Delete', 'Backspace']}
                 isValidConnection={(c) => c.source !== c.target}
                 fitView
-                fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+                fitViewOptions={FIT_VIEW}
                 minZoom={0.2}
                 snapToGrid
                 snapGrid={[8, 8]}

@@ -38,6 +38,17 @@ export function edgeStyle(sourceHandle: string | null | undefined): Partial<Flow
   };
 }
 
+/** A new connection, styled by the handle it leaves from. */
+export function makeEdge(source: string, target: string, sourceHandle: string): FlowEdge {
+  return {
+    id: `e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    source,
+    target,
+    sourceHandle,
+    ...edgeStyle(sourceHandle),
+  };
+}
+
 function depthOf(block: Block, blocks: Record<string, Block>): number {
   let depth = 0;
   let current = block.parentId ? blocks[block.parentId] : undefined;

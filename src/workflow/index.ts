@@ -36,7 +36,7 @@ export {
 export type { BlockPolicy, RetryPolicy, RetryOn } from './policy.js';
 export { normalizeBlockName, buildNameIndex, indexBlockNames, RESERVED_REFERENCE_NAMES } from './names.js';
 export { findReferences } from './references.js';
-export { renameBlock, renameReferences, referenceRenamer, isReferenceableName } from './rename.js';
+export { renameBlock, renameReferences, renameReferencesAll, referenceRenamer, isReferenceableName } from './rename.js';
 export type { PathSegment, BlockReference, EnvReference, Reference } from './references.js';
 export { getPath, resolveValue, stringifyForTemplate } from './resolve.js';
 export type { ReferenceResolver } from './resolve.js';

@@ -41,14 +41,27 @@ function mapStrings(value: unknown, rewrite: (text: string) => string): unknown 
  * compare them). Unchanged when `to` cannot be referenced. The caller makes sure `from` names the block meant.
  */
 export function renameReferences<T>(value: T, from: string, to: string): T {
-  const oldName = normalizeBlockName(from);
-  const replacement = normalizeBlockName(to);
-  if (oldName === '' || oldName === replacement || !REFERENCEABLE.test(replacement)) return value;
+  return renameReferencesAll(value, new Map([[from, to]]));
+}
+
+/**
+ * `value` with the references to several blocks renamed at once (old name → new name), so that a new name that is
+ * also another block's old name is not renamed a second time (pasting blocks whose names are taken).
+ */
+export function renameReferencesAll<T>(value: T, renames: ReadonlyMap<string, string>): T {
+  const mapping = new Map<string, string>();
+  for (const [from, to] of renames) {
+    const oldName = normalizeBlockName(from);
+    const replacement = normalizeBlockName(to);
+    if (oldName !== '' && oldName !== replacement && REFERENCEABLE.test(replacement)) mapping.set(oldName, replacement);
+  }
+  if (mapping.size === 0) return value;
   const rewrite = (text: string): string => {
     let out = '';
     let from = 0;
     for (const ref of findReferences(text)) {
-      if (ref.kind !== 'block' || ref.name !== oldName) continue;
+      const replacement = ref.kind === 'block' ? mapping.get(ref.name) : undefined;
+      if (replacement === undefined) continue;
       // The path starts at the first `.` or `[`: a name can hold neither.
       const pathStart = ref.raw.search(/[.[]/);
       out += `${text.slice(from, ref.start)}<${replacement}${ref.raw.slice(pathStart)}`;

@@ -170,6 +170,8 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('runs another workflow from a workflow block', withFailureShot('failure-sub-workflow', subWorkflowJourney));
   it('cancels a manual run while it runs', withFailureShot('failure-cancel-manual', cancelManualJourney));
   it('places palette blocks beside the last one, connected, and arranges the graph', withFailureShot('failure-placement', placementJourney));
+  it('builds a workflow with palette search and the keyboard only', withFailureShot('failure-keyboard', keyboardJourney));
+  it('copies blocks into another workflow, duplicates them, and shows the shortcuts', withFailureShot('failure-clipboard', clipboardJourney));
 });
 
 async function journey() {
@@ -746,5 +748,103 @@ async function placementJourney() {
     expect(underMinimap, `${name} under the minimap`).toBe(false);
   }
   await shot('16-arranged');
+  expect(browserErrors).toEqual([]);
+}
+
+/** Presses Tab until the field labelled `label` has the focus (keyboard only). */
+async function tabTo(label: string) {
+  const field = page.getByLabel(label, { exact: true });
+  for (let i = 0; i < 40; i++) {
+    if (await field.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${label}`);
+}
+
+/** `/` to search the palette, Enter to add beside the last block (connected), type its settings, Escape (#23.4). */
+async function keyboardJourney() {
+  await signedIn();
+  await page.getByLabel('New workflow name').fill('Keyboard');
+  await page.getByRole('button', { name: 'New workflow' }).click();
+  await block('Start').waitFor();
+  const add = async (query: string, name: string) => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.keyboard.type(query);
+    await page.keyboard.press('Enter');
+    // The new block's name takes the keyboard.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Block name');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(name);
+  };
+  await add('api', 'Fetch');
+  await tabTo('URL');
+  await page.keyboard.type(`${upstreamUrl}/orders/9`);
+  await add('condit', 'Check');
+  await tabTo('Condition 1 expression');
+  await page.keyboard.type('<fetch.status> === 200');
+  await add('respo', 'Ok');
+  await tabTo('Body (JSON)');
+  await page.keyboard.type('{"state": "<fetch.data.status>"}');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(3);
+  await waitSaved();
+  await page.getByTestId('run-button').click();
+  await page.locator('[data-testid=run-panel][data-status=success]').waitFor();
+  for (const name of ['Start', 'Fetch', 'Check', 'Ok']) {
+    expect(await block(name).locator('[data-testid=run-status]').getAttribute('data-status'), name).toBe('success');
+  }
+  expect(await page.getByTestId('run-panel').textContent()).toContain('shipped');
+  await shot('17-keyboard-built');
+  expect(browserErrors).toEqual([]);
+}
+
+/** Ctrl+A, Ctrl+C in one workflow, Ctrl+V in another; Ctrl+D; the context menu; `?` lists the shortcuts (#23.4). */
+async function clipboardJourney() {
+  await signedIn();
+  await page.getByRole('link', { name: 'Keyboard' }).click();
+  await block('Check').waitFor();
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await page.keyboard.press('Control+a');
+  await expect.poll(() => page.locator('.react-flow__node.selected').count()).toBe(4);
+  await page.keyboard.press('Control+c');
+
+  await page.locator('.topbar').getByRole('link', { name: 'Workflows' }).click();
+  await page.getByLabel('New workflow name').fill('Pasted');
+  await page.getByRole('button', { name: 'New workflow' }).click();
+  await block('Start').waitFor();
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await page.keyboard.press('Control+v');
+  // Its own API trigger stays the only one; the three blocks come with the connections among them.
+  for (const name of ['Fetch', 'Check', 'Ok']) await block(name).waitFor();
+  await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+  expect(await block('Start').count()).toBe(1);
+  await waitSaved();
+
+  // Duplicate from the keyboard: new names, and the copy's condition reads the copy's Fetch.
+  await page.keyboard.press('Control+d');
+  await block('Fetch 1').waitFor();
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await block('Check 1').click();
+  await expect.poll(() => page.getByLabel('Condition 1 expression').inputValue()).toBe('<fetch1.status> === 200');
+  // Undo takes the whole duplicate back.
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => block('Fetch 1').count()).toBe(0);
+
+  // The block menu: Duplicate.
+  await block('Ok').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: /Duplicate/ }).click();
+  await block('Ok 1').waitFor();
+  // The shortcut list.
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await sheet.waitFor();
+  expect(await sheet.textContent()).toContain('Duplicate the selected blocks');
+  await shot('18-shortcuts');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => sheet.count()).toBe(0);
+  await waitSaved();
   expect(browserErrors).toEqual([]);
 }

@@ -23,13 +23,15 @@ export interface ConfigPanelProps {
   /** The name as typed; the block's references follow it (one undo step until the field is left). */
   onRename: (name: string) => void;
   onRenameEnd: () => void;
+  /** The block was just added from the keyboard: its name field takes the focus. */
+  focusName?: boolean;
   onConditionsChange: (conditions: Condition[]) => void;
   onDelete: () => void;
 }
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
-export function ConfigPanel({ node, workflowId, problems, onChange, onRename, onRenameEnd, onConditionsChange, onDelete }: ConfigPanelProps) {
+export function ConfigPanel({ node, workflowId, problems, onChange, onRename, onRenameEnd, focusName, onConditionsChange, onDelete }: ConfigPanelProps) {
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
@@ -53,7 +55,7 @@ export function ConfigPanel({ node, workflowId, problems, onChange, onRename, on
       )}
       <label className="field">
         <span>Name</span>
-        <input aria-label="Block name" value={node.data.name} onChange={(e) => onRename(e.target.value)} onBlur={onRenameEnd} />
+        <input aria-label="Block name" autoFocus={focusName} value={node.data.name} onChange={(e) => onRename(e.target.value)} onBlur={onRenameEnd} />
       </label>
       {!spec.container && (
         <label className="check">

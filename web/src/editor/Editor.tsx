@@ -45,7 +45,8 @@ import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { useNavigationGuard } from '../router';
 import { useHistory } from './use-history';
-import { useShortcuts } from './use-shortcuts';
+import { SHORTCUTS, useShortcuts } from './use-shortcuts';
+import { copySelection, parseClipboard, pasteNodes, PASTE_OFFSET, type ClipboardDocument } from './clipboard';
 
 const PALETTE_MIME = 'application/x-sluice-block';
 /** Fitting the view leaves room at the bottom right, where the minimap sits over the canvas. */
@@ -98,7 +99,6 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   // ---- undo / redo and keyboard shortcuts --------------------------------------------------------------------
   const history = useHistory({ nodesRef, edgesRef, setNodes, setEdges });
   const { record, undo, redo } = history;
-  useShortcuts({ visible, undo, redo });
 
   // Opened on another tab first (a deep link to /api, say), the canvas had no size to fit into: fit when first shown.
   const fitted = useRef(visible);
@@ -199,6 +199,24 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     [flow],
   );
 
+  /** Pans (zooming out only if it must) so these blocks are on screen; a block added off to the right stays in sight. */
+  const keepInView = useCallback(
+    (ids: string[]) => {
+      const box = wrapper.current?.getBoundingClientRect();
+      if (!box) return;
+      const outside = ids.some((nodeId) => {
+        const internal = flow.getInternalNode(nodeId);
+        if (!internal) return false;
+        const { x, y } = internal.internals.positionAbsolute;
+        const topLeft = flow.flowToScreenPosition({ x, y });
+        const bottomRight = flow.flowToScreenPosition({ x: x + (internal.measured.width ?? 200), y: y + (internal.measured.height ?? 80) });
+        return topLeft.x < box.left || topLeft.y < box.top || bottomRight.x > box.right || bottomRight.y > box.bottom;
+      });
+      if (outside) void flow.fitView({ ...FIT_VIEW, nodes: ids.map((nodeId) => ({ id: nodeId })), maxZoom: flow.getZoom(), duration: 150 });
+    },
+    [flow],
+  );
+
   /**
    * Adds a block: where it was dropped, or — from a palette click — beside the selected block (else the last one
    * added), connected from it, never on top of another block.
@@ -247,8 +265,10 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
         ...(anchor && from ? [makeEdge(anchor.id, id, from)] : []),
       ]);
       setPanel('block');
+      setJustAdded(id);
+      if (anchor) setTimeout(() => keepInView([anchor.id, id]), 50);
     },
-    [containerAt, flow, record],
+    [containerAt, flow, keepInView, record],
   );
 
   const arrangeAll = useCallback(() => {
@@ -344,6 +364,104 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     },
     [flow],
   );
+
+  // ---- copy, paste, duplicate, select all, palette search, context menu, shortcut list ----------------------------
+  const [notice, setNotice] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const [menu, setMenu] = useState<{ x: number; y: number; nodeId?: string } | null>(null);
+  const [search, setSearch] = useState('');
+  const searchRef = useRef<HTMLInputElement>(null);
+  /** The block just added from the palette search: its form takes the keyboard. */
+  const [justAdded, setJustAdded] = useState<string | null>(null);
+  /** Pasting the same blocks again moves each copy further, so none lands on another. */
+  const pastes = useRef<{ text: string; count: number }>({ text: '', count: 0 });
+  /** The last blocks copied here, for the menu's Paste when the browser does not let the page read the clipboard. */
+  const lastCopied = useRef<string | null>(null);
+
+  const pasteDocument = useCallback(
+    (doc: ClipboardDocument, text: string) => {
+      const count = pastes.current.text === text ? pastes.current.count + 1 : 1;
+      pastes.current = { text, count };
+      record();
+      const added = pasteNodes(doc, nodesRef.current, { x: PASTE_OFFSET.x * count, y: PASTE_OFFSET.y * count });
+      if (added.nodes.length === 0) return setNotice('Nothing to paste: a workflow has at most one API trigger.');
+      setNodes((current) => sortParentsFirst([...current.map((n) => (n.selected ? { ...n, selected: false } : n)), ...added.nodes]));
+      setEdges((current) => [...current.map((e) => (e.selected ? { ...e, selected: false } : e)), ...added.edges]);
+      setPanel('block');
+      // Once React Flow has measured the new blocks.
+      setTimeout(() => keepInView(added.nodes.filter((n) => !n.parentId).map((n) => n.id)), 50);
+    },
+    [keepInView, record],
+  );
+  const copyText = useCallback(() => {
+    const doc = copySelection(nodesRef.current, edgesRef.current);
+    if (!doc) return null;
+    const text = JSON.stringify(doc);
+    lastCopied.current = text;
+    pastes.current = { text, count: 0 };
+    return text;
+  }, []);
+  const pasteText = useCallback(
+    (text: string) => {
+      const doc = parseClipboard(text);
+      if (doc) pasteDocument(doc, text);
+      else setNotice('The clipboard holds no Sluice blocks (copy blocks with Ctrl+C first).');
+    },
+    [pasteDocument],
+  );
+  const duplicate = useCallback(() => {
+    const doc = copySelection(nodesRef.current, edgesRef.current);
+    if (doc) pasteDocument(doc, JSON.stringify(doc));
+  }, [pasteDocument]);
+  const selectAll = useCallback(() => {
+    setNodes((current) => current.map((n) => (n.selected ? n : { ...n, selected: true })));
+  }, []);
+  useShortcuts(visible, {
+    undo,
+    redo,
+    selectAll,
+    duplicate,
+    copy: copyText,
+    paste: pasteText,
+    focusSearch: () => searchRef.current?.focus(),
+    toggleHelp: () => setHelp((open) => !open),
+    dismiss: () => {
+      setHelp(false);
+      setMenu(null);
+    },
+  });
+  const matches = useMemo(() => {
+    const query = search.trim().toLowerCase();
+    const words = query.split(/\s+/).filter(Boolean);
+    // Names that start with what was typed first, then names that contain it, then descriptions.
+    const rank = (t: (typeof BLOCK_TYPES)[number]) => {
+      const label = t.label.toLowerCase();
+      if (label.startsWith(query) || t.type.startsWith(query)) return 0;
+      return words.every((w) => label.includes(w)) ? 1 : 2;
+    };
+    return BLOCK_TYPES.filter((t) => words.every((w) => `${t.label} ${t.type} ${t.description}`.toLowerCase().includes(w)))
+      .map((t, order) => ({ t, order, rank: rank(t) }))
+      .sort((a, b) => a.rank - b.rank || a.order - b.order)
+      .map(({ t }) => t);
+  }, [search]);
+  const addFirstMatch = () => {
+    const first = matches.find((t) => !(t.type === 'api_trigger' && nodesRef.current.some((n) => n.data.type === 'api_trigger')));
+    if (!first) return setNotice(`No block matches "${search}".`);
+    setSearch('');
+    addBlock(first.type);
+  };
+  const menuAction = (action: () => void) => () => {
+    setMenu(null);
+    action();
+  };
+  const copyFromMenu = () => {
+    const text = copyText();
+    if (text) void navigator.clipboard?.writeText(text).catch(() => undefined);
+  };
+  const pasteFromMenu = async () => {
+    const text = await navigator.clipboard?.readText().catch(() => null);
+    pasteText(text && parseClipboard(text) ? text : (lastCopied.current ?? text ?? ''));
+  };
 
   // ---- references for autocomplete ---------------------------------------------------------------------------
   const env = useQuery({
@@ -449,12 +567,85 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
               </button>
             </div>
           )}
+          {notice && (
+            <div className="banner warn" role="status">
+              {notice}
+              <button className="btn small" onClick={() => setNotice(null)}>
+                OK
+              </button>
+            </div>
+          )}
+          {menu && (
+            <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }} onMouseLeave={() => setMenu(null)}>
+              {menu.nodeId ? (
+                <>
+                  <button role="menuitem" onClick={menuAction(duplicate)}>Duplicate <kbd>Ctrl+D</kbd></button>
+                  <button role="menuitem" onClick={menuAction(copyFromMenu)}>Copy <kbd>Ctrl+C</kbd></button>
+                  <button
+                    role="menuitem"
+                    onClick={menuAction(() => {
+                      const node = nodesRef.current.find((n) => n.id === menu.nodeId);
+                      if (node) updateNode(node.id, { enabled: !node.data.enabled }, 'enabled');
+                    })}
+                  >
+                    {nodes.find((n) => n.id === menu.nodeId)?.data.enabled === false ? 'Enable' : 'Disable'}
+                  </button>
+                  <button
+                    role="menuitem"
+                    className="danger"
+                    onClick={menuAction(() => deleteSelected(nodesRef.current.filter((n) => n.selected).map((n) => n.id), []))}
+                  >
+                    Delete <kbd>Del</kbd>
+                  </button>
+                </>
+              ) : (
+                <>
+                  <button role="menuitem" onClick={menuAction(() => void pasteFromMenu())}>Paste <kbd>Ctrl+V</kbd></button>
+                  <button role="menuitem" onClick={menuAction(selectAll)}>Select all <kbd>Ctrl+A</kbd></button>
+                  <button role="menuitem" onClick={menuAction(arrangeAll)}>Arrange</button>
+                </>
+              )}
+            </div>
+          )}
+          {help && (
+            <div className="modal-backdrop" onClick={() => setHelp(false)}>
+              <div className="modal" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
+                <h3>Keyboard shortcuts</h3>
+                <table className="shortcuts">
+                  <tbody>
+                    {SHORTCUTS.map(([keys, what]) => (
+                      <tr key={keys}>
+                        <td><kbd>{keys}</kbd></td>
+                        <td>{what}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <button className="btn small" onClick={() => setHelp(false)}>Close</button>
+              </div>
+            </div>
+          )}
           <div className="editor-body">
             <aside className="palette" aria-label="Blocks">
+              <input
+                ref={searchRef}
+                className="palette-search"
+                type="search"
+                aria-label="Search blocks"
+                placeholder="Search blocks  ( / )"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    addFirstMatch();
+                  }
+                }}
+              />
               {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
                 <div key={group}>
                   <h4>{group}</h4>
-                  {BLOCK_TYPES.filter((t) => t.group === group).map((t) => {
+                  {matches.filter((t) => t.group === group).map((t) => {
                     const disabled = t.type === 'api_trigger' && hasApiTrigger;
                     return (
                       <div
@@ -478,7 +669,9 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                   })}
                 </div>
               ))}
-              <p className="muted tiny hint">Drag from a block's right edge to connect. Select and press Delete to remove; Ctrl+Z undoes.</p>
+              <p className="muted tiny hint">
+                Click or drag a block in. Drag from a block's right edge to connect. Press <kbd>?</kbd> for shortcuts.
+              </p>
             </aside>
             <div className="canvas" ref={wrapper} onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }} onDrop={onDrop}>
               <ReactFlow<FlowNode, FlowEdge>
@@ -492,6 +685,16 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                 onNodeDragStart={onNodeDragStart}
                 onNodeDragStop={onNodeDragStop}
                 onNodeClick={() => setPanel('block')}
+                onNodeContextMenu={(event, node) => {
+                  event.preventDefault();
+                  if (!node.selected) setNodes((current) => current.map((n) => ({ ...n, selected: n.id === node.id })));
+                  setMenu({ x: event.clientX, y: event.clientY, nodeId: node.id });
+                }}
+                onPaneContextMenu={(event) => {
+                  event.preventDefault();
+                  setMenu({ x: event.clientX, y: event.clientY });
+                }}
+                onPaneClick={() => setMenu(null)}
                 onEdgeClick={() => setPanel('block')}
                 deleteKeyCode={['Delete', 'Backspace']}
                 isValidConnection={(c) => c.source !== c.target}
@@ -533,6 +736,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                   problems={problems.byNode[selectedNode.id] ?? []}
                   onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
                   onRename={(name) => renameBlock(selectedNode.id, name)}
+                  focusName={justAdded === selectedNode.id}
                   onRenameEnd={endRename}
                   onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
                   onDelete={() => deleteSelected([selectedNode.id], [])}

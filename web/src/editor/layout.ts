@@ -3,8 +3,8 @@
 // children inside it, the top level around them. Pure functions of the nodes and edges, so they are tested directly.
 import dagre from '@dagrejs/dagre';
 import type { XYPosition } from '@xyflow/react';
-import { specOf } from './catalog';
-import { DEFAULT_CONTAINER_SIZE, isContainer, type FlowEdge, type FlowNode } from './model';
+import { specOf } from './catalog.js';
+import { DEFAULT_CONTAINER_SIZE, isContainer, type FlowEdge, type FlowNode } from './model.js';
 
 /** Size of a block not measured yet (a node React Flow has not drawn). */
 const DEFAULT_BLOCK_SIZE = { width: 200, height: 80 };

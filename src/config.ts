@@ -2,6 +2,7 @@
 // value stops the process with a message naming the variable, instead of failing later in some request.
 import { z } from 'zod';
 import { parseModelPricingOverride } from './model-pricing-override.js';
+import { DEFAULT_MAX_BLOCK_OUTPUT_BYTES, DEFAULT_MAX_RUN_OUTPUT_BYTES } from './workflow/limits.js';
 
 export const PLANS = ['free', 'pro', 'team', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -47,6 +48,10 @@ export interface Config {
   executionTimeoutMs: number;
   /** Largest execute request body, enforced while it streams in (docs/api.md 4.1: 30 MB). */
   maxRequestBytes: number;
+  /** Largest output of one block (and config with references filled in), as JSON (docs/guarantees.md "Bounded output"). */
+  maxBlockOutputBytes: number;
+  /** Most that all blocks of one run may produce together: bounds its answer, stream, log and webhook. */
+  maxRunOutputBytes: number;
   /** Lifetime of signed file download URLs. */
   fileUrlTtlMs: number;
   /** Where uploaded file bytes live (SLUICE_FILES_BACKEND): the data directory, or an S3-compatible bucket. */
@@ -146,6 +151,9 @@ const fields = {
   SLUICE_BASE_COST_USD: z.coerce.number().min(0).max(1000).default(0.001),
   SLUICE_EXECUTION_TIMEOUT_MS: intText(1000, 3_600_000).default(300_000),
   SLUICE_MAX_REQUEST_BYTES: intText(1024, 1024 * 1024 * 1024).default(30 * 1024 * 1024),
+  // At most 256 MB: PostgreSQL keeps no larger jsonb value, and JavaScript strings end not far above.
+  SLUICE_MAX_BLOCK_OUTPUT_BYTES: intText(1024, 256 * 1024 * 1024).default(DEFAULT_MAX_BLOCK_OUTPUT_BYTES),
+  SLUICE_MAX_RUN_OUTPUT_BYTES: intText(1024, 256 * 1024 * 1024).default(DEFAULT_MAX_RUN_OUTPUT_BYTES),
   SLUICE_SSE_KEEPALIVE_MS: intText(10, 600_000).default(15_000),
   SLUICE_HTTP_SHUTDOWN_GRACE_MS: intText(0, 600_000).default(10_000),
   SLUICE_FILE_URL_TTL_SECONDS: intText(1, 7 * 24 * 3600).default(3600),
@@ -312,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseCostUsd: parseField('SLUICE_BASE_COST_USD', fields.SLUICE_BASE_COST_USD, env),
     executionTimeoutMs: parseField('SLUICE_EXECUTION_TIMEOUT_MS', fields.SLUICE_EXECUTION_TIMEOUT_MS, env),
     maxRequestBytes: parseField('SLUICE_MAX_REQUEST_BYTES', fields.SLUICE_MAX_REQUEST_BYTES, env),
+    maxBlockOutputBytes: parseField('SLUICE_MAX_BLOCK_OUTPUT_BYTES', fields.SLUICE_MAX_BLOCK_OUTPUT_BYTES, env),
+    maxRunOutputBytes: parseField('SLUICE_MAX_RUN_OUTPUT_BYTES', fields.SLUICE_MAX_RUN_OUTPUT_BYTES, env),
     sseKeepaliveMs: parseField('SLUICE_SSE_KEEPALIVE_MS', fields.SLUICE_SSE_KEEPALIVE_MS, env),
     httpShutdownGraceMs: parseField('SLUICE_HTTP_SHUTDOWN_GRACE_MS', fields.SLUICE_HTTP_SHUTDOWN_GRACE_MS, env),
     fileUrlTtlMs: parseField('SLUICE_FILE_URL_TTL_SECONDS', fields.SLUICE_FILE_URL_TTL_SECONDS, env) * 1000,

@@ -12,7 +12,9 @@ import { setUserPassword } from '../services/sessions.js';
 import { setupLink, setupNeeded } from '../services/setup.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
 import { startHttpServer } from '../server.js';
+import type { DataDirLock } from '../services/data-dir-lock.js';
 import { lockDataDir } from './data-dir.js';
+import { handleShutdownSignals, shutdownDeadlineMs, type ShutdownStep } from './shutdown.js';
 
 export function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -48,43 +50,28 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
 }
 
 /**
- * Installs the SIGTERM/SIGINT handlers before anything starts: until a handler exists, the signal's default action
- * kills the process on the spot, so a signal arriving during start-up would skip the graceful path. The returned
- * function supplies what to run; a signal that came earlier waits for it.
- */
-function handleShutdownSignals(logger: Logger): (shutdown: () => Promise<void>) => void {
-  let provide!: (shutdown: () => Promise<void>) => void;
-  const ready = new Promise<() => Promise<void>>((resolve) => (provide = resolve));
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
-      await (await ready)();
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-  return provide;
-}
-
-/**
- * How serve and worker start, up to where they differ: the shutdown handlers first (see handleShutdownSignals), then
- * the data directory's lock, then the app with its runner.
+ * How serve and worker start, up to where they differ: the shutdown handlers first (see shutdown.ts), then the data
+ * directory's lock, then the app with its runner.
  */
 async function startLongRunning(command: 'serve' | 'worker') {
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
-  const onShutdown = handleShutdownSignals(logger);
+  const onShutdown = handleShutdownSignals(logger, shutdownDeadlineMs(config));
   const lock = await lockDataDir(config, command);
   const app = await createAppContext(config, logger);
   await app.startRunner();
   return { config, logger, onShutdown, lock, app };
+}
+
+/** The last step of every shutdown: the app (runner, database, storage), then the data directory's lock. */
+function closing(app: AppContext, lock: DataDirLock | undefined): ShutdownStep {
+  return {
+    name: 'close',
+    run: async () => {
+      await app.close();
+      lock?.release();
+    },
+  };
 }
 
 export async function serveCommand(options: { worker: boolean }) {
@@ -93,13 +80,12 @@ export async function serveCommand(options: { worker: boolean }) {
   if (options.worker) app.readiness.expectWorker();
   const server = await startHttpServer(app, { port: config.port, host: config.host });
   const stopWorker = options.worker ? await startBackgroundWork(app, logger) : undefined;
-  onShutdown(async () => {
+  onShutdown([
     // Stop taking requests first, so nothing enqueues into a worker that is winding down.
-    await server.close();
-    await stopWorker?.();
-    await app.close();
-    lock?.release();
-  });
+    { name: 'http drain', run: () => server.close() },
+    ...(stopWorker ? [{ name: 'worker', run: stopWorker }] : []),
+    closing(app, lock),
+  ]);
   const url = publicBaseUrl(config, server.url);
   lock?.update({ url });
   recordServerUrl(config.dataDir, url);
@@ -113,11 +99,7 @@ export async function serveCommand(options: { worker: boolean }) {
 export async function workerCommand() {
   const { logger, onShutdown, lock, app } = await startLongRunning('worker');
   const stopWorker = await startBackgroundWork(app, logger);
-  onShutdown(async () => {
-    await stopWorker();
-    await app.close();
-    lock?.release();
-  });
+  onShutdown([{ name: 'worker', run: stopWorker }, closing(app, lock)]);
 }
 
 export async function initCommand(options: { json: boolean }) {

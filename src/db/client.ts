@@ -34,7 +34,7 @@ const LISTENER_RETRY_MS = 500;
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 /** Arbitrary constant: serialises migrations when several processes start against one PostgreSQL. */
-const MIGRATION_LOCK_ID = 7_345_112;
+export const MIGRATION_LOCK_ID = 7_345_112;
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }

@@ -2,8 +2,9 @@
 // lone UTF-16 surrogates ("invalid input syntax for type json"). JSON.stringify writes both as `\u` escapes (it is
 // well-formed since ES2019), so they are replaced by U+FFFD in the JSON text itself: one pass over a string, no
 // walk over the value, and every jsonb write goes through here (the column type below, the job queue, the run
-// recorder). Text columns need only the NUL rule: both drivers encode lone surrogates as U+FFFD already.
+// recorder). The same rule for text columns and request input is in storable.ts.
 import { customType } from 'drizzle-orm/pg-core';
+import { isStorableText } from './storable.js';
 
 /**
  * A `\u` escape for NUL or any surrogate, preceded by an even number of backslashes (so `\\u0000`, an escaped
@@ -11,17 +12,11 @@ import { customType } from 'drizzle-orm/pg-core';
  * writes them as the characters themselves, so every escaped surrogate is a lone one.
  */
 const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/gi;
-const NUL = /\u0000/g;
 
 /** JSON text of `value` that PostgreSQL's jsonb accepts; throws like JSON.stringify (cycles, BigInt). */
 export function toJsonText(value: unknown): string {
   const text = JSON.stringify(value) ?? 'null';
   return text.includes('\\u') ? text.replace(UNSTORABLE_ESCAPE, '$1\\ufffd') : text;
-}
-
-/** Text PostgreSQL's text columns accept. */
-export function storableText(text: string): string {
-  return text.includes('\u0000') ? text.replace(NUL, '\uFFFD') : text;
 }
 
 /**
@@ -36,8 +31,6 @@ export const jsonb = <T>(name: string) =>
     fromDriver: (value) => value as unknown as T,
   })(name);
 
-const isStorableString = (text: string) => text.isWellFormed() && !text.includes('\u0000');
-
 /**
  * `value` itself when every string and key in it is storable as is (the usual case: no copy), else a copy with NUL
  * and lone surrogates replaced by U+FFFD — what the database will show. Walks with an explicit stack, so nesting
@@ -48,12 +41,12 @@ export function storableValue<T>(value: T): T {
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item === 'string') {
-      if (!isStorableString(item)) return JSON.parse(toJsonText(value)) as T;
+      if (!isStorableText(item)) return JSON.parse(toJsonText(value)) as T;
     } else if (Array.isArray(item)) {
       for (const child of item) stack.push(child);
     } else if (item !== null && typeof item === 'object') {
       for (const [key, child] of Object.entries(item)) {
-        if (!isStorableString(key)) return JSON.parse(toJsonText(value)) as T;
+        if (!isStorableText(key)) return JSON.parse(toJsonText(value)) as T;
         stack.push(child);
       }
     }

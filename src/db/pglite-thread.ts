@@ -1,12 +1,14 @@
 // The main-thread side of the PGlite worker (pglite-worker.mjs): just enough of PGlite's client surface for
 // Drizzle's pglite driver — `query` and `transaction`. PGlite is a single session, so a transaction holds a lock
 // that every other query waits on, exactly as PGlite itself serialises its callers. A data directory without a
-// database gets one first, from a child process (pglite-create.mjs).
+// database gets one first, from a child process (pglite-create.mjs). Relaxed commits are put on disk within about a
+// second by a flusher taking its turn like any query (pglite-wal-flusher.ts).
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FLUSH_PENDING_WAL, startWalFlusher } from './pglite-wal-flusher.js';
 
 interface QueryOptions {
   rowMode?: 'array' | 'object';
@@ -128,22 +130,25 @@ export async function startPgliteThread(dataDir: string, listener?: ThreadListen
       worker.postMessage({ ...message, id });
     });
   };
-  const rawQuery = (sql: string, params: unknown[] = [], options?: QueryOptions) => {
-    statements++;
-    return send({
-      type: 'query',
-      sql,
-      params,
-      options: options && { rowMode: options.rowMode, parserTypes: Object.keys(options.parsers ?? {}).map(Number) },
-    });
-  };
-
   // One session: queries outside a transaction queue behind the transaction holding it.
   let lock: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     const run = lock.then(work, work);
     lock = run.catch(() => undefined);
     return run;
+  };
+  // Not counted in `statements`: it is not a round trip any caller made.
+  const walFlusher = startWalFlusher(() => exclusive(() => send({ type: 'query', sql: FLUSH_PENDING_WAL, params: [] })));
+
+  const rawQuery = (sql: string, params: unknown[] = [], options?: QueryOptions) => {
+    statements++;
+    walFlusher.noteStatement();
+    return send({
+      type: 'query',
+      sql,
+      params,
+      options: options && { rowMode: options.rowMode, parserTypes: Object.keys(options.parsers ?? {}).map(Number) },
+    });
   };
 
   return {
@@ -162,6 +167,7 @@ export async function startPgliteThread(dataDir: string, listener?: ThreadListen
       }),
     statements: () => statements,
     close: async () => {
+      await walFlusher.stop(); // Postgres's shutdown flushes whatever is left
       if (!dead) await exclusive(() => send({ type: 'close' }));
       await worker.terminate();
     },

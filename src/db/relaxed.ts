@@ -1,7 +1,7 @@
 // Writes that may be lost in a crash without losing anything that matters (a rate-limit counter, the `running`
 // marker of an execution, a content-addressed snapshot) commit without waiting for the WAL flush (an fsync; on
-// PGlite it runs on the database thread). On PGlite such a commit becomes durable only with the next flushed one:
-// there is no WAL writer in its single-user mode, so a SIGKILL loses what came after the last flushed commit.
+// PGlite it runs on the database thread). PGlite's single-user mode has no WAL writer to put such a commit on disk;
+// pglite-wal-flusher.ts does it about a second later, so a SIGKILL loses at most the last second of them.
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 

@@ -50,7 +50,14 @@ export const runContainer: NodeRunner = async (run, node, scope, signal, path) =
     scope,
     records.map((record) => record.scope),
   );
-  const output: BlockOutput = { results: records.map((record) => record.outcome.lastOutput) };
+  let output: BlockOutput = { results: records.map((record) => record.outcome.lastOutput) };
+  try {
+    run.outputs.admit(block.name, 'output', output);
+  } catch (tooLarge) {
+    // The iterations' own spans keep what each produced; the container's output cannot also carry it all.
+    output = { results: [] };
+    error ??= errorMessage(tooLarge);
+  }
   if (error !== undefined) output.error = error;
   const span = report.finish({
     input,

@@ -1,6 +1,5 @@
 // How many times a container body runs, and over which items. forEach / collection sources may be a reference,
 // JSON text (which may itself contain references) or a literal; objects iterate over their [key, value] entries.
-import { resolveValue } from '../workflow/index.js';
 import type { GraphNode } from './graph.js';
 import type { RunContext } from './run-context.js';
 import { createResolver, type ResolutionNotes } from './resolver.js';
@@ -17,7 +16,8 @@ export interface IterationPlan {
 
 export function planIterations(run: RunContext, node: GraphNode, scope: Scope, notes: ResolutionNotes): IterationPlan {
   const label = `${node.kind === 'loop' ? 'Loop' : 'Parallel'} "${node.block.name}"`;
-  const resolveItems = (source: unknown) => toItems(source, run, scope, notes, label);
+  const resolveItems = (source: unknown) =>
+    toItems(run.outputs.resolve(node.block.name, source, createResolver(run, scope, notes)), label);
   let plan: IterationPlan;
   if (node.kind === 'loop') {
     const settings = run.state.loops[node.id];
@@ -54,8 +54,9 @@ function toCount(value: unknown, label: string, field: string): number {
   return count;
 }
 
-function toItems(source: unknown, run: RunContext, scope: Scope, notes: ResolutionNotes, label: string): unknown[] {
-  let value = resolveValue(source, createResolver(run, scope, notes));
+/** The items of a resolved forEach / collection source. */
+function toItems(resolved: unknown, label: string): unknown[] {
+  let value = resolved;
   if (typeof value === 'string') {
     const text = value.trim();
     // Nothing to iterate (an empty field, or a reference to a block that did not run) means zero iterations.

@@ -3,7 +3,7 @@
 // it never crashes the run. The config is resolved and checked once: an invalid one fails the same way every time,
 // so it is not retried.
 import type { BlockRunContext } from '../blocks/types.js';
-import { MAX_OUTPUT_DEPTH, nestsDeeperThan, resolveValue, type Block } from '../workflow/index.js';
+import { MAX_OUTPUT_DEPTH, nestsDeeperThan, type Block } from '../workflow/index.js';
 import { abortMessage, errorMessage } from './abort.js';
 import { runAttempts, type Attempt, type AttemptRecord, type AttemptsOutcome } from './attempts.js';
 import { reportNodeStart } from './node-report.js';
@@ -24,6 +24,7 @@ export const runBlock: NodeRunner = async (run, node, scope, signal, path) => {
   const replayed = rerun ? undefined : recorded;
   if (replayed) {
     // Done before a pause: its outcome stands, nothing runs again (an API call, a model call, a wait).
+    run.outputs.count(replayed.output);
     const error = outputError(replayed.output);
     if (error === undefined && block.type === 'response') run.response = toResponse(replayed.output);
     const { output, sourceHandle, continueOnError } = replayed;
@@ -72,8 +73,9 @@ function prepare(
   const resolver = createResolver(run, scope, notes);
   const definition = run.registry[block.type];
   if (!definition) throw new Error(`Unknown block type "${block.type}"`);
-  const resolved = definition.resolveReferences === false ? block.config : resolveValue(block.config, resolver);
-  const input = notes.usedEnv ? resolveValue(block.config, createMaskingResolver(run, scope)) : resolved;
+  const resolved = definition.resolveReferences === false ? block.config : run.outputs.resolve(block.name, block.config, resolver);
+  run.outputs.admit(block.name, 'configuration', resolved);
+  const input = notes.usedEnv ? run.outputs.resolve(block.name, block.config, createMaskingResolver(run, scope)) : resolved;
   const parsed = definition.configSchema.safeParse(resolved);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {
@@ -95,7 +97,7 @@ function prepare(
         run.emit({ type: 'chunk', blockId: block.id, chunk: text, iterationPath: path });
       },
       lookupReference: (ref) => resolver.block(ref),
-      resolve: (value) => resolveValue(value, resolver),
+      resolve: (value) => run.outputs.resolve(block.name, value, resolver),
       setVariable(name, value) {
         run.variables.set(name, value);
       },
@@ -107,11 +109,14 @@ function prepare(
     if (nestsDeeperThan(output, MAX_OUTPUT_DEPTH)) {
       throw new Error(`The block's output nests arrays/objects deeper than ${MAX_OUTPUT_DEPTH} levels; return something flatter`);
     }
+    run.outputs.admit(block.name, 'output', output);
+    const childSpans = result?.childSpans && result.childSpans.length > 0 ? (result.childSpans as TraceSpan[]) : undefined;
+    if (childSpans) run.outputs.admit(block.name, 'sub-workflow trace', childSpans);
     return {
       output,
       sourceHandle: result?.sourceHandle,
       continueOnError: result?.continueOnError === true,
-      ...(result?.childSpans && result.childSpans.length > 0 ? { childSpans: result.childSpans as TraceSpan[] } : {}),
+      ...(childSpans ? { childSpans } : {}),
     };
   };
   return { input, attempt };

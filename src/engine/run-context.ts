@@ -2,6 +2,7 @@
 import type { BlockDefinition, BlockServices } from '../blocks/types.js';
 import type { WorkflowState } from '../workflow/index.js';
 import type { GraphNode, WorkflowGraph } from './graph.js';
+import type { OutputBudget } from './output-budget.js';
 import type { Scope } from './scope.js';
 import type {
   BlockOutput,
@@ -46,6 +47,8 @@ export interface RunContext {
   services: BlockServices;
   trigger: RunTrigger;
   limits: EngineLimits;
+  /** What the run's blocks have produced so far, held to the size limits. */
+  outputs: OutputBudget;
   /** The trigger block this run starts from; other trigger blocks are skipped. */
   startBlockId: string | null;
   variables: Map<string, unknown>;

@@ -1,8 +1,10 @@
 // Entry point of one run: wires cancellation (caller's signal, time-out), builds the graph, runs the top level
 // and shapes the result. Knows no database and no HTTP; listeners on the events do the persisting and streaming.
 import { blockRegistry } from '../blocks/registry.js';
+import { DEFAULT_MAX_BLOCK_OUTPUT_BYTES, DEFAULT_MAX_RUN_OUTPUT_BYTES } from '../workflow/index.js';
 import { errorMessage } from './abort.js';
 import { buildGraph } from './graph.js';
+import { createOutputBudget } from './output-budget.js';
 import { runContainer } from './containers.js';
 import { runBlock } from './run-block.js';
 import type { RunContext } from './run-context.js';
@@ -11,7 +13,12 @@ import { rootScope } from './scope.js';
 import { findStartBlock } from './start-block.js';
 import type { EngineEvent, EngineLimits, ExecutionResult, RunWorkflowOptions, StopReason } from './types.js';
 
-export const DEFAULT_LIMITS: EngineLimits = { maxLoopIterations: 1000, maxParallelConcurrency: 10 };
+export const DEFAULT_LIMITS: EngineLimits = {
+  maxLoopIterations: 1000,
+  maxParallelConcurrency: 10,
+  maxBlockOutputBytes: DEFAULT_MAX_BLOCK_OUTPUT_BYTES,
+  maxRunOutputBytes: DEFAULT_MAX_RUN_OUTPUT_BYTES,
+};
 export const CANCELLED_MESSAGE = 'Execution cancelled';
 
 /**
@@ -60,6 +67,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   const scope = rootScope();
   let outcome: LevelOutcome;
   let run: RunContext | undefined;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   try {
     const graph = buildGraph(options.state);
     run = {
@@ -71,7 +79,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       env: options.env,
       services: options.services,
       trigger: options.trigger,
-      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      limits,
+      outputs: createOutputBudget(limits),
       startBlockId: findStartBlock(options.state, registry, options.trigger),
       variables: new Map(),
       response: undefined,

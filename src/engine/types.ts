@@ -9,6 +9,10 @@ export interface EngineLimits {
   maxLoopIterations: number;
   /** Most branches of one parallel running at the same time. */
   maxParallelConcurrency: number;
+  /** Largest output of one block, and config with references filled in, as JSON (output-budget.ts). */
+  maxBlockOutputBytes: number;
+  /** Most that all blocks of one run may produce together, outputs and filled-in configs alike. */
+  maxRunOutputBytes: number;
 }
 
 export interface RunTrigger {

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppContext } from '../services/app-context.js';
 import { requireApiKey } from './auth.js';
 import type { AppEnv } from './env.js';
-import { limitBody } from './body.js';
+import { closeWhenBodyUnfinished, limitBody } from './body.js';
 import { handleError, handleNotFound } from './errors.js';
 import { observeRequests } from './observe.js';
 import { serveWebApp } from './static.js';
@@ -70,6 +70,8 @@ export function createApp(app: AppContext) {
   return new Hono<AppEnv>()
     // Sets `app`, the request id and logger, the server span; counts the request (observe.ts).
     .use(observeRequests(app))
+    // A request answered while its body is still arriving ends its connection (body.ts).
+    .use(closeWhenBodyUnfinished)
     // Probes, no key. /health: the process answers (no database call, so a database outage does not get healthy
     // processes restarted). /ready: it can serve (services/readiness.ts); 503 names the failing checks.
     .get('/health', (c) => c.json({ status: 'ok' }))

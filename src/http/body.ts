@@ -181,9 +181,28 @@ function leaveRestUnread(incoming: IncomingMessage, outgoing: ServerResponse): v
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
   socket.destroySoon = lingerThenDestroy;
+  // Whatever answer goes out (another error may win over the 413), it must say the connection ends: a client that
+  // kept it alive would send its next request into a socket being closed (fuzz seed -798450182, issue 21).
+  if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
   // Also when the error answer was shaped without `Connection: close`: the connection cannot carry another request.
   outgoing.once('finish', lingerThenDestroy);
 }
+
+/**
+ * A request answered before its body has fully arrived is answered with `Connection: close`: @hono/node-server then
+ * drains the rest for at most 500 ms and destroys the socket, so a client that kept the connection alive would send
+ * its next request into a closing socket (found by the endpoint fuzz, issue 21).
+ */
+export const closeWhenBodyUnfinished: MiddlewareHandler = async (c, next) => {
+  await next();
+  const node = nodeBindings(c);
+  if (!node || node.incoming.complete || node.outgoing.headersSent) return;
+  try {
+    c.res.headers.set('Connection', 'close');
+  } catch {
+    // An answer with immutable headers: Node still closes the socket after the drain; nothing more to do here.
+  }
+};
 
 /** The Node request and response behind the Hono context when served by @hono/node-server over HTTP/1. */
 function nodeBindings(c: Context): { incoming: IncomingMessage; outgoing: ServerResponse } | undefined {

@@ -4,7 +4,8 @@
 // trip, all or nothing.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { storableText, toJsonText } from '../db/json.js';
+import { toJsonText } from '../db/json.js';
+import { storableText } from '../db/storable.js';
 import { rowsOf } from '../db/rows.js';
 import { notifyWorkers } from './enqueue.js';
 import type { ClaimedJob, JobResult } from './types.js';
@@ -25,20 +26,36 @@ const clip = (text: string) => storableText(text.length > MAX_ERROR_LENGTH ? `${
 const iso = (ms: number) => new Date(ms).toISOString();
 const json = (value: unknown) => (value === undefined ? null : toJsonText(value));
 
+/**
+ * A job's result as JSON text, or why it has none: a result JSON cannot hold (a string past what JavaScript can
+ * build, a BigInt) fails its job with the reason, instead of failing the write and leaving the job `running` until
+ * its lease lapses and another worker runs it again.
+ */
+function storedResult(result: unknown): { text: string | null; problem?: string } {
+  try {
+    return { text: json(result) };
+  } catch (err) {
+    return { text: null, problem: `The job's result could not be stored (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
 function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keepFinished: boolean, now: number): SQL {
   const { outcome } = result;
   const held = sql`id = ${job.id} and status = 'running' and locked_by = ${workerId} and attempts = ${job.attempts}`;
   switch (outcome.type) {
     case 'complete':
-    case 'fail':
+    case 'fail': {
       if (!keepFinished) return sql`delete from jobs where ${held} returning id`;
+      const stored = storedResult(outcome.result);
+      const errors = [outcome.type === 'fail' ? outcome.error : undefined, stored.problem].filter((e) => e !== undefined);
       return sql`update jobs set
-          status = ${outcome.type === 'complete' ? 'completed' : 'failed'},
-          result = ${json(outcome.result)}::jsonb,
-          last_error = ${outcome.type === 'fail' ? clip(outcome.error) : null}::text,
+          status = ${errors.length === 0 ? 'completed' : 'failed'},
+          result = ${stored.text}::jsonb,
+          last_error = ${errors.length === 0 ? null : clip(errors.join('; '))}::text,
           completed_at = ${iso(now)}::timestamptz,
           lease_until = null
         where ${held} returning id`;
+    }
     case 'retry':
       return sql`update jobs set
           status = 'queued', run_at = ${iso(outcome.runAt)}::timestamptz, last_error = ${clip(outcome.error)}::text,

@@ -16,7 +16,7 @@ import { listenForJobs, type StopListening } from './wakeups.js';
 /** A job claimed more often than this is failed unread (unless its handler sets its own bound). */
 const DEFAULT_MAX_CLAIMS = 25;
 /** After the grace period and cancellation, how long handlers get to hand their jobs back. */
-const CANCEL_WAIT_MS = 5_000;
+export const CANCEL_WAIT_MS = 5_000;
 /** Delay before re-running a job whose handler threw: doubles per claim, capped. */
 const CRASH_RETRY_BASE_MS = 1_000;
 const CRASH_RETRY_MAX_MS = 5 * 60_000;

@@ -9,6 +9,13 @@
 // loops holds at most the workers it already has, and another workspace's run waits for the next worker to free
 // up, never behind the flood.
 //
+// Never behind a loop for long: while runs that have held their threads for `growAfterMs` (endless loops, likely)
+// hold `size` threads or more, the pool starts more threads, up to `maxThreads` — one for each run that waits and one
+// spare, kept warm because a thread takes hundreds of milliseconds to start — and lets the operating system share the
+// cores among them. One tenant holds at most max(size, maxThreads - size) threads, so a flood of loops in one
+// workspace leaves `size` threads to the others even at the bound. A thread beyond `size` idle for `shrinkAfterMs`
+// is ended, unless it is the spare.
+//
 // Stopping a run: at its deadline (or abort) the host writes to the worker's shared stop slot, which QuickJS's
 // interrupt handler reads, so the run ends within milliseconds even mid-loop. A worker that has still not answered
 // `graceMs` later is stuck in native code: it is terminated and replaced, and the run fails as stopped. A worker
@@ -58,6 +65,10 @@ interface PoolWorker {
   stopSlot: Int32Array;
   ready: boolean;
   job?: Job;
+  /** performance.now() when the current job was handed to it. */
+  busySince: number;
+  /** Ends the thread if it is still idle and not needed (only threads beyond `size` are ever ended). */
+  idleTimer?: NodeJS.Timeout;
   /** Set when the host ends the thread on purpose, so its exit is not reported as a crash. */
   terminating: boolean;
   /** The uncaught error that ended the thread, if any. */
@@ -108,10 +119,11 @@ export function sandboxPoolStats(): SandboxPoolStats {
 export function runOnPool(run: PoolRun): Promise<ProgramOutcome> {
   const { size, maxQueued } = currentOptions();
   const free = freeCapacity();
+  const threads = Math.max(size, workers.length);
   const tenantWaiting = queue.filter((job) => job.run.tenant === run.tenant).length - free;
-  if (tenantWaiting >= maxQueued) return Promise.resolve(failure(busyMessage(size, maxQueued)));
+  if (tenantWaiting >= maxQueued) return Promise.resolve(failure(busyMessage(threads, maxQueued)));
   const allWaiting = queue.length - free;
-  if (allWaiting >= maxQueued * TENANT_BACKLOG_FACTOR) return Promise.resolve(failure(busyMessage(size, allWaiting)));
+  if (allWaiting >= maxQueued * TENANT_BACKLOG_FACTOR) return Promise.resolve(failure(busyMessage(threads, allWaiting)));
 
   return new Promise<ProgramOutcome>((resolve) => {
     const job: Job = {
@@ -139,6 +151,7 @@ export async function shutdownSandboxPool(): Promise<void> {
   for (const job of queue.splice(0)) job.settle(failure(SHUTDOWN_MESSAGE));
   const ending = workers.splice(0).map((entry) => {
     entry.terminating = true;
+    clearTimeout(entry.idleTimer);
     entry.job?.settle(failure(SHUTDOWN_MESSAGE));
     entry.job = undefined;
     return entry.worker.terminate();
@@ -157,20 +170,48 @@ function failure(error: string): ProgramOutcome {
 function freeCapacity(): number {
   const starting = workers.filter((entry) => !entry.ready).length;
   const idle = workers.filter((entry) => entry.ready && !entry.job).length;
-  return starting + idle + (currentOptions().size - workers.length);
+  return starting + idle + Math.max(0, currentOptions().size - workers.length);
+}
+
+/** How many runs each tenant has on workers. */
+function runsOnWorkers(): Map<string | undefined, number> {
+  const onWorkers = new Map<string | undefined, number>();
+  for (const entry of workers) if (entry.job) onWorkers.set(entry.job.run.tenant, (onWorkers.get(entry.job.run.tenant) ?? 0) + 1);
+  return onWorkers;
+}
+
+/** The most threads one tenant may hold: what is left for the others when a tenant's loops grew the pool to its bound. */
+function tenantThreadCap(): number {
+  const { size, maxThreads } = currentOptions();
+  return Math.max(size, maxThreads - size);
+}
+
+/** Waiting runs a thread could take now: a tenant at its thread cap waits for one of its own runs to end. */
+function runnableWaiting(): number {
+  const onWorkers = runsOnWorkers();
+  const cap = tenantThreadCap();
+  let runnable = 0;
+  for (const job of queue) {
+    const running = onWorkers.get(job.run.tenant) ?? 0;
+    if (running >= cap) continue;
+    onWorkers.set(job.run.tenant, running + 1);
+    runnable++;
+  }
+  return runnable;
 }
 
 /**
  * The oldest waiting run of the tenant with the fewest runs on workers, of those the tenant served longest ago (the
- * queue is oldest first, so the first run seen of a tenant is its oldest).
+ * queue is oldest first, so the first run seen of a tenant is its oldest). Tenants at their thread cap are passed over.
  */
 function nextFairJob(): Job | undefined {
-  const onWorkers = new Map<string | undefined, number>();
-  for (const entry of workers) if (entry.job) onWorkers.set(entry.job.run.tenant, (onWorkers.get(entry.job.run.tenant) ?? 0) + 1);
+  const onWorkers = runsOnWorkers();
+  const cap = tenantThreadCap();
   let chosen: Job | undefined;
   let best = { running: Number.POSITIVE_INFINITY, served: Number.POSITIVE_INFINITY };
   for (const job of queue) {
     const running = onWorkers.get(job.run.tenant) ?? 0;
+    if (running >= cap) continue;
     const served = lastServed.get(job.run.tenant) ?? -1;
     if (running < best.running || (running === best.running && served < best.served)) {
       chosen = job;
@@ -206,7 +247,10 @@ function killStuck(entry: PoolWorker, job: Job): void {
   replace(entry);
 }
 
-/** Hands queued runs to idle ready workers, and starts workers (up to `size`) for runs that would still wait. */
+/**
+ * Hands queued runs to idle ready workers, and starts workers for runs that would still wait: up to `size`, and
+ * past it (up to `maxThreads`) while long runs hold the threads.
+ */
 function pump(): void {
   for (;;) {
     const entry = workers.find((candidate) => candidate.ready && !candidate.job);
@@ -217,8 +261,43 @@ function pump(): void {
     lastServed.set(job.run.tenant, ++dispatches);
     dispatch(entry, job);
   }
-  const starting = workers.filter((entry) => !entry.ready).length;
-  for (let wanted = queue.length - starting; wanted > 0 && workers.length < currentOptions().size; wanted--) startWorker();
+  const { size, maxThreads } = currentOptions();
+  let starting = workers.filter((entry) => !entry.ready).length;
+  for (let wanted = queue.length - starting; wanted > 0 && workers.length < size; wanted--, starting++) startWorker();
+  // Growing, at most `size` threads start at once: a start is CPU work, so more at once than cores finish no sooner,
+  // and a run that only waited behind a slightly long one has often been served before they are all up.
+  for (let wanted = threadsLacking() ?? 0; wanted > 0 && workers.length < maxThreads && starting < size; wanted--, starting++) startWorker();
+}
+
+/**
+ * While runs older than `growAfterMs` hold `size` threads or more: how many threads the pool lacks to give each
+ * waiting run that may take one a thread and still keep one spare (negative: that many to spare). Otherwise
+ * undefined: the pool is not growing, and threads beyond `size` are not needed.
+ */
+function threadsLacking(): number | undefined {
+  const { size, growAfterMs } = currentOptions();
+  const now = performance.now();
+  const long = workers.filter((entry) => entry.job && now - entry.busySince >= growAfterMs).length;
+  if (long < size) return undefined;
+  const available = workers.length - long; // starting, idle, or on a run that may well end soon
+  return runnableWaiting() + 1 - available;
+}
+
+/** A worker went idle: if it is beyond `size`, end it after `shrinkAfterMs` unless the pool needs it by then. */
+function scheduleShrink(entry: PoolWorker): void {
+  clearTimeout(entry.idleTimer);
+  if (workers.length <= currentOptions().size) return;
+  entry.idleTimer = setTimeout(() => {
+    entry.idleTimer = undefined;
+    if (entry.job || entry.terminating || !workers.includes(entry)) return;
+    const lacking = threadsLacking();
+    if (lacking !== undefined && lacking >= 0) {
+      scheduleShrink(entry); // it is the spare the long runs still need: look again later
+      return;
+    }
+    if (workers.length > currentOptions().size) retire(entry);
+  }, currentOptions().shrinkAfterMs);
+  entry.idleTimer.unref();
 }
 
 function dispatch(entry: PoolWorker, job: Job): void {
@@ -227,6 +306,12 @@ function dispatch(entry: PoolWorker, job: Job): void {
     job.timers.forEach(clearTimeout);
     job.timers = [setTimeout(() => stop(job, 'timeout'), Math.min(job.run.limits.timeoutMs, MAX_TIMER_MS))];
   }
+  // Once this run has held the thread for growAfterMs, look again whether the pool should grow; a run that ends
+  // sooner clears the timer with its others.
+  const { growAfterMs, maxThreads } = currentOptions();
+  if (workers.length < maxThreads) job.timers.push(setTimeout(pump, growAfterMs + 1));
+  clearTimeout(entry.idleTimer);
+  entry.busySince = performance.now();
   entry.job = job;
   Atomics.store(entry.stopSlot, 0, STOP.none);
   entry.worker.ref(); // a run in flight keeps the process alive, as a run on the main thread did
@@ -247,7 +332,7 @@ function startWorker(): PoolWorker {
     workerData: { stop, nice: workerNice } satisfies ThreadData,
     resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, stackSizeMb: workerStackMb },
   });
-  const entry: PoolWorker = { worker, stopSlot: new Int32Array(stop), ready: false, terminating: false };
+  const entry: PoolWorker = { worker, stopSlot: new Int32Array(stop), ready: false, busySince: 0, terminating: false };
   workers.push(entry);
   worker.on('message', (message: ThreadMessage) => onMessage(entry, message));
   worker.on('error', (error) => {
@@ -262,6 +347,7 @@ function onMessage(entry: PoolWorker, message: ThreadMessage): void {
     entry.ready = true;
     entry.worker.unref(); // idle from here until pump() hands it a run
     pump();
+    if (!entry.job) scheduleShrink(entry);
     return;
   }
   const job = entry.job;
@@ -271,9 +357,11 @@ function onMessage(entry: PoolWorker, message: ThreadMessage): void {
   const { type: _type, id: _id, ...outcome } = message;
   job.settle(outcome);
   pump();
+  if (!entry.job) scheduleShrink(entry);
 }
 
 function onExit(entry: PoolWorker, code: number): void {
+  clearTimeout(entry.idleTimer);
   const index = workers.indexOf(entry);
   if (index >= 0) workers.splice(index, 1);
   if (entry.terminating) return;
@@ -292,12 +380,18 @@ function onExit(entry: PoolWorker, code: number): void {
   pump();
 }
 
-/** Ends a worker on purpose and starts another in its place, so the pool keeps its warm size. */
-function replace(entry: PoolWorker): void {
+/** Ends a worker on purpose (so its exit is not reported as a crash). */
+function retire(entry: PoolWorker): void {
   entry.terminating = true;
+  clearTimeout(entry.idleTimer);
   const index = workers.indexOf(entry);
   if (index >= 0) workers.splice(index, 1);
   void entry.worker.terminate();
+}
+
+/** Ends a worker on purpose and starts another in its place, so the pool keeps its warm size. */
+function replace(entry: PoolWorker): void {
+  retire(entry);
   workersReplaced++;
   startWorker();
   pump();

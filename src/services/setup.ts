@@ -5,17 +5,15 @@
 // the same link, a restart does not invalidate the link printed before it, and it needs no table. It is single use in
 // effect: once any user has a password, setup is over and the token opens nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { Plan } from '../config.js';
 import type { Db } from '../db/client.js';
 import { users, workspaceMembers, workspaces } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { lockOwnerProvisioning } from './owner-lock.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { createSession, EMAIL_PATTERN } from './sessions.js';
-
-/** Arbitrary constant: serialises concurrent setup attempts (any process) so exactly one creates the owner. */
-const SETUP_LOCK_ID = 7_345_113;
 
 export const SETUP_PATH = '/setup';
 
@@ -65,7 +63,8 @@ export async function completeSetup(
   const passwordHash = await hashPassword(input.password);
 
   const userId = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SETUP_LOCK_ID})`);
+    // Serialises concurrent setup attempts (any process), and setup against a bootstrap, so exactly one creates the owner.
+    await lockOwnerProvisioning(tx);
     const [someone] = await tx.select({ id: users.id }).from(users).where(isNotNull(users.passwordHash)).limit(1);
     if (someone) throw setupDone();
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);

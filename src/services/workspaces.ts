@@ -6,6 +6,7 @@ import { users, workspaceMembers, workspaces } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { findKeyByValue, storeApiKey, type Principal } from './api-keys.js';
+import { lockOwnerProvisioning } from './owner-lock.js';
 
 export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
@@ -130,17 +131,21 @@ export interface BootstrapResult {
  * Idempotent: a key that is already stored is left alone (whoever it belongs to now).
  */
 export async function bootstrapAdmin(db: Db, input: { apiKey: string; adminEmail: string; plan: Plan }): Promise<BootstrapResult> {
-  const existing = await findKeyByValue(db, input.apiKey);
-  if (existing) {
-    return { apiKey: input.apiKey, userId: existing.userId, workspaceId: existing.workspaceId ?? '', created: false };
-  }
-  const admin = await findOrCreateUser(db, input.adminEmail, input.plan);
-  const [owned] = await db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(and(eq(workspaces.ownerId, admin.id), eq(workspaces.name, 'Default')))
-    .limit(1);
-  const workspaceId = owned?.id ?? (await createWorkspace(db, admin.id, 'Default'));
-  await storeApiKey(db, { key: input.apiKey, userId: admin.id, workspaceId, name: 'Bootstrap key' });
-  return { apiKey: input.apiKey, userId: admin.id, workspaceId, created: true };
+  // Processes started together with the same key take turns (owner-lock.ts): each later one finds the key stored.
+  return db.transaction(async (tx) => {
+    await lockOwnerProvisioning(tx);
+    const existing = await findKeyByValue(tx, input.apiKey);
+    if (existing) {
+      return { apiKey: input.apiKey, userId: existing.userId, workspaceId: existing.workspaceId ?? '', created: false };
+    }
+    const admin = await findOrCreateUser(tx, input.adminEmail, input.plan);
+    const [owned] = await tx
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(and(eq(workspaces.ownerId, admin.id), eq(workspaces.name, 'Default')))
+      .limit(1);
+    const workspaceId = owned?.id ?? (await createWorkspace(tx, admin.id, 'Default'));
+    await storeApiKey(tx, { key: input.apiKey, userId: admin.id, workspaceId, name: 'Bootstrap key' });
+    return { apiKey: input.apiKey, userId: admin.id, workspaceId, created: true };
+  });
 }

@@ -17,11 +17,14 @@ export {
   MAX_EDGES,
   MAX_CONFIG_DEPTH,
   MAX_OUTPUT_DEPTH,
+  DEFAULT_MAX_BLOCK_OUTPUT_BYTES,
+  DEFAULT_MAX_RUN_OUTPUT_BYTES,
   MAX_PROBLEMS,
   MIN_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
 } from './limits.js';
 export { nestsDeeperThan } from './depth.js';
+export { jsonSize, TextTooLongError } from './size.js';
 export {
   BlockPolicySchema,
   RetryPolicySchema,

@@ -1,6 +1,7 @@
 // Substituting references inside config values at run time (docs/workflows.md 3: exact references keep their type).
 import { isPlainObject } from './plain.js';
 import { findReferences, type BlockReference, type PathSegment, type Reference } from './references.js';
+import { jsonSize, TextTooLongError } from './size.js';
 
 export interface ReferenceResolver {
   /** The referenced value in the current scope; undefined when it does not exist. */
@@ -39,30 +40,43 @@ export function stringifyForTemplate(value: unknown): string {
 
 /**
  * Returns a new value with every string resolved; the input is not modified. Values that come out of the
- * resolver are never scanned again, so data cannot smuggle in references of its own.
+ * resolver are never scanned again, so data cannot smuggle in references of its own. A text that references fill
+ * in is counted piece by piece and given up (TextTooLongError) before it grows past `maxTextLength` characters:
+ * one `<api.q>` written 60 times must not first become a 600 MB string.
  */
-export function resolveValue(value: unknown, resolver: ReferenceResolver): unknown {
-  if (typeof value === 'string') return resolveString(value, resolver);
-  if (Array.isArray(value)) return value.map((item) => resolveValue(item, resolver));
+export function resolveValue(value: unknown, resolver: ReferenceResolver, maxTextLength = Infinity): unknown {
+  if (typeof value === 'string') return resolveString(value, resolver, maxTextLength);
+  if (Array.isArray(value)) return value.map((item) => resolveValue(item, resolver, maxTextLength));
   if (isPlainObject(value)) {
     // fromEntries defines properties, so a "__proto__" key stays data instead of replacing the prototype.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveValue(item, resolver)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveValue(item, resolver, maxTextLength)]));
   }
   return value;
 }
 
-function resolveString(text: string, resolver: ReferenceResolver): unknown {
+function resolveString(text: string, resolver: ReferenceResolver, maxTextLength: number): unknown {
   const references = findReferences(text);
   if (references.length === 0) return text;
   const [first] = references;
   if (references.length === 1 && first.start === 0 && first.end === text.length) return lookUp(first, resolver);
   let result = '';
+  const tooLong = (added: number) => result.length + added > maxTextLength;
+  const add = (piece: string) => {
+    if (tooLong(piece.length)) throw new TextTooLongError(maxTextLength);
+    result += piece;
+  };
   let cursor = 0;
   for (const reference of references) {
-    result += text.slice(cursor, reference.start) + stringifyForTemplate(lookUp(reference, resolver));
+    add(text.slice(cursor, reference.start));
+    const value = lookUp(reference, resolver);
+    // An object is measured before it is written out as JSON: writing it is what would take the time.
+    const asJson = typeof value === 'object' && value !== null && maxTextLength !== Infinity;
+    if (asJson && tooLong(jsonSize(value, maxTextLength - result.length))) throw new TextTooLongError(maxTextLength);
+    add(stringifyForTemplate(value));
     cursor = reference.end;
   }
-  return result + text.slice(cursor);
+  add(text.slice(cursor));
+  return result;
 }
 
 function lookUp(reference: Reference, resolver: ReferenceResolver): unknown {

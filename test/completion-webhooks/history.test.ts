@@ -73,6 +73,13 @@ describe('delivery history, redelivery and test events', () => {
       const res = await t.request('GET', `${hooks(wf.id)}/${sub.id}/deliveries${bad}`);
       expect(res.status, bad).toBe(400);
     }
+    // Forged cursors naming a delivery id the database cannot take (NUL once reached it and answered 500).
+    for (const d of ['\u0000', 'dlv_\u0000', '\ud800']) {
+      const cursor = Buffer.from(JSON.stringify({ d })).toString('base64url');
+      const res = await t.request('GET', `${hooks(wf.id)}/${sub.id}/deliveries?cursor=${cursor}`);
+      expect(res.status, `${JSON.stringify(d)}: ${res.text}`).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'cursor' }] });
+    }
     // A cursor from another subscription's history is refused, not silently applied.
     const other = await subscribe(t, wf.id, { url: r.url, active: false });
     expect((await t.request('GET', `${hooks(wf.id)}/${other.id}/deliveries?cursor=${first.nextCursor}`)).status).toBe(400);

@@ -225,6 +225,41 @@ describe('delivery retries', () => {
     expect(new Set([hang, reset, healthy].flatMap((x) => x.requests.map((q) => q.headers['service-delivery-id']))).size).toBe(1);
   });
 
+  it('records an answer holding a NUL byte (as U+FFFD) and retries it on the schedule, not after the job lease', async () => {
+    const r = await receiver((req, res, index) => {
+      if (index > 0) return answer(204)(req, res);
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(Buffer.from('bad\u0000answer'));
+    });
+    const { wf, sub } = await hookedWorkflow(r.url);
+    await runOnce(t, wf);
+
+    // Before, recording this attempt failed: the delivery stayed pending with no attempt until its 60 s lease ran out.
+    const row = await afterAttempt(sub.id, 1);
+    expect(row.status).toBe('pending');
+    expect(row.lastStatusCode).toBe(500);
+    expect(row.lastError).toBe('HTTP 500 Internal Server Error: bad\uFFFDanswer');
+    const [attempt] = await attemptsOf(row.id);
+    const delay = scheduledDelay(row.nextAttemptAt!, attempt);
+    expect(delay).toBeGreaterThanOrEqual(SCHEDULE[0] - SLACK_MS);
+    expect(delay).toBeLessThanOrEqual(SCHEDULE[0] * 1.1 + SLACK_MS);
+
+    const history = await t.request('GET', `/api/v1/workflows/${wf.id}/webhooks/${sub.id}/deliveries`);
+    expect(history.status, history.text).toBe(200);
+    expect(history.body.data[0].attempts).toEqual([
+      { attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), statusCode: 500, error: 'HTTP 500 Internal Server Error: bad\uFFFDanswer' },
+    ]);
+
+    fastForwardTo(row.nextAttemptAt!);
+    const done = await eventually(async () => {
+      const d = await deliveryOf(sub.id);
+      return d.status === 'succeeded' && d;
+    });
+    expect(done.attempts).toBe(2);
+    expect((await attemptsOf(done.id)).map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 204]]);
+    expect(r.requests).toHaveLength(2);
+  });
+
   it('stops retrying once the subscription is disabled', async () => {
     const r = await receiver(answer(500));
     const { wf, sub } = await hookedWorkflow(r.url);

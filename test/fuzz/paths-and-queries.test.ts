@@ -2,11 +2,13 @@
 // with hostile query strings and repeated parameters, every kind of authentication, unicode paths the app has no
 // route for, and methods a route does not take. Each answer must have the fuzz properties (checks.ts); the server
 // must still serve after each route's cases.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/http/openapi.js';
 import { binaryPath } from './support/client.js';
-import { assertEveryRunLogged, assertStillServing, RunLedger, sendChecked } from './support/checks.js';
+import { assertEveryRunLogged, assertStillServing, fuzzParameters, RunLedger, sendChecked } from './support/checks.js';
 import { startFuzzFixture, type FuzzFixture } from './support/fixture.js';
-import { ODD_QUERIES, ODD_SEGMENTS } from './support/inputs.js';
+import { forgedCursor, ODD_QUERIES, ODD_SEGMENTS, UNSTORABLE_QUERY_VALUES } from './support/inputs.js';
 import { aimedRequest } from './support/requests.js';
 import { fillPath, FUZZ_ROUTES, paramNames, picksOf, readsQuery, sampleFor, type AuthName, type FuzzRoute } from './support/routes.js';
 
@@ -64,6 +66,58 @@ describe('hostile query strings', () => {
       await assertStillServing(f, label(route));
     });
   }
+});
+
+/** The query parameters the OpenAPI document gives each operation, by `METHOD pattern` in Hono's spelling. */
+const DOCUMENTED_QUERIES = (() => {
+  const doc = openApiDocument('http://fuzz.test') as {
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>>;
+  };
+  const byRoute = new Map<string, string[]>();
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      if (names.length > 0) byRoute.set(`${method.toUpperCase()} ${path}`, names);
+    }
+  }
+  return byRoute;
+})();
+const operationOf = (route: FuzzRoute) => `${route.method} ${route.pattern.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`;
+const documentedQuery = (route: FuzzRoute) => DOCUMENTED_QUERIES.get(operationOf(route)) ?? [];
+
+/** The route's valid query with `name` set to `value` (already encoded), every other parameter as it was. */
+function queryWith(route: FuzzRoute, name: string, value: string): string {
+  const kept = (route.query?.(f) ?? '').split('&').filter((pair) => pair !== '' && pair.split('=')[0] !== name);
+  return [...kept, `${name}=${value}`].join('&');
+}
+
+describe('values the database cannot store, in every documented query parameter', () => {
+  const routes = FUZZ_ROUTES.filter((r) => documentedQuery(r).length > 0);
+
+  it('covers every operation the OpenAPI document gives a query', () => {
+    expect(routes.map(operationOf).sort()).toEqual([...DOCUMENTED_QUERIES.keys()].sort());
+  });
+
+  for (const route of routes) {
+    it(label(route), async () => {
+      for (const name of documentedQuery(route)) {
+        for (const value of UNSTORABLE_QUERY_VALUES) await sendChecked(f, ledger, aimedRequest(f, route, { query: queryWith(route, name, value) }));
+      }
+      await assertStillServing(f, label(route));
+    }, SLOW_TEST_MS);
+  }
+
+  it('forged cursors of every shape, in both routes that take one', async () => {
+    const cursorRoutes = routes.filter((r) => documentedQuery(r).includes('cursor'));
+    expect(cursorRoutes.map(label).sort()).toEqual(['GET /api/v1/logs', 'GET /api/v1/workflows/:workflowId/webhooks/:subscriptionId/deliveries']);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cursorRoutes), forgedCursor, async (route, cursor) => {
+        await sendChecked(f, ledger, aimedRequest(f, route, { query: queryWith(route, 'cursor', cursor) }));
+      }),
+      fuzzParameters(150),
+    );
+    await assertStillServing(f, 'forged cursors');
+  }, SLOW_TEST_MS);
 });
 
 describe('authentication', () => {

@@ -75,3 +75,25 @@ describe('a body over the limit', () => {
     }
   }
 });
+
+describe('a request answered before its body has arrived', () => {
+  it('is answered with Connection: close, so no client sends its next request into the closing connection', async () => {
+    const { hostname, port } = new URL(t.url);
+    const { Socket } = await import('node:net');
+    const socket = new Socket();
+    await new Promise<void>((done) => socket.connect(Number(port), hostname, done));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    // No key: refused (401) before the body is read; only 10 of the 1,000 declared bytes are sent.
+    socket.write(
+      `POST /api/workflows/${workflowId}/execute HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 1000\r\nConnection: keep-alive\r\n\r\n{"q":"abc',
+    );
+    const deadline = Date.now() + 10_000;
+    while (!answer.includes('\r\n\r\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head).toMatch(/^http\/1\.1 401/);
+    expect(head).toContain('connection: close');
+  });
+});

@@ -102,4 +102,34 @@ describe('NUL characters', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
+
+  it('refuses a lone surrogate anywhere in a management body with 400 naming where, rather than storing it changed', async () => {
+    // A client's JSON carries a lone surrogate as a \u escape (JSON.stringify writes it so).
+    const post = (path: string, rawBody: string) => t.request('POST', path, { rawBody, headers: { 'content-type': 'application/json' } });
+    const cases: Array<[unknown, string]> = [
+      [{ workspaceId: t.workspaceId, name: 'ok', state: { blocks: { a: { x: ['ok', 'b\udc00'] } } } }, 'state.blocks.a.x.1'],
+      [{ workspaceId: t.workspaceId, name: 'ok', state: { blocks: { ['\ud83d']: {} } } }, 'state.blocks.\ufffd'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await post('/api/v1/workflows', JSON.stringify(body));
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details).toEqual([{ path, message: expect.stringContaining('surrogates') }]);
+    }
+    // A paired surrogate (an emoji) written as escapes is a character like any other.
+    const emoji = await post('/api/v1/folders', `{"workspaceId":"${t.workspaceId}","name":"\\ud83d\\ude00"}`);
+    expect(emoji.status, emoji.text).toBe(201);
+    expect(emoji.body.data.name).toBe('😀');
+  });
+
+  it('refuses a file name with NUL or a lone surrogate with 400 naming it, instead of a 500 when it is stored', async () => {
+    for (const name of ['a\u0000b.txt', '\ud800.txt']) {
+      const res = await t.request('POST', `/api/workflows/${wf}/execute`, {
+        body: { docs: [{ type: 'file', data: dataUrl(Buffer.from('hi')), name, mime: 'text/plain' }] },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details).toEqual([{ path: 'docs.0.name', message: expect.stringContaining('NUL') }]);
+    }
+  });
 });

@@ -377,6 +377,33 @@ describe('GET /api/v1/logs', () => {
     }
   });
 
+  it('refuses values the database cannot take (NUL, dates beyond years 1–9999, forged cursors) with 400 naming them', async () => {
+    // A real cursor with only its position moved: well-formed in every other way.
+    const real = JSON.parse(Buffer.from((await list({ limit: 1 })).body.nextCursor, 'base64url').toString('utf8'));
+    const forged = (ms: number) => Buffer.from(JSON.stringify({ ...real, t: ms })).toString('base64url');
+    const cases: Array<[string, string]> = [
+      ['startDate=0000-01-01', 'startDate'],
+      ['endDate=0000-01-01', 'endDate'],
+      // Well-formed, but year 0 and year 10000 once in UTC.
+      ['startDate=0001-01-01T00:00:00%2B01:00', 'startDate'],
+      ['endDate=9999-12-31T23:00:00-14:00', 'endDate'],
+      ['model=%00', 'model'],
+      ['model=a%00b', 'model'],
+      [`cursor=${forged(Date.parse('+010000-01-01T00:00:00Z'))}`, 'cursor'],
+      [`cursor=${forged(Date.parse('0000-12-31T23:59:59.999Z'))}`, 'cursor'],
+    ];
+    for (const [query, param] of cases) {
+      const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&${query}`);
+      expect(res.status, `${query}: ${res.text}`).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details.map((d: { path: string }) => d.path), query).toEqual([param]);
+    }
+    // The first and last storable instants are still filters like any other.
+    const edges = await list({ startDate: '0001-01-01', endDate: '9999-12-31T23:59:59.999Z', limit: 1000 });
+    expect(edges.status, edges.text).toBe(200);
+    expect(edges.body.data).toHaveLength(rows.length);
+  });
+
   it('reads a timestamp whose + offset was not percent-encoded', async () => {
     const last = [...rows].sort(byStartDesc)[0]!;
     const instant = last.startedAt.toISOString().replace('Z', '+00:00');

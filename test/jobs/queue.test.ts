@@ -130,6 +130,25 @@ describe('jobs', () => {
     await eventually(async () => (await jobRow(id)).status === 'completed');
   });
 
+  it('fails a job whose result cannot be stored, at once, instead of leaving it running until its lease lapses', async () => {
+    let calls = 0;
+    await startWorker({
+      // JSON has no BigInt: the result cannot be written, as with a string past what JavaScript can build.
+      odd: handler(() => {
+        calls++;
+        return { n: 1n };
+      }, { keepFinished: true }),
+    });
+    const id = await enqueueJob(database.db, { kind: 'odd', payload: {} });
+    const row = await eventually(async () => {
+      const r = await jobRow(id);
+      return r.status === 'failed' && r;
+    }, 3_000, 'the job to fail');
+    expect(row.result).toBeNull();
+    expect(row.lastError).toMatch(/^The job's result could not be stored \(.*BigInt.*\)$/);
+    expect(calls).toBe(1);
+  });
+
   it('takes a job back once its lease lapses (crashed worker), and the old holder can no longer settle it', async () => {
     const id = await enqueueJob(database.db, { kind: 'work', payload: {} });
     // A worker that claims and then "dies": it never renews nor settles.

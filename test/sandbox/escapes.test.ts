@@ -4,6 +4,12 @@ import { runUserCode } from '../../src/sandbox/index.js';
 
 const MiB = 1024 * 1024;
 const fast = { timeoutMs: 300 };
+// Filling a heap costs up to a second or two of CPU on a quiet machine (most of it in QuickJS once the heap is nearly
+// full), and a loaded one, where sandbox threads run at nice 10, stretches that past the default 5 s deadline. The
+// memory limit must be what ends these runs however slow the CPU: a deadline they never come near, a test timeout
+// beyond it.
+const untilMemoryRunsOut = { timeoutMs: 120_000 };
+const UNTIL_MEMORY_RUNS_OUT_TEST_MS = 150_000;
 
 async function expectSandboxStillWorks(): Promise<void> {
   const after = await runUserCode({ code: 'console.log("ok"); return typeof Object.prototype.polluted', inputs: {} });
@@ -56,26 +62,27 @@ describe('escape attempts', () => {
     expect(performance.now() - started).toBeLessThan(4000);
   });
 
-  test('a growing array of large strings hits the memory limit', async () => {
+  test('a growing array of large strings hits the memory limit', { timeout: UNTIL_MEMORY_RUNS_OUT_TEST_MS }, async () => {
     const code = 'const keep = []; while (true) keep.push("x".repeat(1e6) + keep.length);';
-    expect(await runUserCode({ code, inputs: {} })).toEqual({ ok: false, result: null, stdout: '', error: 'Memory limit exceeded (64 MiB)' });
+    const result = await runUserCode({ code, inputs: {}, limits: untilMemoryRunsOut });
+    expect(result).toEqual({ ok: false, result: null, stdout: '', error: 'Memory limit exceeded (64 MiB)' });
   });
 
-  test('a growing array of arrays hits the memory limit', async () => {
+  test('a growing array of arrays hits the memory limit', { timeout: UNTIL_MEMORY_RUNS_OUT_TEST_MS }, async () => {
     const code = 'globalThis.keep = []; while (true) keep.push(new Array(1000).fill(keep.length));';
-    const result = await runUserCode({ code, inputs: {}, limits: { memoryLimitBytes: 16 * MiB } });
+    const result = await runUserCode({ code, inputs: {}, limits: { ...untilMemoryRunsOut, memoryLimitBytes: 16 * MiB } });
     expect(result).toMatchObject({ ok: false, error: 'Memory limit exceeded (16 MiB)' });
   });
 
-  test('many small objects hit the memory limit', async () => {
+  test('many small objects hit the memory limit', { timeout: UNTIL_MEMORY_RUNS_OUT_TEST_MS }, async () => {
     const code = 'const keep = []; while (true) keep.push({ n: keep.length });';
-    const result = await runUserCode({ code, inputs: {}, limits: { memoryLimitBytes: 16 * MiB } });
+    const result = await runUserCode({ code, inputs: {}, limits: { ...untilMemoryRunsOut, memoryLimitBytes: 16 * MiB } });
     expect(result).toMatchObject({ ok: false, error: 'Memory limit exceeded (16 MiB)' });
   });
 
-  test('typed arrays hit the memory limit', async () => {
+  test('typed arrays hit the memory limit', { timeout: UNTIL_MEMORY_RUNS_OUT_TEST_MS }, async () => {
     const code = 'const keep = []; while (true) keep.push(new Uint8Array(4 * 1024 * 1024));';
-    const result = await runUserCode({ code, inputs: {}, limits: { memoryLimitBytes: 16 * MiB } });
+    const result = await runUserCode({ code, inputs: {}, limits: { ...untilMemoryRunsOut, memoryLimitBytes: 16 * MiB } });
     expect(result).toMatchObject({ ok: false, error: 'Memory limit exceeded (16 MiB)' });
   });
 
@@ -179,8 +186,9 @@ describe('escape attempts', () => {
 });
 
 describe('several runs at once', () => {
-  test('a bomb in one run does not disturb runs alongside it', async () => {
-    const bomb = runUserCode({ code: 'const keep = []; for (;;) { keep.push("y".repeat(1e6) + keep.length); await null; }', inputs: {} });
+  test('a bomb in one run does not disturb runs alongside it', { timeout: UNTIL_MEMORY_RUNS_OUT_TEST_MS }, async () => {
+    const bombCode = 'const keep = []; for (;;) { keep.push("y".repeat(1e6) + keep.length); await null; }';
+    const bomb = runUserCode({ code: bombCode, inputs: {}, limits: untilMemoryRunsOut });
     const spinner = runUserCode({ code: 'for (;;) await null;', inputs: {}, limits: fast });
     const normal = Array.from({ length: 5 }, (_, i) =>
       runUserCode({ code: 'let total = 0; for (let j = 0; j < 100; j++) { total += j; await null; } return total + n', inputs: { n: i } }),

@@ -1,5 +1,6 @@
-// The worker-thread pool: stopping runs that never yield, the bounded queue, and workers that get stuck or die.
-// One worker and room for one waiting run (this file's process only), so "busy" and "queued" are easy to reach.
+// The worker-thread pool: stopping runs that never yield, the bounded queue, workers that get stuck or die, and the
+// pool growing past its size while endless loops hold every thread. One worker that never grows and room for one
+// waiting run (this file's process only), so "busy" and "queued" are easy to reach; the growing tests reshape it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   configureSandboxPool,
@@ -14,8 +15,9 @@ const SPIN = 'while (true) {}';
 const long = { timeoutMs: 60_000 };
 
 beforeAll(async () => {
-  // 32 MiB of worker heap makes a worker-killing run cheap to write; a 100 ms grace makes the watchdog quick.
-  configureSandboxPool({ size: 1, maxQueued: 1, graceMs: 100, workerHeapMb: 32 });
+  // 32 MiB of worker heap makes a worker-killing run cheap to write; a 100 ms grace makes the watchdog quick;
+  // maxThreads 1 keeps a spinning run in the way of the others, as the queue tests need.
+  configureSandboxPool({ size: 1, maxThreads: 1, maxQueued: 1, graceMs: 100, workerHeapMb: 32 });
   await runUserCode({ code: 'return 1', inputs: {} }); // start the worker, so deadlines below measure runs
 });
 afterAll(() => shutdownSandboxPool());
@@ -147,5 +149,52 @@ describe('shutdown', () => {
     expect(await waiting).toMatchObject({ ok: false, error: 'Sandbox is shutting down' });
     expect(sandboxPoolStats()).toMatchObject({ workers: 0, busy: 0, queued: 0 });
     expect(await runUserCode({ code: 'return "again"', inputs: {} })).toMatchObject({ ok: true, result: 'again' });
+  });
+});
+
+describe('growing past size while endless loops hold every thread', () => {
+  // Two threads kept, up to six: one workspace may hold four of them (maxThreads - size). Extra threads idle for
+  // 300 ms are ended.
+  const SIZE = 2;
+  beforeAll(async () => {
+    await shutdownSandboxPool();
+    configureSandboxPool({ size: SIZE, maxThreads: 6, shrinkAfterMs: 300 });
+    await Promise.all(Array.from({ length: SIZE }, () => runUserCode({ code: 'return 1', inputs: {} })));
+  });
+
+  /** `count` runs of `tenant` that spin until aborted (or for a minute). */
+  function spinners(count: number, tenant: string) {
+    const controller = new AbortController();
+    const runs = Array.from({ length: count }, () => runUserCode({ code: SPIN, inputs: {}, signal: controller.signal, limits: long, tenant }));
+    return { runs, stop: () => controller.abort() };
+  }
+
+  // Each run below may wait 20 s, far longer than a thread takes to start even on a loaded machine. Without growing
+  // it would wait for a loop's deadline, a minute away, and time out.
+  const patient = { timeoutMs: 20_000 };
+
+  test("a run of the loops' own workspace starts while they spin, and the extra threads end once idle", { timeout: 60_000 }, async () => {
+    const loops = spinners(SIZE, 'ws_a');
+    await eventually(() => sandboxPoolStats().busy === SIZE, 20_000, 'the loops to hold every thread');
+
+    expect(await runUserCode({ code: 'return "served"', inputs: {}, limits: patient, tenant: 'ws_a' })).toEqual({ ok: true, result: 'served', stdout: '' });
+    expect(sandboxPoolStats().workers).toBeGreaterThan(SIZE);
+    expect(sandboxPoolStats().workers).toBeLessThanOrEqual(6);
+
+    loops.stop();
+    for (const run of loops.runs) expect(await run).toMatchObject({ ok: false, error: 'Aborted' });
+    await eventually(() => sandboxPoolStats().workers === SIZE, 20_000, 'the pool to shrink back to its size');
+  });
+
+  test("one workspace's flood holds at most maxThreads - size threads: another workspace's run still gets one", { timeout: 60_000 }, async () => {
+    const flood = spinners(5, 'ws_flood');
+    await eventually(() => sandboxPoolStats().busy === 4, 30_000, 'the flood to hold four threads');
+    expect(sandboxPoolStats().queued).toBe(1); // the fifth loop waits for one of its own
+
+    expect(await runUserCode({ code: 'return "served"', inputs: {}, limits: patient, tenant: 'ws_other' })).toEqual({ ok: true, result: 'served', stdout: '' });
+    expect(sandboxPoolStats()).toMatchObject({ busy: 4, queued: 1 });
+
+    flood.stop();
+    for (const run of flood.runs) expect(await run).toMatchObject({ ok: false, error: 'Aborted' });
   });
 });

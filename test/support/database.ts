@@ -31,17 +31,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([template]) });
     return { database, drop: () => database.close() };
   }
+  const blank = await createBlankPostgresDatabase();
+  const database = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 5 });
+  return {
+    database,
+    url: blank.url,
+    drop: async () => {
+      await database.close();
+      await blank.drop();
+    },
+  };
+}
+
+/** PostgreSQL only: a throw-away database with nothing in it, not even the migrations (a first start's database). */
+export async function createBlankPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) throw new Error('createBlankPostgresDatabase needs TEST_DATABASE_URL');
   const name = `sluice_test_${randomBase62(12).toLowerCase()}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
-  return {
-    database,
-    url: url.toString(),
-    drop: async () => {
-      await database.close();
-      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    },
-  };
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }

@@ -17,21 +17,34 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, PORT: '0', LOG_LEVEL: 'info', ...env };
 }
 
-/** Starts `sluice serve` (of this checkout, or of the project `bin` is in) and resolves once it logs its URL. */
-export function startSluice(env: Record<string, string>, args: string[] = ['serve'], bin = SLUICE_BIN): Promise<SluiceProcess> {
+/** Starts a sluice command without waiting for anything (a start-up the test holds up); output() is all it wrote. */
+export function spawnSluice(
+  env: Record<string, string>,
+  args: string[] = ['serve'],
+  bin = SLUICE_BIN,
+): Pick<SluiceProcess, 'child' | 'output'> {
   const child = spawn(process.execPath, [bin, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  const collect = (chunk: Buffer) => void (out += chunk.toString());
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  return { child, output: () => out };
+}
+
+/** Starts `sluice serve` (of this checkout, or of the project `bin` is in) and resolves once it logs its URL. */
+export function startSluice(env: Record<string, string>, args: string[] = ['serve'], bin = SLUICE_BIN): Promise<SluiceProcess> {
+  const { child, output } = spawnSluice(env, args, bin);
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sluice did not start in time:\n${out}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /"url":"(http:[^"]+)"/.exec(out);
+    const timer = setTimeout(() => reject(new Error(`sluice did not start in time:\n${output()}`)), 60_000);
+    // After spawnSluice's own listeners, so output() already holds this chunk.
+    const onData = () => {
+      const match = /"url":"(http:[^"]+)"/.exec(output());
       if (match) {
         clearTimeout(timer);
         resolvePromise({
           child,
           url: match[1],
-          output: () => out,
+          output,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
               if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
@@ -45,7 +58,7 @@ export function startSluice(env: Record<string, string>, args: string[] = ['serv
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`sluice exited with ${code} before listening:\n${out}`));
+      reject(new Error(`sluice exited with ${code} before listening:\n${output()}`));
     });
   });
 }

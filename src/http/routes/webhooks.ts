@@ -2,6 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
+import { storableString } from '../../db/storable.js';
 import { AppError } from '../../errors.js';
 import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/completion-webhooks/constants.js';
 import { listDeliveries, redeliver } from '../../services/completion-webhooks/deliveries.js';
@@ -50,7 +51,7 @@ export const subscriptionUpdate = z
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');
 export const deliveryListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: storableString.max(200).optional(),
 });
 
 /** Authenticates unless an enclosing guard already did (the /workflows guard may cover these paths too). */

@@ -5,6 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
+import { storableText } from '../../db/storable.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
 import { sendHttpRequest, type OutboundResponse } from '../../net/index.js';
 import type { AppContext } from '../app-context.js';
@@ -33,11 +34,16 @@ function deliveryHeaders(input: { deliveryId: string; timestamp: number; body: s
   return headers;
 }
 
+/**
+ * The attempt's error text, as stored. It quotes what the receiver answered, which may hold a NUL byte: stored as
+ * U+FFFD, else recording the attempt would fail and the delivery would wait out the job's lease instead of its
+ * retry schedule.
+ */
 function attemptError(response: OutboundResponse): string | null {
   if (response.status >= 200 && response.status <= 299) return null;
-  if (response.status === 0) return response.error ?? 'No response';
+  if (response.status === 0) return storableText(response.error ?? 'No response');
   const preview = response.body.subarray(0, ERROR_BODY_PREVIEW).toString('utf8').trim();
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${preview ? `: ${preview}` : ''}`;
+  return storableText(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${preview ? `: ${preview}` : ''}`);
 }
 
 /** What one attempt needs, read in one query (this is the hot path: raw SQL, no query builder). */

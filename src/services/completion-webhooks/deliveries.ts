@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deliveries, deliveryAttempts } from '../../db/schema.js';
+import { isStorableText } from '../../db/storable.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { AppContext } from '../app-context.js';
 import { createDeliveries } from './create-deliveries.js';
@@ -67,7 +68,8 @@ const encodeCursor = (deliveryId: string) => Buffer.from(JSON.stringify({ d: del
 function decodeCursor(cursor: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { d?: unknown };
-    if (typeof parsed.d === 'string' && parsed.d.length > 0 && parsed.d.length <= 64) return parsed.d;
+    const { d } = parsed;
+    if (typeof d === 'string' && d.length > 0 && d.length <= 64 && isStorableText(d)) return d;
   } catch {
     // fall through
   }

@@ -1,6 +1,7 @@
 // The file input object of a `files` field (docs/api.md 4.2), checked in full before anything is stored,
 // so a request with one bad file stores none of its files.
 import { z } from 'zod';
+import { storableString } from '../../db/storable.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { zodDetails } from '../../errors.js';
 import { formatByteLimit } from '../../byte-limit.js';
@@ -11,7 +12,8 @@ const MAX_URL_LENGTH = 8192;
 const fileInputSchema = z.object({
   type: z.enum(['file', 'url']),
   data: z.string(),
-  name: z.string().min(1, 'must not be empty').max(255),
+  // Stored in its own column and shown as the download's name: refused, not altered.
+  name: storableString.min(1, 'must not be empty').max(255),
   mime: z.string().max(255).regex(MIME_PATTERN, 'must be a MIME type such as application/pdf').optional(),
 });
 

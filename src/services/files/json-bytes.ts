@@ -7,9 +7,8 @@
 // back in place. Peak: the bytes plus the strings, two copies instead of three. Results equal JSON.parse's exactly
 // (same values, same SyntaxError for the same invalid input), which the fuzz tests in test/files check.
 import { randomBytes } from 'node:crypto';
+import { QUOTE, StringLiteralScanner } from '../../json-literals.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 // JSON forbids raw control characters inside strings; JSON.parse would reject them, so extraction must too.
@@ -65,39 +64,19 @@ function startsWithBom(bytes: Buffer): boolean {
 /**
  * Every string literal of at least `minBytes` bytes with no escape that is a value (not an object key). Outside a
  * string, a quote always opens one in JSON, so tracking quotes and backslashes is enough; if the text is not JSON the
- * skeleton is not JSON either and JSON.parse reports it. Both searches only move forward: linear in the body size.
+ * skeleton is not JSON either and JSON.parse reports it. Linear in the body size whatever its literals hold.
  */
 function findLongStringValues(bytes: Buffer, minBytes: number): LiteralRange[] {
   const ranges: LiteralRange[] = [];
-  let nextBackslash = -1;
-  const backslashFrom = (from: number) => {
-    if (nextBackslash !== Infinity && nextBackslash < from) {
-      const found = bytes.indexOf(BACKSLASH, from);
-      nextBackslash = found < 0 ? Infinity : found;
-    }
-    return nextBackslash;
-  };
+  const literals = new StringLiteralScanner(bytes);
   let position = 0;
   while (position < bytes.length) {
     const open = bytes.indexOf(QUOTE, position);
     if (open < 0) break;
     const start = open + 1;
-    let searchFrom = start;
-    let escaped = false;
-    let close = -1;
-    for (;;) {
-      const quote = bytes.indexOf(QUOTE, searchFrom);
-      if (quote < 0) break;
-      const backslash = backslashFrom(searchFrom);
-      if (backslash > quote) {
-        close = quote;
-        break;
-      }
-      escaped = true;
-      searchFrom = backslash + 2; // the escaped byte may itself be a quote or a backslash
-    }
+    const close = literals.closingQuote(start);
     if (close < 0) break; // unterminated string: JSON.parse will say so
-    const isLongValue = !escaped && close - start >= minBytes && !isFollowedByColon(bytes, close + 1);
+    const isLongValue = !literals.escaped && close - start >= minBytes && !isFollowedByColon(bytes, close + 1);
     if (isLongValue) ranges.push({ start, end: close });
     position = close + 1;
   }

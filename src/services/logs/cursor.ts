@@ -2,6 +2,7 @@
 // base64url JSON. Binding the order in means a cursor taken from an ascending walk cannot silently resume a
 // descending one (it would skip everything on the wrong side of the position).
 import { z } from 'zod';
+import { isStorableTime } from '../../db/storable.js';
 
 export const LOG_ORDERS = ['desc', 'asc'] as const;
 export type LogOrder = (typeof LOG_ORDERS)[number];
@@ -18,13 +19,12 @@ export interface LogCursor extends LogPosition {
 const CURSOR_VERSION = 1;
 /** Generous for `{v,o,t,i}` with a 64-character id; anything longer is not one of ours. */
 const MAX_CURSOR_LENGTH = 256;
-/** The largest instant a JavaScript Date can hold. */
-const MAX_TIME_MS = 8.64e15;
 
 const cursorPayload = z.strictObject({
   v: z.literal(CURSOR_VERSION),
   o: z.enum(LOG_ORDERS),
-  t: z.int().min(0).max(MAX_TIME_MS),
+  // A forged position the database could not compare is not a cursor either.
+  t: z.int().refine(isStorableTime),
   i: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 });
 

@@ -1,6 +1,7 @@
 // The query parameters of `GET /api/v1/logs` (docs/api.md 6.1): one zod schema, so every malformed
 // value is a 400 whose details name the parameter. Values arrive as query-string text and are parsed here.
 import { z } from 'zod';
+import { storableDate, storableString } from '../../db/storable.js';
 import { TRIGGER_TYPES } from '../../workflow/index.js';
 import { decodeCursor, LOG_ORDERS } from './cursor.js';
 
@@ -55,7 +56,9 @@ function timestamp(bound: 'lower' | 'upper') {
       const date = new Date(text);
       const subMillisecond = /\.\d{3}(\d*[1-9])/.test(text);
       return bound === 'lower' && subMillisecond ? new Date(date.getTime() + 1) : date;
-    });
+    })
+    // `0000-01-01` and `9999-12-31T23:00:00-14:00` are well-formed, but outside what the database can compare.
+    .pipe(storableDate);
 }
 
 /** Deployment versions are numbered from 1; `null` asks for the runs of no deployment (manual runs of the draft). */
@@ -97,7 +100,7 @@ export const logsQuerySchema = z
     maxDurationMs: nonNegativeNumber.optional(),
     minCost: nonNegativeNumber.optional(),
     maxCost: nonNegativeNumber.optional(),
-    model: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+    model: storableString.trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
     limit: pageSize.default(DEFAULT_PAGE_SIZE),
     cursor: cursor.optional(),
     order: z.enum(LOG_ORDERS).default('desc'),

@@ -2,7 +2,8 @@
 // keeps its running marker and commits its log together with the owner's usage, its completion webhook deliveries
 // and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
 // webhook subscriptions come from the caches.
-import { storableText, storableValue } from '../../db/json.js';
+import { storableValue } from '../../db/json.js';
+import { storableText } from '../../db/storable.js';
 import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../../engine/index.js';
 import { newId } from '../../ids.js';
 import type { TriggerType, WorkflowState } from '../../workflow/index.js';
@@ -13,9 +14,9 @@ import { loadEnvForRun } from '../env-vars.js';
 import { workspaceOwner } from '../limits.js';
 import type { StoredResponse } from '../idempotency.js';
 import { completionDeliveries } from '../completion-webhooks/outbox.js';
-import type { ExecutionRecord } from './record-statement.js';
+import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
-import { approvalTimeoutJob, canPause, createPauseTracker, type Resumption } from './approvals.js';
+import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
@@ -61,12 +62,23 @@ export interface ExecutionOutcome {
   stored: StoredAs;
 }
 
-/** A run the engine could not even carry out (a fault of ours, never a block's): logged as an error like any other. */
-function engineFault(startedAt: Date): ExecutionResult {
+interface FinishedRun {
+  outcome: ExecutionOutcome;
+  log: ExecutionRecord;
+  /** Set when the run paused for an approval. */
+  pause?: PauseState;
+  idempotency?: IdempotencyRecord;
+}
+
+/**
+ * A run the engine could not even carry out, or whose outcome could not be made into a log (a fault of ours, never
+ * a block's): logged as an error like any other.
+ */
+function engineFault(startedAt: Date, error = 'Internal error while running the workflow'): ExecutionResult {
   return {
     success: false,
     output: {},
-    error: 'Internal error while running the workflow',
+    error,
     traceSpans: [],
     blockOutputs: {},
     startedAt: startedAt.toISOString(),
@@ -146,6 +158,43 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 
+  // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
+  // is the whole run's; the owner is charged what the earlier parts were not.
+  const priceOf = (result: ExecutionResult) => summarizeCost(result.traceSpans, input.parent ? 0 : app.config.baseCostUsd);
+  /** The log of the run and what its caller is told; `cost` is given when the trace is not to be priced. */
+  const finishRun = (result: ExecutionResult, cost = priceOf(result)): FinishedRun => {
+    const activeMs = (input.resumption?.pause.activeMs ?? 0) + Math.round(result.durationMs);
+    const pause =
+      result.stopReason === 'paused' && pauses
+        ? pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs })
+        : undefined;
+    const log: ExecutionRecord = {
+      ...marker,
+      costTotal: cost.total,
+      cost,
+      models: Object.keys(cost.models),
+      traceSpans: result.traceSpans,
+      ...(pause
+        ? { status: 'paused', pause, finalOutput: {} }
+        : {
+            status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
+            level: result.success ? 'info' : 'error',
+            endedAt: new Date(result.endedAt),
+            totalDurationMs: activeMs,
+            finalOutput: result.output,
+            error: result.error === undefined ? null : storableText(result.error),
+            pause: pauses?.summary() ?? null,
+          }),
+    };
+    const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
+    const idempotency = input.idempotency && {
+      workflowId: input.workflow.id,
+      key: input.idempotency.key,
+      response: input.idempotency.answer(outcome),
+    };
+    return { outcome, log, pause, idempotency };
+  };
+
   let result: ExecutionResult;
   try {
     const env = await loadEnvForRun(app, input.workflow.workspaceId);
@@ -159,6 +208,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       services,
       signal: stop.signal,
       timeoutMs: input.timeoutMs,
+      limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
       onEvent,
       replay: pauses?.replay,
     });
@@ -169,55 +219,41 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     untrack();
     input.signal?.removeEventListener('abort', stopWith);
   }
-  observer.finish(result);
 
-  // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
-  // is the whole run's; the owner is charged what the earlier parts were not.
-  const cost = summarizeCost(result.traceSpans, input.parent ? 0 : app.config.baseCostUsd);
-  const charged = input.resumption?.pause.chargedUsd ?? 0;
-  const activeMs = (input.resumption?.pause.activeMs ?? 0) + Math.round(result.durationMs);
-  const paused = result.stopReason === 'paused' && pauses !== undefined;
-  const pause = paused ? pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs }) : undefined;
-  const log: ExecutionRecord = {
-    ...marker,
-    costTotal: cost.total,
-    cost,
-    models: Object.keys(cost.models),
-    traceSpans: result.traceSpans,
-    ...(pause
-      ? { status: 'paused', pause, finalOutput: {} }
-      : {
-          status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
-          level: result.success ? 'info' : 'error',
-          endedAt: new Date(result.endedAt),
-          totalDurationMs: activeMs,
-          finalOutput: result.output,
-          error: result.error === undefined ? null : storableText(result.error),
-          pause: pauses?.summary() ?? null,
-        }),
-  };
-  const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
+  try {
+    observer.finish(result);
+  } catch (err) {
+    // Metrics and traces report on the run; a fault of theirs does not change its outcome.
+    app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'could not report a run to metrics or tracing');
+  }
+
+  // Whatever happens from here on, the run ends with a log and its caller hears of it: a fault while making the log
+  // or the answer ends the run as an error, rather than leaving it `running` (and an async job `processing`).
+  let finished: FinishedRun;
+  try {
+    finished = finishRun(result);
+  } catch (err) {
+    app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'fault while finishing a run; logging it as an error');
+    finished = finishRun(engineFault(startedAt, 'Internal error while finishing the run'), summarizeCost([], 0));
+  }
+  const { outcome, log, pause } = finished;
   outcome.stored = await app.recorder.complete({
     started,
     log,
     ownerId: owner.id,
-    chargeUsd: Math.max(0, cost.total - charged),
+    chargeUsd: Math.max(0, outcome.cost.total - (input.resumption?.pause.chargedUsd ?? 0)),
     // A paused run has not completed: its subscribers hear of it when it does.
     deliveries: (stored) => (stored.status === 'paused' ? Promise.resolve([]) : completionDeliveries(app, stored)),
     // The approval's time-out is queued with the paused log, so no crash can leave the run waiting past it.
     followUps: pause && approvalTimeoutJob(executionId, pause),
-    idempotency: input.idempotency && {
-      workflowId: input.workflow.id,
-      key: input.idempotency.key,
-      response: input.idempotency.answer(outcome),
-    },
+    idempotency: finished.idempotency,
   });
   if (outcome.stored !== 'full') {
     app.logger.warn({ executionId, requestId: input.origin?.requestId, stored: outcome.stored }, 'run logged incompletely');
   }
-  if (paused && outcome.stored !== 'full') {
+  if (pause && outcome.stored !== 'full') {
     // Its pause could not be stored, so it cannot be resumed: it ended as the error its log says.
-    const { stopReason: _, ...ended } = result;
+    const { stopReason: _, ...ended } = outcome.result;
     outcome.result = { ...ended, error: 'The run paused for an approval, but its pause could not be stored; the run ended' };
   }
   return outcome;

@@ -48,7 +48,7 @@ export async function parseWebhookBody(raw: Buffer, contentType: string | undefi
 async function parseText(raw: Buffer, text: string, type: string, contentType: string | undefined): Promise<unknown> {
   if (type === 'application/json' || type.endsWith('+json') || (type === '' && /^\s*[[{]/.test(text))) {
     if (!text.trim()) return null;
-    assertJsonNesting(text);
+    assertJsonNesting(raw); // the bytes, not the text: no copy to scan
     try {
       return JSON.parse(text) as unknown;
     } catch {

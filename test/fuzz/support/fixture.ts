@@ -17,6 +17,7 @@ export type Pool =
   | 'workspace'
   | 'scratchWorkspace'
   | 'runnableWorkflow'
+  | 'hookedWorkflow'
   | 'scratchWorkflow'
   | 'sacrificialWorkflow'
   | 'chatWorkflow'
@@ -253,6 +254,8 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       scratchWorkspace: [scratchWorkspace],
       // The matrices aim at the first: a response block only, the cheapest run.
       runnableWorkflow: [respondWorkflowId, apiWorkflowId, privateChatId, publicChatId],
+      // The workflow of `subscription` and `delivery`: their routes find them only under it.
+      hookedWorkflow: [apiWorkflowId],
       scratchWorkflow: [scratchWorkflowId],
       sacrificialWorkflow: sacrificialWorkflows,
       chatWorkflow: [privateChatId, publicChatId],

@@ -131,6 +131,11 @@ export const RAW_BODIES: Record<string, string | Buffer> = {
   'number': '42',
   'ten thousand keys': `{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
   'a wide array': `{"q":[${Array.from({ length: 50_000 }, () => '0').join(',')}]}`,
+  // Escape-heavy text (issue 21): the scan for long string values once searched again after every backslash, so the
+  // reading time grew with the square of such a body. The first fits the run routes' limit, the second sign-in's.
+  'escape-heavy string (\\n × 100,000)': `{"q":"${'\\n'.repeat(100_000)}"}`,
+  'escape-heavy mix: unicode, quotes, backslashes, escaped keys, small escaped strings': `{"q\\"\\\\":"${'\\u00e9\\"\\\\\\/'.repeat(800)}","s":[${'"\\n",'.repeat(500)}"\\ud83d\\ude00"]}`,
+  'a backslash as the last byte': '{"q":"abc\\',
 };
 
 /** Strings with the characters that break storage and encoders: lone surrogates, NUL, controls, RTL, emoji. */
@@ -168,4 +173,46 @@ export const oddQuery = fc.oneof(
       .map(([k, v]) => `${encodeURIComponent(k.toWellFormed())}=${encodeURIComponent(v.toWellFormed())}`)
       .join('&'),
   ),
+);
+
+const cursorOf = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString('base64url');
+const YEAR_10000_MS = 253_402_300_800_000;
+const BEFORE_YEAR_1_MS = -62_135_596_800_001;
+
+/**
+ * Query values PostgreSQL refuses once they reach it (issue 21: each was a 500): NUL, a lone surrogate (as raw invalid
+ * UTF-8, and inside a cursor's JSON, the one way a query can carry it), timestamps outside years 1–9999 (dates,
+ * offsets that cross the boundary in UTC, forged cursor positions), and cursors shaped like both kinds the app issues
+ * (logs `{v,o,t,i}`, delivery history `{d}`) holding them. Sent as every documented query parameter of every route.
+ */
+export const UNSTORABLE_QUERY_VALUES: readonly string[] = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '0000-01-01',
+  '0001-01-01T00:00:00%2B01:00',
+  '9999-12-31T23:00:00-14:00',
+  '%2B010000-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  cursorOf({ v: 1, o: 'desc', t: YEAR_10000_MS, i: 'log_x' }),
+  cursorOf({ v: 1, o: 'asc', t: BEFORE_YEAR_1_MS, i: 'log_x' }),
+  cursorOf({ v: 1, o: 'desc', t: 8.64e15, i: 'log_x' }),
+  cursorOf({ v: 1, o: 'desc', t: 0, i: 'log_\u0000' }),
+  cursorOf({ d: '\u0000' }),
+  cursorOf({ d: 'dlv_\u0000x' }),
+  cursorOf({ d: '\ud800' }),
+  cursorOf({ d: 'dlv_\udfffx' }),
+];
+
+/** A forged cursor of either kind, its position or id drawn from anything JSON can carry (hostile text included). */
+export const forgedCursor: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .record({
+      v: fc.constantFrom(1, 2),
+      o: fc.constantFrom('desc', 'asc'),
+      t: fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.constantFrom(YEAR_10000_MS, BEFORE_YEAR_1_MS, 0), fc.double()),
+      i: fc.oneof(hostileString, fc.constantFrom('log_x', 'a')),
+    })
+    .map(cursorOf),
+  fc.record({ d: fc.oneof(hostileString, fc.constantFrom('\u0000', '\ud800')) }).map(cursorOf),
 );

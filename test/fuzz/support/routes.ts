@@ -191,13 +191,13 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     method: 'POST',
     pattern: `${hooks}/deliveries/:deliveryId/redeliver`,
     body: 'none',
-    params: { workflowId: 'runnableWorkflow', deliveryId: 'delivery' },
+    params: { workflowId: 'hookedWorkflow', deliveryId: 'delivery' },
   },
   {
     method: 'GET',
     pattern: `${hooks}/:subscriptionId`,
     body: 'none',
-    params: { workflowId: 'runnableWorkflow', subscriptionId: 'subscription' },
+    params: { workflowId: 'hookedWorkflow', subscriptionId: 'subscription' },
   },
   {
     method: 'PATCH',
@@ -217,20 +217,20 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     method: 'POST',
     pattern: `${hooks}/:subscriptionId/test`,
     body: 'none',
-    params: { workflowId: 'runnableWorkflow', subscriptionId: 'subscription' },
+    params: { workflowId: 'hookedWorkflow', subscriptionId: 'subscription' },
   },
   {
     method: 'GET',
     pattern: `${hooks}/:subscriptionId/deliveries`,
     body: 'none',
-    params: { workflowId: 'runnableWorkflow', subscriptionId: 'subscription' },
+    params: { workflowId: 'hookedWorkflow', subscriptionId: 'subscription' },
     query: () => 'limit=5',
   },
   {
     method: 'POST',
     pattern: `${hooks}/:subscriptionId/deliveries/:deliveryId/redeliver`,
     body: 'none',
-    params: { workflowId: 'runnableWorkflow', subscriptionId: 'subscription', deliveryId: 'delivery' },
+    params: { workflowId: 'hookedWorkflow', subscriptionId: 'subscription', deliveryId: 'delivery' },
   },
 
   // The editor's Run button (the draft; JSON answer with ?stream=false, else SSE).

@@ -172,6 +172,7 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('places palette blocks beside the last one, connected, and arranges the graph', withFailureShot('failure-placement', placementJourney));
   it('builds a workflow with palette search and the keyboard only', withFailureShot('failure-keyboard', keyboardJourney));
   it('copies blocks into another workflow, duplicates them, and shows the shortcuts', withFailureShot('failure-clipboard', clipboardJourney));
+  it('exports, imports and duplicates workflows from the list, and switches to dark mode', withFailureShot('failure-list', workflowListJourney));
 });
 
 async function journey() {
@@ -307,6 +308,7 @@ async function journey() {
     await page.getByRole('button', { name: 'Restore them' }).click();
     await page.locator('[data-testid=save-state][data-status=invalid]').waitFor();
     await block('Fetch').nth(1).waitFor();
+    await page.getByRole('button', { name: 'fit view' }).click();
     await block('Fetch').nth(1).click();
     await page.getByLabel('Block name').fill('Ok');
     await page.getByRole('button', { name: 'fit view' }).click();
@@ -739,14 +741,19 @@ async function placementJourney() {
       return a.x + a.width < b.x && b.x + b.width < c.x;
     })
     .toBe(true);
-  const minimap = (await page.locator('.react-flow__minimap').boundingBox())!;
-  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
-  for (const name of ['Start', 'API 1', 'Response 1']) {
-    const b = (await block(name).boundingBox())!;
-    expect(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height, name).toBe(true);
-    const underMinimap = b.x + b.width > minimap.x && b.y + b.height > minimap.y;
-    expect(underMinimap, `${name} under the minimap`).toBe(false);
-  }
+  // The view is fitted with a short animation: wait until it settles with every block in sight.
+  const outOfSight = async () => {
+    const minimap = (await page.locator('.react-flow__minimap').boundingBox())!;
+    const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+    const hidden: string[] = [];
+    for (const name of ['Start', 'API 1', 'Response 1']) {
+      const b = (await block(name).boundingBox())!;
+      if (!(b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height)) hidden.push(`${name} outside`);
+      if (b.x + b.width > minimap.x && b.y + b.height > minimap.y) hidden.push(`${name} under the minimap`);
+    }
+    return hidden;
+  };
+  await expect.poll(outOfSight).toEqual([]);
   await shot('16-arranged');
   expect(browserErrors).toEqual([]);
 }
@@ -846,5 +853,38 @@ async function clipboardJourney() {
   await page.keyboard.press('Escape');
   await expect.poll(() => sheet.count()).toBe(0);
   await waitSaved();
+  expect(browserErrors).toEqual([]);
+}
+
+/** The workflow list: Export downloads the document, Import brings it back, Duplicate copies; dark mode; /docs (#23.9). */
+async function workflowListJourney() {
+  await signedIn();
+  const rows = page.getByTestId('workflow-row');
+  await page.getByRole('link', { name: 'Keyboard', exact: true }).waitFor();
+  const before = await rows.count();
+  await page.getByRole('button', { name: 'Duplicate Keyboard' }).click();
+  await page.getByRole('link', { name: 'Keyboard (copy)' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Keyboard', exact: true }).click()]);
+  const file = join(dataDir, 'exported.workflow.json');
+  await download.saveAs(file);
+  expect(download.suggestedFilename()).toBe('Keyboard.workflow.json');
+  await page.getByLabel('Import workflow file').setInputFiles(file);
+  await expect.poll(() => rows.count()).toBe(before + 2);
+  // The imported copy is the same workflow: it opens with its blocks.
+  await page.getByRole('link', { name: 'Keyboard', exact: true }).last().click();
+  for (const name of ['Start', 'Fetch', 'Check', 'Ok']) await block(name).waitFor();
+
+  expect(await page.getByRole('link', { name: 'API docs' }).getAttribute('href')).toBe('/docs');
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const light = await background();
+  await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await expect.poll(background).not.toBe(light);
+  await shot('19-dark-editor');
+  // Kept across a reload; back to light for the journeys after this one.
+  await page.reload();
+  await block('Start').waitFor();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await page.getByRole('button', { name: 'Switch to light mode' }).click();
   expect(browserErrors).toEqual([]);
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { api, setCsrfToken } from './api';
 import { usePausedRuns } from './components/approvals';
 import { ErrorBox, Spinner } from './components/ui';
@@ -13,6 +13,7 @@ import { WorkflowListPage } from './pages/WorkflowList';
 import { WorkflowPage } from './pages/WorkflowPage';
 import { Link, matchPath, navigate, useLocation } from './router';
 import { useSessionQuery, useWorkspace, WorkspaceProvider } from './session';
+import { chooseTheme, currentTheme, type Theme } from './theme';
 
 export function App() {
   const session = useSessionQuery();
@@ -91,6 +92,10 @@ function Shell() {
           <Link to="/settings" className={section === 'settings' ? 'active' : ''}>Settings</Link>
         </nav>
         <div className="topbar-user">
+          <a href="/docs" target="_blank" rel="noreferrer" className="topbar-link" title="The API reference (OpenAPI)">
+            API docs
+          </a>
+          <ThemeToggle />
           <span title={`Plan: ${session.user.plan}`}>{session.user.email}</span>
           <button className="btn ghost small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
@@ -99,6 +104,25 @@ function Shell() {
       </header>
       <main className="content">{page}</main>
     </div>
+  );
+}
+
+/** Switches between light and dark (the system's setting until the user picks one). */
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      className="btn ghost small"
+      aria-label={`Switch to ${next} mode`}
+      title={`Switch to ${next} mode`}
+      onClick={() => {
+        chooseTheme(next);
+        setTheme(next);
+      }}
+    >
+      {theme === 'dark' ? '☀' : '☾'}
+    </button>
   );
 }
 

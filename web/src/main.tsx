@@ -5,6 +5,7 @@ import '@xyflow/react/dist/style.css';
 import './styles.css';
 import { ApiError } from './api';
 import { App } from './App';
+import { applyTheme, storedTheme } from './theme';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -16,6 +17,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+applyTheme(storedTheme());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

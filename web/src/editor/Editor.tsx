@@ -8,6 +8,7 @@ import {
   MiniMap,
   ReactFlow,
   ReactFlowProvider,
+  useNodesInitialized,
   useReactFlow,
   type Connection,
   type EdgeChange,
@@ -44,6 +45,7 @@ import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { useNavigationGuard } from '../router';
+import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { SHORTCUTS, useShortcuts } from './use-shortcuts';
 import { copySelection, parseClipboard, pasteNodes, PASTE_OFFSET, type ClipboardDocument } from './clipboard';
@@ -93,6 +95,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   nodesRef.current = nodes;
   edgesRef.current = edges;
   const flow = useReactFlow<FlowNode, FlowEdge>();
+  const colorMode = useColorMode();
   const wrapper = useRef<HTMLDivElement>(null);
   const [panel, setPanel] = useState<'block' | 'run'>('block');
 
@@ -100,13 +103,15 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   const history = useHistory({ nodesRef, edgesRef, setNodes, setEdges });
   const { record, undo, redo } = history;
 
-  // Opened on another tab first (a deep link to /api, say), the canvas had no size to fit into: fit when first shown.
-  const fitted = useRef(visible);
+  // Fit the whole workflow in view once its blocks have been measured and the canvas is shown (opened on another tab
+  // first — a deep link to /api, say — the canvas had no size to fit into until then).
+  const nodesInitialized = useNodesInitialized();
+  const fitted = useRef(false);
   useEffect(() => {
-    if (!visible || fitted.current) return;
+    if (!visible || !nodesInitialized || fitted.current) return;
     fitted.current = true;
     requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
-  }, [visible, flow]);
+  }, [visible, nodesInitialized, flow]);
 
   // ---- autosave ----------------------------------------------------------------------------------------------
   const dragging = nodes.some((n) => n.dragging);
@@ -133,6 +138,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     setNodes(next.nodes);
     setEdges(next.edges);
     setOfferedDraft(null);
+    setTimeout(() => void flow.fitView(FIT_VIEW), 50);
   };
   const discardDraft = () => {
     clearLocalDraft(workflow.id);
@@ -675,6 +681,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             </aside>
             <div className="canvas" ref={wrapper} onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }} onDrop={onDrop}>
               <ReactFlow<FlowNode, FlowEdge>
+                colorMode={colorMode}
                 nodes={nodes}
                 edges={renderedEdges}
                 nodeTypes={nodeTypes}

@@ -47,6 +47,38 @@ export function WorkflowListPage() {
     onSuccess: invalidate,
   });
 
+  // Export / import / duplicate: the export document of the API (README "Export and import"), as a file or a copy.
+  const exportDocument = (id: string) => api<{ data: unknown }>(`/api/v1/workflows/${id}/export`).then((r) => r.data);
+  const importDocument = useMutation({
+    mutationFn: ({ document, name }: { document: unknown; name?: string }) =>
+      api<{ data: Workflow; missingEnvironment: string[] }>('/api/v1/workflows/import', {
+        method: 'POST',
+        body: { workspaceId: workspace.id, document, folderId: folderId ?? null, ...(name ? { name } : {}) },
+      }),
+    onSuccess: ({ data, missingEnvironment }) => {
+      invalidate();
+      setImported(missingEnvironment.length > 0 ? `“${data.name}” needs these environment variables: ${missingEnvironment.join(', ')}` : null);
+    },
+  });
+  const [imported, setImported] = useState<string | null>(null);
+  const download = async (w: Pick<Workflow, 'id' | 'name'>) => {
+    const document = await exportDocument(w.id);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' }));
+    const link = Object.assign(window.document.createElement('a'), { href: url, download: `${w.name.replace(/[^\w.-]+/g, '-')}.workflow.json` });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1_000);
+  };
+  const duplicate = async (w: Pick<Workflow, 'id' | 'name'>) => importDocument.mutate({ document: await exportDocument(w.id), name: `${w.name} (copy)`.slice(0, 200) });
+  const upload = async (file: File) => {
+    let document: unknown;
+    try {
+      document = JSON.parse(await file.text());
+    } catch {
+      return setImported(`${file.name} is not a JSON file (export one with “Export”).`);
+    }
+    importDocument.mutate({ document });
+  };
+
   const [folderName, setFolderName] = useState('');
   const createFolder = useMutation({
     mutationFn: (name: string) => api('/api/v1/folders', { method: 'POST', body: { workspaceId: workspace.id, name } }),
@@ -125,8 +157,23 @@ export function WorkflowListPage() {
               New workflow
             </button>
           </InlineForm>
+          <label className="btn" title="Import a workflow from an exported .json file">
+            Import…
+            <input
+              type="file"
+              accept="application/json,.json"
+              aria-label="Import workflow file"
+              hidden
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void upload(file);
+              }}
+            />
+          </label>
         </div>
-        <ErrorBox error={create.error ?? update.error ?? remove.error ?? renameFolder.error ?? deleteFolder.error} />
+        {imported && <div className="banner warn" role="status">{imported}</div>}
+        <ErrorBox error={create.error ?? update.error ?? remove.error ?? renameFolder.error ?? deleteFolder.error ?? importDocument.error} />
         <QueryView
           query={workflows}
           what="workflows"
@@ -134,7 +181,7 @@ export function WorkflowListPage() {
           list={visible}
           empty="No workflows here yet. Give one a name above and press “New workflow”."
         >
-          <Table columns={['Name', 'Status', 'Folder', 'Updated', '']}>
+          <Table columns={['Name', 'Status', 'Folder', 'Updated', '', '']}>
             {visible.map((w) => (
               <tr key={w.id} data-testid="workflow-row">
                 <td>
@@ -156,6 +203,14 @@ export function WorkflowListPage() {
                   />
                 </td>
                 <td className="muted">{formatTime(w.updatedAt)}</td>
+                <td className="row gap">
+                  <button className="btn small ghost" onClick={() => void download(w)} aria-label={`Export ${w.name}`}>
+                    Export
+                  </button>
+                  <button className="btn small ghost" onClick={() => void duplicate(w)} aria-label={`Duplicate ${w.name}`} disabled={importDocument.isPending}>
+                    Duplicate
+                  </button>
+                </td>
                 <ConfirmCell label="Delete" onConfirm={() => remove.mutate(w.id)} />
               </tr>
             ))}

@@ -173,6 +173,7 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('builds a workflow with palette search and the keyboard only', withFailureShot('failure-keyboard', keyboardJourney));
   it('copies blocks into another workflow, duplicates them, and shows the shortcuts', withFailureShot('failure-clipboard', clipboardJourney));
   it('exports, imports and duplicates workflows from the list, and switches to dark mode', withFailureShot('failure-list', workflowListJourney));
+  it('lists a workflow\'s runs and opens a failed one from its log on the canvas', withFailureShot('failure-executions', executionsJourney));
 });
 
 async function journey() {
@@ -886,5 +887,57 @@ async function workflowListJourney() {
   await block('Start').waitFor();
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await page.getByRole('button', { name: 'Switch to light mode' }).click();
+  expect(browserErrors).toEqual([]);
+}
+
+/** The Executions tab lists a workflow's runs; "Open in editor" on a failed run's log shows its blocks on the canvas (#23.7). */
+async function executionsJourney() {
+  expect(apiKey, 'the first journey creates the key').toBeDefined();
+  const workspaceId = ((await keyApi('/api/v1/workspaces')).body.data as Array<{ id: string }>)[0].id;
+  const stateBlock = (id: string, type: string, name: string, x: number, config: Record<string, unknown>) => ({
+    id, type, name, position: { x, y: 120 }, enabled: true, config,
+  });
+  const created = await keyApi('/api/v1/workflows', {
+    method: 'POST',
+    body: {
+      workspaceId,
+      name: 'Sometimes fails',
+      state: {
+        blocks: {
+          start: stateBlock('start', 'api_trigger', 'Start', 0, { inputFormat: [{ name: 'fail', type: 'boolean' }] }),
+          work: stateBlock('work', 'function', 'Work', 260, { code: 'if (<start.fail>) throw new Error("the order was lost"); return "done";' }),
+        },
+        edges: [{ id: 'e1', source: 'start', target: 'work' }],
+        loops: {},
+        parallels: {},
+      },
+    },
+  });
+  const id = (created.body.data as { id: string }).id;
+  await keyApi(`/api/v1/workflows/${id}/deploy`, { method: 'POST' });
+  await keyApi(`/api/workflows/${id}/execute`, { method: 'POST', body: { fail: false } });
+  const failed = await keyApi(`/api/workflows/${id}/execute`, { method: 'POST', body: { fail: true } });
+  const executionId = (failed.body as { executionId: string }).executionId;
+
+  await signedIn();
+  await page.goto(`${sluice.url}/workflows/${id}/executions`);
+  const rows = page.getByTestId('execution-row');
+  await expect.poll(() => rows.count()).toBe(2);
+  await page.getByLabel('Filter by outcome').selectOption('error');
+  await expect.poll(() => rows.count()).toBe(1);
+  expect(await rows.first().textContent()).toContain(executionId);
+
+  // From the failed run's log back to the editor: the failing block and its error are on the canvas.
+  await rows.first().getByRole('link', { name: 'Log' }).click();
+  await page.getByRole('link', { name: 'Open in editor' }).click();
+  await page.getByTestId('past-run').waitFor();
+  await expect.poll(() => page.getByTestId('past-run').textContent()).toContain(executionId);
+  await expect.poll(() => block('Work').locator('[data-testid=run-status]').getAttribute('data-status')).toBe('error');
+  expect(await block('Start').locator('[data-testid=run-status]').getAttribute('data-status')).toBe('success');
+  await expect.poll(() => page.getByTestId('run-panel').textContent()).toContain('the order was lost');
+  await shot('20-past-run');
+  await page.getByRole('button', { name: 'Back to editing' }).click();
+  await expect.poll(() => page.getByTestId('past-run').count()).toBe(0);
+  expect(new URL(page.url()).search).toBe('');
   expect(browserErrors).toEqual([]);
 }

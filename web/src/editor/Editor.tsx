@@ -18,7 +18,7 @@ import {
 } from '@xyflow/react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
-import { api } from '../api';
+import { api, errorMessage } from '../api';
 import type { EnvVar, Workflow } from '../types';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
@@ -44,7 +44,9 @@ import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
-import { useNavigationGuard } from '../router';
+import { Link, navigate, useLocation, useNavigationGuard } from '../router';
+import { pastRunOf } from './past-run';
+import type { LogDetail, LogEntry } from '../types';
 import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { SHORTCUTS, useShortcuts } from './use-shortcuts';
@@ -119,6 +121,30 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging, normalize: normalizeState });
   const run = useManualRun(workflow.id, autosave.flush);
   handle.current = { flush: autosave.flush };
+
+  // ---- a past run on the canvas (?execution=…, "Open in editor" on a log or the Executions tab) -------------------
+  const { search: query } = useLocation();
+  const shownExecution = query.get('execution');
+  const pastRun = useQuery({
+    queryKey: ['past-run', workflow.workspaceId, shownExecution],
+    enabled: !!shownExecution,
+    queryFn: async () => {
+      const params = new URLSearchParams({ workspaceId: workflow.workspaceId, executionId: shownExecution! });
+      const [entry] = (await api<{ data: LogEntry[] }>(`/api/v1/logs?${params}`)).data;
+      if (!entry) throw new Error(`No log of run ${shownExecution} (yet): it may still be running.`);
+      return (await api<{ data: LogDetail }>(`/api/v1/logs/${entry.id}`)).data;
+    },
+    staleTime: Infinity,
+  });
+  useEffect(() => {
+    if (!pastRun.data) return;
+    run.show(pastRunOf(pastRun.data));
+    setPanel('run');
+  }, [pastRun.data, run.show]);
+  const closePastRun = () => {
+    run.show(null);
+    navigate(`/workflows/${workflow.id}`, { replace: true });
+  };
 
   // ---- never lose work: leaving asks while a change is not saved; a draft kept in this browser is offered back ---
   useNavigationGuard(async (to) => {
@@ -551,6 +577,24 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
               ↷ Redo
             </button>
           </div>
+          {shownExecution && (
+            <div className="banner info" role="status" data-testid="past-run">
+              {pastRun.isError ? (
+                <>Could not open run {shownExecution}: {errorMessage(pastRun.error)}</>
+              ) : pastRun.data ? (
+                <>
+                  Showing run <code>{shownExecution}</code> of {new Date(pastRun.data.startedAt).toLocaleString()} on the
+                  workflow as it is now.
+                  <Link to={`/logs/${pastRun.data.id}`}>Open its log</Link>
+                </>
+              ) : (
+                <>Loading run {shownExecution}…</>
+              )}
+              <button className="btn small" onClick={closePastRun}>
+                Back to editing
+              </button>
+            </div>
+          )}
           {offeredDraft && (
             <div className="banner warn" role="alert" data-testid="local-draft">
               This browser kept changes to this workflow that were not saved ({new Date(offeredDraft.keptAt).toLocaleString()}).

@@ -11,6 +11,7 @@ import { useWorkspace } from '../session';
 import type { ManualRunRecord } from '../types';
 import type { FlowNode } from './model';
 import type { BlockRunState } from './nodes';
+import type { PastRun } from './past-run';
 
 export interface ManualRun {
   /** `paused`: the run waits at an approval block; `cancelled`: a cancel request stopped it. */
@@ -27,10 +28,12 @@ export interface ManualRun {
   durationMs?: number;
   start(): Promise<void>;
   cancel(): void;
+  /** Shows a finished run from its log (past-run.ts), or clears it; ignored while a run is in progress. */
+  show(past: PastRun | null): void;
 }
 
 /** What the run's records build up (ManualRun without its actions). */
-type RunProgress = Omit<ManualRun, 'start' | 'cancel' | 'running'>;
+type RunProgress = Omit<ManualRun, 'start' | 'cancel' | 'show' | 'running'>;
 
 /** The message a block stopped by the run's pause reports (src/services/runs/approvals.ts PAUSED_MESSAGE). */
 const PAUSED_ERROR = /^Paused\b/;
@@ -95,7 +98,11 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
       if (!(error instanceof ApiError && error.status === 409)) controller.abort();
     });
   }, [executionId]);
-  return { ...state, running: state.status === 'running', start, cancel };
+  const show = useCallback((past: PastRun | null) => {
+    if (abort.current) return;
+    setState(past ?? { status: 'idle', blocks: {}, order: [] });
+  }, []);
+  return { ...state, running: state.status === 'running', start, cancel, show };
 }
 
 /** The run with block `id`'s state replaced, the block listed in the order blocks first reported. */

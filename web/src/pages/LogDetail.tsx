@@ -53,6 +53,9 @@ function LogView({ log: d }: { log: LogDetail }) {
         <h1>{d.workflow?.name ?? d.workflowId}</h1>
         <StatusBadge status={d.status} level={d.level} />
         <Badge tone="info">{d.trigger}</Badge>
+        <Link to={`/workflows/${d.workflowId}?execution=${d.executionId}`} className="btn small grow-right">
+          Open in editor
+        </Link>
       </div>
       <div className="stats">
         <Stat label="Started" value={formatTime(d.startedAt)} />

@@ -1,4 +1,4 @@
-// One workflow: its header (name, deploy state) and tabs — editor, deployments, API, webhooks. The editor stays
+// One workflow: its header (name, deploy state) and tabs — editor, deployments, API, webhooks, executions. The editor stays
 // mounted while another tab shows, so its undo history and unsaved edits survive a look at the API tab.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
@@ -11,6 +11,7 @@ import { useWorkflowStatus } from '../queries';
 import type { Workflow } from '../types';
 import { ApiTab } from './ApiTab';
 import { DeployPanel } from './DeployPanel';
+import { ExecutionsTab } from './ExecutionsTab';
 import { WebhooksPanel } from './WebhooksPanel';
 import { EditableText } from './WorkflowList';
 
@@ -19,6 +20,7 @@ const TABS = [
   { id: 'deploy', label: 'Deploy' },
   { id: 'api', label: 'API' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'executions', label: 'Executions' },
 ];
 
 export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: string }) {
@@ -102,6 +104,7 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
             {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
             {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
             {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+            {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
           </div>
         </div>
       )}

@@ -1,0 +1,66 @@
+// The runs of one workflow (the Executions tab): newest first, filtered by outcome, each with its log and "Open in
+// editor", which shows that run's block statuses, outputs and errors on the canvas (editor/past-run.ts).
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api';
+import { Badge, formatDuration, formatTime, LevelBadge, QueryView, Table } from '../components/ui';
+import { Link } from '../router';
+import type { LogEntry } from '../types';
+
+const PAGE = 50;
+
+export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string; workspaceId: string }) {
+  const [level, setLevel] = useState<'' | 'info' | 'error'>('');
+  const runs = useQuery({
+    queryKey: ['executions', workflowId, level],
+    queryFn: () => {
+      const params = new URLSearchParams({ workspaceId, workflowIds: workflowId, limit: String(PAGE) });
+      if (level) params.set('level', level);
+      return api<{ data: LogEntry[] }>(`/api/v1/logs?${params}`).then((r) => r.data);
+    },
+    refetchInterval: 10_000,
+  });
+  return (
+    <div className="page" data-testid="executions">
+      <div className="page-head">
+        <h2>Executions</h2>
+        <label className="row gap small">
+          Show
+          <select aria-label="Filter by outcome" value={level} onChange={(e) => setLevel(e.target.value as typeof level)}>
+            <option value="">all runs</option>
+            <option value="info">succeeded</option>
+            <option value="error">failed or stopped</option>
+          </select>
+        </label>
+        <Link to={`/logs?workflowIds=${workflowId}`} className="grow-right">
+          All of them in Logs
+        </Link>
+      </div>
+      <QueryView query={runs} what="executions" retry empty="No runs of this workflow yet (or none with this outcome).">
+        {(list) => (
+          <Table columns={['Started', 'Outcome', 'Trigger', 'Duration', 'Execution', '']}>
+            {list.map((log) => (
+              <tr key={log.id} data-testid="execution-row">
+                <td>{formatTime(log.startedAt)}</td>
+                <td>
+                  <LevelBadge level={log.level} />
+                </td>
+                <td>
+                  <Badge tone="info">{log.trigger}</Badge>
+                </td>
+                <td>{formatDuration(log.totalDurationMs)}</td>
+                <td>
+                  <code className="small">{log.executionId}</code>
+                </td>
+                <td className="row gap">
+                  <Link to={`/logs/${log.id}`}>Log</Link>
+                  <Link to={`/workflows/${workflowId}?execution=${log.executionId}`}>Open in editor</Link>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </QueryView>
+    </div>
+  );
+}

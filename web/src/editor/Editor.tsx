@@ -49,7 +49,8 @@ import { pastRunOf } from './past-run';
 import type { LogDetail, LogEntry } from '../types';
 import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
-import { SHORTCUTS, useShortcuts } from './use-shortcuts';
+import { useShortcuts } from './use-shortcuts';
+import { ContextMenu, DraftBanner, PastRunBanner, ShortcutSheet } from './overlays';
 import { copySelection, parseClipboard, pasteNodes, PASTE_OFFSET, type ClipboardDocument } from './clipboard';
 
 const PALETTE_MIME = 'application/x-sluice-block';
@@ -482,10 +483,6 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     setSearch('');
     addBlock(first.type);
   };
-  const menuAction = (action: () => void) => () => {
-    setMenu(null);
-    action();
-  };
   const copyFromMenu = () => {
     const text = copyText();
     if (text) void navigator.clipboard?.writeText(text).catch(() => undefined);
@@ -578,34 +575,9 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             </button>
           </div>
           {shownExecution && (
-            <div className="banner info" role="status" data-testid="past-run">
-              {pastRun.isError ? (
-                <>Could not open run {shownExecution}: {errorMessage(pastRun.error)}</>
-              ) : pastRun.data ? (
-                <>
-                  Showing run <code>{shownExecution}</code> of {new Date(pastRun.data.startedAt).toLocaleString()} on the
-                  workflow as it is now.
-                  <Link to={`/logs/${pastRun.data.id}`}>Open its log</Link>
-                </>
-              ) : (
-                <>Loading run {shownExecution}…</>
-              )}
-              <button className="btn small" onClick={closePastRun}>
-                Back to editing
-              </button>
-            </div>
+            <PastRunBanner executionId={shownExecution} query={pastRun} onClose={closePastRun} />
           )}
-          {offeredDraft && (
-            <div className="banner warn" role="alert" data-testid="local-draft">
-              This browser kept changes to this workflow that were not saved ({new Date(offeredDraft.keptAt).toLocaleString()}).
-              <button className="btn small" onClick={restoreDraft}>
-                Restore them
-              </button>
-              <button className="btn small danger" onClick={discardDraft}>
-                Discard
-              </button>
-            </div>
-          )}
+          {offeredDraft && <DraftBanner draft={offeredDraft} onRestore={restoreDraft} onDiscard={discardDraft} />}
           {autosave.save.status === 'conflict' && (
             <div className="banner warn" role="alert">
               Someone else saved this workflow while you were editing.
@@ -626,55 +598,37 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             </div>
           )}
           {menu && (
-            <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }} onMouseLeave={() => setMenu(null)}>
-              {menu.nodeId ? (
-                <>
-                  <button role="menuitem" onClick={menuAction(duplicate)}>Duplicate <kbd>Ctrl+D</kbd></button>
-                  <button role="menuitem" onClick={menuAction(copyFromMenu)}>Copy <kbd>Ctrl+C</kbd></button>
-                  <button
-                    role="menuitem"
-                    onClick={menuAction(() => {
-                      const node = nodesRef.current.find((n) => n.id === menu.nodeId);
-                      if (node) updateNode(node.id, { enabled: !node.data.enabled }, 'enabled');
-                    })}
-                  >
-                    {nodes.find((n) => n.id === menu.nodeId)?.data.enabled === false ? 'Enable' : 'Disable'}
-                  </button>
-                  <button
-                    role="menuitem"
-                    className="danger"
-                    onClick={menuAction(() => deleteSelected(nodesRef.current.filter((n) => n.selected).map((n) => n.id), []))}
-                  >
-                    Delete <kbd>Del</kbd>
-                  </button>
-                </>
-              ) : (
-                <>
-                  <button role="menuitem" onClick={menuAction(() => void pasteFromMenu())}>Paste <kbd>Ctrl+V</kbd></button>
-                  <button role="menuitem" onClick={menuAction(selectAll)}>Select all <kbd>Ctrl+A</kbd></button>
-                  <button role="menuitem" onClick={menuAction(arrangeAll)}>Arrange</button>
-                </>
-              )}
-            </div>
+            <ContextMenu
+              at={menu}
+              onClose={() => setMenu(null)}
+              items={
+                menu.nodeId
+                  ? [
+                      { label: 'Duplicate', keys: 'Ctrl+D', run: duplicate },
+                      { label: 'Copy', keys: 'Ctrl+C', run: copyFromMenu },
+                      {
+                        label: nodes.find((n) => n.id === menu.nodeId)?.data.enabled === false ? 'Enable' : 'Disable',
+                        run: () => {
+                          const node = nodesRef.current.find((n) => n.id === menu.nodeId);
+                          if (node) updateNode(node.id, { enabled: !node.data.enabled }, 'enabled');
+                        },
+                      },
+                      {
+                        label: 'Delete',
+                        keys: 'Del',
+                        danger: true,
+                        run: () => deleteSelected(nodesRef.current.filter((n) => n.selected).map((n) => n.id), []),
+                      },
+                    ]
+                  : [
+                      { label: 'Paste', keys: 'Ctrl+V', run: () => void pasteFromMenu() },
+                      { label: 'Select all', keys: 'Ctrl+A', run: selectAll },
+                      { label: 'Arrange', run: arrangeAll },
+                    ]
+              }
+            />
           )}
-          {help && (
-            <div className="modal-backdrop" onClick={() => setHelp(false)}>
-              <div className="modal" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
-                <h3>Keyboard shortcuts</h3>
-                <table className="shortcuts">
-                  <tbody>
-                    {SHORTCUTS.map(([keys, what]) => (
-                      <tr key={keys}>
-                        <td><kbd>{keys}</kbd></td>
-                        <td>{what}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-                <button className="btn small" onClick={() => setHelp(false)}>Close</button>
-              </div>
-            </div>
-          )}
+          {help && <ShortcutSheet onClose={() => setHelp(false)} />}
           <div className="editor-body">
             <aside className="palette" aria-label="Blocks">
               <input

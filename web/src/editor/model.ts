@@ -22,6 +22,20 @@ export interface BlockData extends Record<string, unknown> {
 }
 
 export type FlowNode = Node<BlockData>;
+
+/** `paused`: an approval block the run waits at. */
+export type BlockRunStatus = 'running' | 'success' | 'error' | 'skipped' | 'paused';
+
+/** A block's part in a run shown on the canvas (a manual run in progress, or a past run from its log). */
+export interface BlockRunState {
+  status: BlockRunStatus;
+  durationMs?: number;
+  output?: unknown;
+  error?: string;
+  text?: string;
+  /** How many times it finished (loops run a block more than once). */
+  runs: number;
+}
 export type FlowEdge = Edge;
 
 /** The handle inside a container that starts each iteration; saved as an ordinary `source` edge to a child. */

@@ -6,20 +6,9 @@ import { formatDuration } from '../components/ui';
 import { useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
 import { specOf } from './catalog';
-import { CONTAINER_START_HANDLE, type BlockData, type Condition, type FlowNode } from './model';
+import { CONTAINER_START_HANDLE, type BlockData, type BlockRunState, type Condition, type FlowNode } from './model';
 
-/** `paused`: an approval block the run waits at. */
-export type BlockRunStatus = 'running' | 'success' | 'error' | 'skipped' | 'paused';
-
-export interface BlockRunState {
-  status: BlockRunStatus;
-  durationMs?: number;
-  output?: unknown;
-  error?: string;
-  text?: string;
-  /** How many times it finished (loops run a block more than once). */
-  runs: number;
-}
+export type { BlockRunState, BlockRunStatus } from './model';
 
 export interface EditorStatus {
   problems: Record<string, string[]>;

@@ -2,7 +2,7 @@
 // same per-block states a live manual run builds (status, output, error, duration, how often it ran), so the canvas
 // and the run panel show a past run exactly as they show one in progress.
 import type { LogDetail, TraceSpan } from '../types.js';
-import type { BlockRunState } from './nodes.js';
+import type { BlockRunState } from './model.js';
 
 export interface PastRun {
   status: 'success' | 'error' | 'cancelled';

@@ -926,6 +926,7 @@ async function executionsJourney() {
   await page.getByLabel('Filter by outcome').selectOption('error');
   await expect.poll(() => rows.count()).toBe(1);
   expect(await rows.first().textContent()).toContain(executionId);
+  expect(await rows.first().textContent()).toContain('v1');
 
   // From the failed run's log back to the editor: the failing block and its error are on the canvas.
   await rows.first().getByRole('link', { name: 'Log' }).click();

@@ -6,6 +6,7 @@ import { api } from '../api';
 import { Badge, formatDuration, formatTime, LevelBadge, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import type { LogEntry } from '../types';
+import { versionLabel } from './Logs';
 
 const PAGE = 50;
 
@@ -38,7 +39,7 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
       </div>
       <QueryView query={runs} what="executions" retry empty="No runs of this workflow yet (or none with this outcome).">
         {(list) => (
-          <Table columns={['Started', 'Outcome', 'Trigger', 'Duration', 'Execution', '']}>
+          <Table columns={['Started', 'Outcome', 'Trigger', 'Version', 'Duration', 'Execution', '']}>
             {list.map((log) => (
               <tr key={log.id} data-testid="execution-row">
                 <td>{formatTime(log.startedAt)}</td>
@@ -48,6 +49,7 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
                 <td>
                   <Badge tone="info">{log.trigger}</Badge>
                 </td>
+                <td>{versionLabel(log.deploymentVersion)}</td>
                 <td>{formatDuration(log.totalDurationMs)}</td>
                 <td>
                   <code className="small">{log.executionId}</code>

@@ -5,7 +5,7 @@ import { api, ApiError } from '../api';
 import { CheckboxGroup, NamedSelect } from '../components/fields';
 import { Badge, formatCost, formatDuration, formatTime, LevelBadge, Loading, QueryView, Table } from '../components/ui';
 import { useWorkflowList, workflowNames } from '../queries';
-import { navigate, useLocation } from '../router';
+import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
 import { LEVELS, TRIGGERS, type LogsPage as LogsPageData } from '../types';
 
@@ -189,7 +189,7 @@ export function LogsPage() {
         </div>
       </form>
       <QueryView query={logs} what="logs" retry list={rows} empty="No runs match these filters.">
-        <Table className="logs" testId="logs-table" columns={['Started', 'Workflow', 'Trigger', 'Version', 'Level', 'Duration', 'Cost']}>
+        <Table className="logs" testId="logs-table" columns={['Started', 'Workflow', 'Trigger', 'Version', 'Level', 'Duration', 'Cost', 'Execution']}>
           {rows.map((log) => (
             <tr
               key={log.id}
@@ -200,7 +200,12 @@ export function LogsPage() {
               data-version={log.deploymentVersion ?? 'draft'}
             >
               <td>{formatTime(log.startedAt)}</td>
-              <td>{names.get(log.workflowId) ?? log.workflowId}</td>
+              <td>
+                {/* To the workflow itself; the rest of the row opens the log. */}
+                <Link to={`/workflows/${log.workflowId}`} onClick={(e) => e.stopPropagation()}>
+                  {names.get(log.workflowId) ?? log.workflowId}
+                </Link>
+              </td>
               <td>
                 <Badge tone="info">{log.trigger}</Badge>
               </td>
@@ -210,6 +215,9 @@ export function LogsPage() {
               </td>
               <td>{formatDuration(log.totalDurationMs)}</td>
               <td>{formatCost(log.cost.total)}</td>
+              <td>
+                <code className="small">{log.executionId}</code>
+              </td>
             </tr>
           ))}
         </Table>

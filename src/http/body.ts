@@ -181,9 +181,6 @@ function leaveRestUnread(incoming: IncomingMessage, outgoing: ServerResponse): v
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
   socket.destroySoon = lingerThenDestroy;
-  // Whatever answer goes out (another error may win over the 413), it must say the connection ends: a client that
-  // kept it alive would send its next request into a socket being closed (fuzz seed -798450182, issue 21).
-  if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
   // Also when the error answer was shaped without `Connection: close`: the connection cannot carry another request.
   outgoing.once('finish', lingerThenDestroy);
 }

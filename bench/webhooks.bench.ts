@@ -33,7 +33,7 @@ import { notifyWorkers } from '../src/jobs/enqueue.js';
 import { createLogger } from '../src/logger.js';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { createAppContext, type AppContext } from '../src/app/context.js';
-import { runExecution } from '../src/services/runs/run-execution.js';
+import { runExecution } from '../src/runs/run-execution.js';
 import { DELIVERY_JOB } from '../src/services/completion-webhooks/constants.js';
 import { createSubscription } from '../src/services/completion-webhooks/subscriptions.js';
 import { createWorkflow, deployWorkflow } from '../src/services/workflows.js';

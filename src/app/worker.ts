@@ -2,10 +2,10 @@
 // knows, with the configured concurrency, lease and poll interval. Used by `sluice serve` (in-process),
 // `sluice worker`, the tests and the benchmarks.
 import type { AppContext } from '../services/app-context.js';
-import { createExecutionJobHandler, EXECUTION_JOB } from '../services/async-executions.js';
-import { createResumeJobHandler, RESUME_JOB } from '../services/runs/approvals.js';
-import { createScheduleTickHandler } from '../services/triggers/schedule.js';
-import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
+import { createExecutionJobHandler, EXECUTION_JOB } from '../runs/async-executions.js';
+import { createResumeJobHandler, RESUME_JOB } from '../runs/approvals.js';
+import { createScheduleTickHandler } from '../triggers/schedule.js';
+import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
 import { createDeliveryHandler } from '../services/completion-webhooks/deliver.js';
 import type { Clock, JobHandlers } from '../jobs/types.js';

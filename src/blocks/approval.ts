@@ -1,6 +1,6 @@
 // The approval block: the run waits here until a person approves or rejects (POST /api/v1/executions/{id}/resume),
 // or until its time-out applies the default decision. Downstream blocks read `<approval.approved>` and
-// `<approval.data>`. The waiting itself belongs to the host (services/runs/approvals.ts): the run pauses durably
+// `<approval.data>`. The waiting itself belongs to the host (runs/approvals.ts): the run pauses durably
 // and is resumed later, possibly by another process; this block only asks.
 import { z } from 'zod';
 import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/index.js';

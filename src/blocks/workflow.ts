@@ -1,7 +1,7 @@
 // The workflow block: runs another workflow of the same workspace as a step (its active deployment; its draft in a
 // manual run) with an input mapping, and returns that run's output. The child run is an execution of its own, with
 // its own log linked to this one (`parentExecutionId`); its agent tokens stream as this block's chunks. The host
-// (services/runs/sub-workflows.ts) loads and runs it — this block only asks.
+// (runs/sub-workflows.ts) loads and runs it — this block only asks.
 import { z } from 'zod';
 import { workflowForm } from './forms.js';
 import { defineBlock } from './define-block.js';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { acquireDataDirLock, DataDirBusyError, type DataDirHolder, type DataDirLock } from '../services/data-dir-lock.js';
+import { acquireDataDirLock, DataDirBusyError, type DataDirHolder, type DataDirLock } from './data-dir-lock.js';
 import { setupLink, setupToken } from '../services/setup.js';
 
 /** Holds the data directory for this command, or ends the process with a message. Nothing to hold on PostgreSQL. */

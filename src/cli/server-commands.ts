@@ -7,12 +7,12 @@ import { startMaintenance } from '../app/maintenance.js';
 import { createLogger, type Logger } from '../logger.js';
 import { findKeyByValue, generateApiKey } from '../services/api-keys.js';
 import { createAppContext, type AppContext } from '../app/context.js';
-import { lastServerUrl, publicBaseUrl, recordServerUrl } from '../services/last-server-url.js';
+import { lastServerUrl, publicBaseUrl, recordServerUrl } from './last-server-url.js';
 import { setUserPassword } from '../services/sessions.js';
 import { setupLink, setupNeeded } from '../services/setup.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
 import { startHttpServer } from '../server.js';
-import type { DataDirLock } from '../services/data-dir-lock.js';
+import type { DataDirLock } from './data-dir-lock.js';
 import { lockDataDir } from './data-dir.js';
 import { handleShutdownSignals, shutdownDeadlineMs, type ShutdownStep } from './shutdown.js';
 

@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
  * Durability: PGlite starts Postgres with `-F` (fsync off), and its Node file system has no fsync at all, so a commit
  * would reach the OS but not the disk — lost in a power cut. Sluice drops `-F`, has Postgres sync its WAL with plain
  * fsync (`fdatasync` is a no-op in this build) and gives the Node file system a real fsync: a committed run is on
- * disk, as on PostgreSQL. Group commit (services/runs/run-recorder.ts) shares each flush among the runs of a batch.
+ * disk, as on PostgreSQL. Group commit (runs/run-recorder.ts) shares each flush among the runs of a batch.
  */
 export const PGLITE_START_PARAMS = [
   ...PGlite.defaultStartParams.filter((param) => param !== '-F'),

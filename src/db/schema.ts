@@ -198,7 +198,7 @@ export const executions = pgTable(
     /**
      * A run that paused for an approval (status `paused`, then `resuming`): what resuming it needs — the decisions
      * made, the outcomes of the blocks that already ran (replayed, not run again), its input. Kept on the final log
-     * for its paused time and decisions (services/runs/approvals.ts).
+     * for its paused time and decisions (runs/approvals.ts).
      */
     pause: jsonb<Record<string, unknown>>('pause'),
   },
@@ -437,7 +437,7 @@ export const schedules = pgTable(
 /**
  * Processes that run executions (`sluice serve`, `sluice worker`), each beating its heartbeat every few seconds.
  * A process whose heartbeat stopped is gone: its executions still `running` are closed as interrupted by whichever
- * process notices (services/runs/runners.ts). `executions.runner_id` points here (not as a foreign key: a runner row
+ * process notices (runs/runners.ts). `executions.runner_id` points here (not as a foreign key: a runner row
  * is deleted once its orphans are closed, and rows written before runners existed name none).
  */
 export const runners = pgTable('runners', {

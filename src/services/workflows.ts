@@ -9,8 +9,8 @@ import { emptyState, validateState, type WorkflowState } from '../workflow/index
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
-import { checkSubWorkflows } from './runs/sub-workflows.js';
-import { registerTriggers, unregisterTriggers } from './triggers/registration.js';
+import { checkSubWorkflows } from '../runs/sub-workflows.js';
+import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
 type DeploymentRow = typeof deployments.$inferSelect;

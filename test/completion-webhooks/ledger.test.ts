@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { createAppContext } from '../../src/app/context.js';
 import type { AppContext } from '../../src/services/app-context.js';
-import { runExecution } from '../../src/services/runs/run-execution.js';
+import { runExecution } from '../../src/runs/run-execution.js';
 import { createSubscription } from '../../src/services/completion-webhooks/subscriptions.js';
 import { createWorkflow, deployWorkflow } from '../../src/services/workflows.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';

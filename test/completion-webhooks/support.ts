@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
 import type { Clock } from '../../src/jobs/types.js';
 import type { Worker } from '../../src/jobs/worker.js';
-import { runExecution } from '../../src/services/runs/run-execution.js';
+import { runExecution } from '../../src/runs/run-execution.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { startUpstream, type FakeUpstream, type UpstreamHandler } from '../net/fake-upstream.js';

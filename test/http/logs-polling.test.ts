@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, runners } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
-import { runExecution } from '../../src/services/runs/run-execution.js';
+import { runExecution } from '../../src/runs/run-execution.js';
 import { contentHash } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
@@ -182,7 +182,7 @@ describe('the visibility horizon', () => {
     await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).includes(after.logId), 15_000, 'polling past the stale orphan');
 
     // A younger running row could be a live run on another process: it holds the horizon. That process beats its
-    // heartbeat, so the crash sweep (services/runs/runners.ts) leaves its row alone meanwhile.
+    // heartbeat, so the crash sweep (runs/runners.ts) leaves its row alone meanwhile.
     const young = { ...orphan(1_000), runnerId: 'other-host:2' };
     await t.app.db.insert(runners).values({ id: young.runnerId, startedAt: new Date(), heartbeatAt: new Date() });
     await t.app.db.insert(executions).values(young);

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, workflows } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
-import { runExecution } from '../../src/services/runs/run-execution.js';
+import { runExecution } from '../../src/runs/run-execution.js';
 import { createFolder } from '../../src/services/folders.js';
 import { checkState, createWorkflow, updateWorkflow } from '../../src/services/workflows.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';

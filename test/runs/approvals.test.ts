@@ -11,7 +11,7 @@ import { createAppWorker } from '../../src/app/worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { enqueueJob } from '../../src/jobs/enqueue.js';
-import { reopenStrandedResumes, RESUME_JOB } from '../../src/services/runs/approvals.js';
+import { reopenStrandedResumes, RESUME_JOB } from '../../src/runs/approvals.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
-import { DEAD_AFTER_MS, HEARTBEAT_MS } from '../../src/services/runs/runners.js';
+import { DEAD_AFTER_MS, HEARTBEAT_MS } from '../../src/runs/runners.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';

@@ -3,8 +3,8 @@
 import { Hono, type Context } from 'hono';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
-import { doneRecord, syncAnswer } from '../../services/runs/answers.js';
-import { chatBody, prepareChatCall, runChatCall } from '../../services/triggers/chat.js';
+import { doneRecord, syncAnswer } from '../../runs/answers.js';
+import { chatBody, prepareChatCall, runChatCall } from '../../triggers/chat.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';

@@ -2,8 +2,8 @@
 // services/triggers/manual.ts). Answers with Server-Sent Events of every block's progress, or JSON (see wantsJson).
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { doneRecord } from '../../services/runs/answers.js';
-import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRunBody } from '../../services/triggers/manual.js';
+import { doneRecord } from '../../runs/answers.js';
+import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRunBody } from '../../triggers/manual.js';
 import { requireApiKey } from '../auth.js';
 import { parseJsonRequestBody, readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';

@@ -1,6 +1,6 @@
 // POST /api/webhooks/trigger/{path} — inbound webhooks (README "Other triggers", services/triggers/webhook.ts).
 import { Hono } from 'hono';
-import { prepareWebhookCall, runWebhookCall } from '../../services/triggers/webhook.js';
+import { prepareWebhookCall, runWebhookCall } from '../../triggers/webhook.js';
 import { readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendResponse } from '../execution-response.js';

@@ -73,7 +73,7 @@ export function toLogEntry(row: LogEntryRow): LogEntry {
 
 /** `cost` of the log detail: total, tokens and per-model figures (the stored base/input/output stay internal). */
 export function toFullCost(costTotal: number, stored: unknown): FullCost {
-  // Written by services/runs/run-execution.ts from summarizeCost, so it has this shape whenever it is present.
+  // Written by runs/run-execution.ts from summarizeCost, so it has this shape whenever it is present.
   const cost = stored as Partial<ExecutionCost> | null;
   return {
     total: costTotal,

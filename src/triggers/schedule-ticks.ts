@@ -2,9 +2,9 @@
 // from (workflow, block, tick time): whoever computes that tick — a deploy, or the previous tick's worker, in any
 // process — inserts the same id, and ON CONFLICT DO NOTHING keeps it to one job, so one run.
 import { Cron } from 'croner';
-import type { Db } from '../../db/client.js';
-import { jobs } from '../../db/schema.js';
-import { newId } from '../../ids.js';
+import type { Db } from '../db/client.js';
+import { jobs } from '../db/schema.js';
+import { newId } from '../ids.js';
 
 export const SCHEDULE_TICK_JOB = 'schedule.tick';
 

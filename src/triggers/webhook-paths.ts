@@ -1,12 +1,12 @@
 // Inbound webhook paths of active deployments (README "Other triggers"). A path belongs to one workflow at a time: the
 // primary key of `webhook_trigger_paths` decides between concurrent deploys, and the loser's deploy fails with 409.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { webhookTriggerPaths } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
-import type { WorkflowState } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { cached, topics } from '../cache/app-caches.js';
+import type { Db } from '../db/client.js';
+import { webhookTriggerPaths } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { WorkflowState } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { cached, topics } from '../services/cache/app-caches.js';
 import { webhookTriggers } from './trigger-blocks.js';
 
 /** Makes the workflow's registered paths exactly those of `state`. Run inside the deploy/activate transaction. */

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, dataDirHolder, DataDirBusyError, LOCK_FILE } from '../../src/services/data-dir-lock.js';
+import { acquireDataDirLock, dataDirHolder, DataDirBusyError, LOCK_FILE } from '../../src/cli/data-dir-lock.js';
 
 let dir: string;
 beforeEach(() => {

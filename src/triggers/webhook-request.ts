@@ -1,8 +1,8 @@
 // What an inbound webhook call becomes for the run (`<webhook.body>`, `<webhook.headers>`, `<webhook.query>`).
 // Senders use every content type, so the body is read by its declared type: JSON → the value; URL-encoded and
 // multipart forms → an object of fields; anything else → the text as sent, or a base64 data URL when it is binary.
-import { AppError } from '../../errors.js';
-import { assertJsonNesting } from '../../json-nesting.js';
+import { AppError } from '../errors.js';
+import { assertJsonNesting } from '../json-nesting.js';
 
 /** Form fields that repeat become arrays, in order; fields given once stay plain values. */
 function collect<V>(entries: Iterable<[string, V]>): Record<string, V | V[]> {

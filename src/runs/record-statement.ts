@@ -5,11 +5,11 @@
 // Rows travel as JSON (one parameter per table, via toJsonText, so nothing jsonb refuses can reach it), expanded
 // with jsonb_to_recordset.
 import { sql, type SQL } from 'drizzle-orm';
-import { toJsonText } from '../../db/json.js';
-import { JOBS_CHANNEL } from '../../jobs/enqueue.js';
-import { RELAXED_COMMIT } from '../../jobs/settle.js';
-import { COMPLETION_EVENT, DELIVERY_JOB } from '../completion-webhooks/constants.js';
-import type { OutboxDelivery } from '../completion-webhooks/outbox.js';
+import { toJsonText } from '../db/json.js';
+import { JOBS_CHANNEL } from '../jobs/enqueue.js';
+import { RELAXED_COMMIT } from '../jobs/settle.js';
+import { COMPLETION_EVENT, DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
+import type { OutboxDelivery } from '../services/completion-webhooks/outbox.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
 export interface ExecutionRecord {

@@ -11,11 +11,11 @@
 //
 // Nothing is lost to a bad row: a failed batch is written again run by run, and a run whose full log still cannot be
 // written gets a minimal error log saying so (with its webhooks), so no completed run is ever left unlogged.
-import type { Db } from '../../db/client.js';
-import { storableText } from '../../db/storable.js';
-import type { Logger } from '../../logger.js';
-import { nudgeLocalWorkers } from '../../jobs/nudge.js';
-import { currentPeriod } from '../limits.js';
+import type { Db } from '../db/client.js';
+import { storableText } from '../db/storable.js';
+import type { Logger } from '../logger.js';
+import { nudgeLocalWorkers } from '../jobs/nudge.js';
+import { currentPeriod } from '../services/limits.js';
 import {
   recordStatement,
   type DeliveryRecord,

@@ -2,20 +2,20 @@
 // `webhook_trigger` owns the path, synchronously, logged with trigger `webhook`. No API key: the path is the
 // address and, when the trigger has a secret, the HMAC signature (X-Sluice-Signature) is the authentication.
 // Answers 200 {success, executionId}, or the response block's response when one ran.
-import { webhookTriggerConfigSchema } from '../../blocks/webhook-trigger.js';
-import { AppError, notFound } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { admitRun } from '../admission.js';
-import type { AppContext } from '../app-context.js';
-import type { StoredResponse } from '../idempotency.js';
+import { webhookTriggerConfigSchema } from '../blocks/webhook-trigger.js';
+import { AppError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { admitRun } from '../runs/admission.js';
+import type { AppContext } from '../services/app-context.js';
+import type { StoredResponse } from '../runs/idempotency.js';
 import { EXECUTION_ID_HEADER, syncAnswer } from '../runs/answers.js';
 import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
 import type { RunOrigin } from '../runs/run-observer.js';
-import { loadDeployedWorkflow } from './deployed-workflow.js';
+import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 import { findWebhookPath } from './webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from './webhook-request.js';
 import { webhookSecret } from './webhook-secret.js';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../webhook-signature.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../services/webhook-signature.js';
 
 export interface WebhookCallRequest {
   path: string;

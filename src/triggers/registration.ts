@@ -1,7 +1,7 @@
 // What deploy, activate, undeploy and delete call, inside their own transactions, so a workflow's inbound paths
 // and schedules always match its active deployment: both commit with the change of version, or neither does.
-import type { Db } from '../../db/client.js';
-import type { WorkflowState } from '../../workflow/index.js';
+import type { Db } from '../db/client.js';
+import type { WorkflowState } from '../workflow/index.js';
 import { replaceSchedules, removeSchedules } from './schedules.js';
 import { removeWebhookPaths, replaceWebhookPaths } from './webhook-paths.js';
 

@@ -2,25 +2,25 @@
 // keeps its running marker and commits its log together with the owner's usage, its completion webhook deliveries
 // and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
 // webhook subscriptions come from the caches.
-import { storableValue } from '../../db/json.js';
-import { storableText } from '../../db/storable.js';
-import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../../engine/index.js';
-import { newId } from '../../ids.js';
-import type { TriggerType, WorkflowState } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { summarizeCost, type ExecutionCost } from '../cost.js';
-import { contentHash } from '../crypto.js';
-import { loadEnvForRun } from '../env-vars.js';
-import { workspaceOwner } from '../limits.js';
-import type { StoredResponse } from '../idempotency.js';
-import { completionDeliveries } from '../completion-webhooks/outbox.js';
+import { storableValue } from '../db/json.js';
+import { storableText } from '../db/storable.js';
+import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
+import { newId } from '../ids.js';
+import type { TriggerType, WorkflowState } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { summarizeCost, type ExecutionCost } from '../services/cost.js';
+import { contentHash } from '../services/crypto.js';
+import { loadEnvForRun } from '../services/env-vars.js';
+import { workspaceOwner } from '../services/limits.js';
+import type { StoredResponse } from './idempotency.js';
+import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
-import type { SubWorkflowRequest } from '../../blocks/types.js';
+import type { SubWorkflowRequest } from '../blocks/types.js';
 
 export interface RunExecutionInput {
   workflow: { id: string; workspaceId: string };

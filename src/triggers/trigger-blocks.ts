@@ -2,10 +2,10 @@
 // schedule). Their configs are parsed strictly here: a save may defer a value holding a reference to run time,
 // but a path or a cron must be literal to be registered, so such a value is refused at deploy.
 import type { z } from 'zod';
-import { scheduleTriggerConfigSchema, type ScheduleTriggerConfig } from '../../blocks/schedule-trigger.js';
-import { webhookTriggerConfigSchema, type WebhookTriggerConfig } from '../../blocks/webhook-trigger.js';
-import { badRequest, type ErrorDetail } from '../../errors.js';
-import type { Block, WorkflowState } from '../../workflow/index.js';
+import { scheduleTriggerConfigSchema, type ScheduleTriggerConfig } from '../blocks/schedule-trigger.js';
+import { webhookTriggerConfigSchema, type WebhookTriggerConfig } from '../blocks/webhook-trigger.js';
+import { badRequest, type ErrorDetail } from '../errors.js';
+import type { Block, WorkflowState } from '../workflow/index.js';
 
 interface Parsed<Config> {
   blockId: string;

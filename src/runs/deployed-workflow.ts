@@ -2,11 +2,11 @@
 // (whose plan sets the limits and who is charged). Read once per change, from the cache: the state is frozen, so
 // no run can alter what the next one sees.
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { deployments, users, workflows, workspaces } from '../../db/schema.js';
-import type { WorkflowState } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { cached, topics } from '../cache/app-caches.js';
+import type { Db } from '../db/client.js';
+import { deployments, users, workflows, workspaces } from '../db/schema.js';
+import type { WorkflowState } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { cached, topics } from '../services/cache/app-caches.js';
 
 export interface DeployedWorkflow {
   workflow: { id: string; workspaceId: string; name: string; chatPublic: boolean };

@@ -12,14 +12,14 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import { TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
-import { canAccessWorkspace } from './access.js';
-import type { Principal } from './api-keys.js';
-import type { AppContext } from './app-context.js';
+import { canAccessWorkspace } from '../services/access.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
-import { runExecution, type RunExecutionInput } from './runs/run-execution.js';
-import type { RunOrigin } from './runs/run-observer.js';
-import { loadDeploymentVersion, type RunTarget } from './triggers/deployed-workflow.js';
-import { settleEarlierAttempt } from './runs/interrupted.js';
+import { runExecution, type RunExecutionInput } from './run-execution.js';
+import type { RunOrigin } from './run-observer.js';
+import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
+import { settleEarlierAttempt } from './interrupted.js';
 
 export const EXECUTION_JOB = 'execution.run';
 

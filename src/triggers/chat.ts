@@ -3,18 +3,18 @@
 // with trigger `chat`. Callers: an API key with access to the workflow's workspace, or anyone when the workflow's
 // chat is public (`chatPublic`). Streams like the execute endpoint unless `stream: false`.
 import { z } from 'zod';
-import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
-import { newId, randomBase62 } from '../../ids.js';
-import type { WorkflowState } from '../../workflow/index.js';
-import { canRunInWorkspace } from '../access.js';
-import { admitRun } from '../admission.js';
-import type { Principal } from '../api-keys.js';
-import type { AppContext } from '../app-context.js';
-import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from '../output-selection.js';
+import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
+import { newId, randomBase62 } from '../ids.js';
+import type { WorkflowState } from '../workflow/index.js';
+import { canRunInWorkspace } from '../services/access.js';
+import { admitRun } from '../runs/admission.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
 import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
 import type { ExecutionOutcome } from '../runs/run-execution.js';
 import type { RunOrigin } from '../runs/run-observer.js';
-import { loadDeployedWorkflow } from './deployed-workflow.js';
+import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 
 export const chatBody = z.strictObject({
   message: z.string().min(1, 'must not be empty').max(100_000),

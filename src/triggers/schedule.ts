@@ -5,11 +5,11 @@
 // runs once (the one catch-up run) and the ticks missed meanwhile are skipped, never replayed in a burst.
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { schedules } from '../../db/schema.js';
-import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
-import type { AppContext } from '../app-context.js';
+import { schedules } from '../db/schema.js';
+import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
+import type { AppContext } from '../services/app-context.js';
 import { runExecution } from '../runs/run-execution.js';
-import { loadDeploymentVersion } from './deployed-workflow.js';
+import { loadDeploymentVersion } from '../runs/deployed-workflow.js';
 import { settleEarlierAttempt } from '../runs/interrupted.js';
 import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
 

@@ -2,14 +2,14 @@
 // the call — access, deployment, limits, input, idempotency — happens before a run starts, so a streaming caller gets
 // ordinary JSON errors and a stream only once the run is under way. The execution id is fixed first: files are
 // stored under it, and plain, streaming and async calls all log under it.
-import { AppError, forbidden, notFound } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { canRunInWorkspace } from '../access.js';
-import { admitRun } from '../admission.js';
-import type { Principal } from '../api-keys.js';
-import type { AppContext } from '../app-context.js';
-import type { QueuedExecution } from '../async-executions.js';
-import { checkFileInputs, storeFileInputs, type UserFile } from '../files/index.js';
+import { AppError, forbidden, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { canRunInWorkspace } from '../services/access.js';
+import { admitRun } from '../runs/admission.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import type { QueuedExecution } from '../runs/async-executions.js';
+import { checkFileInputs, storeFileInputs, type UserFile } from '../services/files/index.js';
 import {
   checkIdempotencyKey,
   claimIdempotencyKey,
@@ -17,14 +17,14 @@ import {
   releaseIdempotencyKey,
   requestHash,
   type StoredResponse,
-} from '../idempotency.js';
-import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from '../output-selection.js';
+} from '../runs/idempotency.js';
+import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
 import { EXECUTION_ID_HEADER, streamReplayAnswer, syncAnswer } from '../runs/answers.js';
 import { activeDeployment, enqueuePrepared, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
 import type { ExecutionOutcome } from '../runs/run-execution.js';
 import type { RunOrigin } from '../runs/run-observer.js';
-import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../trigger-input.js';
-import { loadDeployedWorkflow } from './deployed-workflow.js';
+import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../runs/trigger-input.js';
+import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 
 export type ApiCallMode = 'sync' | 'stream' | 'async';
 

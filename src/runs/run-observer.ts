@@ -1,11 +1,11 @@
 // What one run tells the metrics and the traces, built from the engine's events (the engine itself knows neither):
 // a count and duration per block and per run, and — with tracing on — one span for the run, a child of the request
 // that started it, with a child span per block (blocks inside loops and parallels under their container's span).
-import type { EngineEvent, ExecutionResult, IterationStep } from '../../engine/index.js';
-import type { ExecutionOutcomeLabel } from '../../observability/metrics.js';
-import type { SpanHandle, TraceParent } from '../../observability/tracing.js';
-import { blockRegistry } from '../../blocks/registry.js';
-import type { AppContext } from '../app-context.js';
+import type { EngineEvent, ExecutionResult, IterationStep } from '../engine/index.js';
+import type { ExecutionOutcomeLabel } from '../observability/metrics.js';
+import type { SpanHandle, TraceParent } from '../observability/tracing.js';
+import { blockRegistry } from '../blocks/registry.js';
+import type { AppContext } from '../services/app-context.js';
 
 /** Where a run came from: the HTTP request's id and its span (both absent for schedules). */
 export interface RunOrigin {

@@ -3,7 +3,7 @@
 // PostgreSQL the process that sends it hears it too. Each process keeps the runs it has in flight; the one running the
 // execution checks that the requester may reach its workspace and aborts it. The run then ends like any other: logged
 // (status `cancelled`, level `error`), with its completion webhooks, its caller told.
-import type { ChangeFeed } from '../../db/change-feed.js';
+import type { ChangeFeed } from '../db/change-feed.js';
 
 const CANCEL_TOPIC = 'cancel:';
 /**

@@ -1,16 +1,16 @@
-// The one path every trigger's run takes (services/triggers/{api,chat,webhook,manual,schedule}.ts): each trigger
+// The one path every trigger's run takes (triggers/{api,chat,webhook,manual,schedule}.ts): each trigger
 // resolves its target and checks its own rules, admits the call (admission.ts), prepares the input and files under
 // an execution id fixed up front, and then the run is made here — now (plain or streaming) or queued for a worker
 // (async: the same execution id and files). Nothing on this path reads the database before the run starts once the
 // caches are warm; the run's log is its only write (run-recorder.ts).
-import { AppError } from '../../errors.js';
-import type { EngineEvent } from '../../engine/index.js';
-import type { TriggerType } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { enqueueAsyncExecution, type QueuedExecution } from '../async-executions.js';
-import type { UserFile } from '../files/index.js';
-import type { StoredResponse } from '../idempotency.js';
-import type { DeployedWorkflow, RunTarget } from '../triggers/deployed-workflow.js';
+import { AppError } from '../errors.js';
+import type { EngineEvent } from '../engine/index.js';
+import type { TriggerType } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { enqueueAsyncExecution, type QueuedExecution } from './async-executions.js';
+import type { UserFile } from '../services/files/index.js';
+import type { StoredResponse } from './idempotency.js';
+import type { DeployedWorkflow, RunTarget } from './deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution, type ExecutionOutcome } from './run-execution.js';
 import type { RunOrigin } from './run-observer.js';

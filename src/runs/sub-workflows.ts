@@ -4,14 +4,14 @@
 // charge once), started at its API trigger with the block's input checked against that trigger's Input Format.
 // Chains deeper than MAX_SUB_WORKFLOW_DEPTH or that come back to a workflow already running in them are refused.
 import { and, eq } from 'drizzle-orm';
-import type { SubWorkflowRequest, SubWorkflowResult } from '../../blocks/types.js';
-import type { Db } from '../../db/client.js';
-import { deployments, workflows } from '../../db/schema.js';
-import { badRequest, type ErrorDetail } from '../../errors.js';
-import type { TriggerType, WorkflowState } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../trigger-input.js';
-import { loadDeployedWorkflow, type RunTarget } from '../triggers/deployed-workflow.js';
+import type { SubWorkflowRequest, SubWorkflowResult } from '../blocks/types.js';
+import type { Db } from '../db/client.js';
+import { deployments, workflows } from '../db/schema.js';
+import { badRequest, type ErrorDetail } from '../errors.js';
+import type { TriggerType, WorkflowState } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
+import { loadDeployedWorkflow, type RunTarget } from './deployed-workflow.js';
 import { runExecution } from './run-execution.js';
 
 export const MAX_SUB_WORKFLOW_DEPTH = 10;

@@ -1,14 +1,14 @@
 // `POST /api/v1/executions/{executionId}/cancel` (README "Cancelling a run"): stops a queued or running execution,
 // wherever it runs, or one paused for an approval. A finished one is 409; one the caller cannot reach, or that does not exist, is 404 (no hint).
 import { eq, sql } from 'drizzle-orm';
-import { executions } from '../../db/schema.js';
-import { AppError, notFound } from '../../errors.js';
-import { canRunInWorkspace } from '../access.js';
-import type { Principal } from '../api-keys.js';
-import type { AppContext } from '../app-context.js';
-import { cancelQueuedExecution } from '../async-executions.js';
+import { executions } from '../db/schema.js';
+import { AppError, notFound } from '../errors.js';
+import { canRunInWorkspace } from '../services/access.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import { cancelQueuedExecution } from './async-executions.js';
 import { cancelPaused } from './approvals.js';
-import { CHANGES_CHANNEL } from '../../db/change-feed.js';
+import { CHANGES_CHANNEL } from '../db/change-feed.js';
 
 /** How long the request waits for the run to end after asking every process to stop it. */
 const SETTLE_WAIT_MS = 5_000;

@@ -1,9 +1,9 @@
 // The secret a webhook trigger verifies calls with. It may be written as `{{ENV_NAME}}` so it lives encrypted among
 // the workspace's environment variables rather than in the workflow state.
-import { AppError } from '../../errors.js';
-import { findReferences, resolveValue } from '../../workflow/index.js';
-import type { AppContext } from '../app-context.js';
-import { loadEnvForRun } from '../env-vars.js';
+import { AppError } from '../errors.js';
+import { findReferences, resolveValue } from '../workflow/index.js';
+import type { AppContext } from '../services/app-context.js';
+import { loadEnvForRun } from '../services/env-vars.js';
 
 /** undefined when the trigger has no secret (calls are not verified). */
 export async function webhookSecret(app: AppContext, workspaceId: string, configured: unknown): Promise<string | undefined> {

@@ -3,10 +3,10 @@
 // - by the runner heartbeat, when the process running them stopped beating (runners.ts);
 // - by a job claimed again after its worker died mid-run (async executions, schedule ticks).
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { executions, idempotencyKeys } from '../../db/schema.js';
-import type { AppContext } from '../app-context.js';
-import { enqueueCompletionDeliveries } from '../completion-webhooks/outbox.js';
+import type { Db } from '../db/client.js';
+import { executions, idempotencyKeys } from '../db/schema.js';
+import type { AppContext } from '../services/app-context.js';
+import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 
 export const INTERRUPTED_BY_CRASH = 'Interrupted: the server running this execution stopped before it finished';

@@ -3,8 +3,8 @@
 // the usage limit always. Manual runs are not rate limited; schedules are paced by their cron.
 // Neither check reads the database per run: the rate limiter leases tokens, the usage meter keeps a fresh figure.
 import { AppError } from '../errors.js';
-import type { AppContext } from './app-context.js';
-import { planLimit, rateLimitExceeded, rateLimitHeaders } from './limits.js';
+import type { AppContext } from '../services/app-context.js';
+import { planLimit, rateLimitExceeded, rateLimitHeaders } from '../services/limits.js';
 
 export interface Admission {
   /** X-RateLimit-* headers to put on the response (empty when not rate limited). */

@@ -3,21 +3,21 @@
 // field (the engine fills them in). Not rate limited (docs/api.md 4.8), but charged for usage and refused with 402 once
 // the usage limit is reached. Progress is reported per block for the editor.
 import { z } from 'zod';
-import { blockCatalog } from '../../blocks/registry.js';
-import type { EngineEvent } from '../../engine/index.js';
-import { badRequest } from '../../errors.js';
-import { newId } from '../../ids.js';
-import type { WorkflowState } from '../../workflow/index.js';
-import { admitRun } from '../admission.js';
-import type { Principal } from '../api-keys.js';
-import type { AppContext } from '../app-context.js';
-import { workspaceOwner } from '../limits.js';
+import { blockCatalog } from '../blocks/registry.js';
+import type { EngineEvent } from '../engine/index.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import type { WorkflowState } from '../workflow/index.js';
+import { admitRun } from '../runs/admission.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import { workspaceOwner } from '../services/limits.js';
 import { syncAnswer } from '../runs/answers.js';
 import { prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
 import type { ExecutionOutcome } from '../runs/run-execution.js';
 import type { RunOrigin } from '../runs/run-observer.js';
-import { getWorkflowForPrincipal } from '../workflows.js';
-import type { StoredResponse } from '../idempotency.js';
+import { getWorkflowForPrincipal } from '../services/workflows.js';
+import type { StoredResponse } from '../runs/idempotency.js';
 
 export const manualRunBody = z.strictObject({
   /** Trigger input; for the API trigger, fields given here win over the Input Format values. */

@@ -5,10 +5,10 @@
 // On PGlite only one process can hold the data directory, so at start-up every other runner is dead at once.
 import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
-import { executions, runners } from '../../db/schema.js';
-import { randomBase62 } from '../../ids.js';
-import { requeueAllRunningJobs } from '../../jobs/claim.js';
-import type { AppContext } from '../app-context.js';
+import { executions, runners } from '../db/schema.js';
+import { randomBase62 } from '../ids.js';
+import { requeueAllRunningJobs } from '../jobs/claim.js';
+import type { AppContext } from '../services/app-context.js';
 import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from './interrupted.js';
 
 export const HEARTBEAT_MS = 5_000;

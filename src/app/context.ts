@@ -8,7 +8,7 @@ import { createMetrics, noMetrics, type Metrics } from '../observability/metrics
 import { startTracing } from '../observability/tracing.js';
 import { sandboxPoolStats } from '../sandbox/index.js';
 import { EXECUTION_JOB } from '../runs/async-executions.js';
-import { RESUME_JOB } from '../runs/approvals.js';
+import { RESUME_JOB } from '../runs/pause.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
 import type { RateLimiter } from '../services/rate-limiter.js';

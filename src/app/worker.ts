@@ -3,7 +3,9 @@
 // `sluice worker`, the tests and the benchmarks.
 import type { AppContext } from '../services/app-context.js';
 import { createExecutionJobHandler, EXECUTION_JOB } from '../runs/async-executions.js';
-import { createResumeJobHandler, RESUME_JOB } from '../runs/approvals.js';
+import { createResumeJobHandler } from '../runs/approvals.js';
+import { RESUME_JOB } from '../runs/pause.js';
+import { runExecution } from '../runs/run-execution.js';
 import { createScheduleTickHandler } from '../triggers/schedule.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
@@ -15,7 +17,7 @@ export function createJobHandlers(app: AppContext): JobHandlers {
   return {
     [DELIVERY_JOB]: createDeliveryHandler(app),
     [EXECUTION_JOB]: createExecutionJobHandler(app),
-    [RESUME_JOB]: createResumeJobHandler(app),
+    [RESUME_JOB]: createResumeJobHandler(app, runExecution),
     [SCHEDULE_TICK_JOB]: createScheduleTickHandler(app),
   };
 }

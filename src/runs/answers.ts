@@ -1,7 +1,7 @@
 // What a caller is told about a run, as docs/api.md 4.4–4.6 promises it. Made here rather than in the routes
 // because an Idempotency-Key answer is stored with the run's log, in the same commit, and replayed from there.
 import type { StoredResponse } from './idempotency.js';
-import type { ExecutionOutcome } from './run-execution.js';
+import type { ExecutionOutcome } from './types.js';
 
 export const EXECUTION_ID_HEADER = 'X-Execution-Id';
 

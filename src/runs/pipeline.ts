@@ -12,7 +12,8 @@ import type { UserFile } from '../services/files/index.js';
 import type { StoredResponse } from './idempotency.js';
 import type { DeployedWorkflow, RunTarget } from './deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
-import { runExecution, type ExecutionOutcome } from './run-execution.js';
+import { runExecution } from './run-execution.js';
+import type { ExecutionOutcome } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 
 export interface PreparedRun {

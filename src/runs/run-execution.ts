@@ -6,61 +6,19 @@ import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
 import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
-import type { TriggerType, WorkflowState } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
-import { summarizeCost, type ExecutionCost } from '../services/cost.js';
+import { summarizeCost } from '../services/cost.js';
 import { contentHash } from '../services/crypto.js';
 import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
-import type { StoredResponse } from './idempotency.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
-import type { StoredAs } from './run-recorder.js';
-import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState, type Resumption } from './approvals.js';
-import { observeRun, type RunOrigin } from './run-observer.js';
+import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
+import { observeRun } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
+import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import type { SubWorkflowRequest } from '../blocks/types.js';
-
-export interface RunExecutionInput {
-  workflow: { id: string; workspaceId: string };
-  state: WorkflowState;
-  /** Content hash of `state` when known (deployments carry it); computed otherwise. */
-  stateHash?: string;
-  deploymentVersion: number | null;
-  trigger: TriggerType;
-  input: Record<string, unknown>;
-  /** Which trigger block starts the run when a state has several of one kind. */
-  triggerBlockId?: string;
-  /** Pre-assigned (async jobs, schedule ticks, streaming answers); generated otherwise. */
-  executionId?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onEvent?: (event: EngineEvent) => void;
-  /** UserFile objects uploaded for this run, recorded on the log. */
-  files?: unknown[];
-  /** The workspace owner, charged for the run (every trigger knows it; looked up when not given). */
-  owner?: { id: string; plan: string };
-  /** Write the running marker before the workflow starts (jobs: a job claimed again must know it had started). */
-  markBeforeStart?: boolean;
-  /** An Idempotency-Key answer made from the outcome, committed together with the log. */
-  idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
-  /** Set for a sub-workflow's run: the run whose workflow block started it (sub-workflows.ts). */
-  parent?: { executionId: string; chain: string[]; drafts: boolean };
-  /** The request that started the run: its id goes on the log, its span becomes the run span's parent. */
-  origin?: RunOrigin;
-  /** Set when a run paused for an approval goes on (approvals.ts): its log row, what already ran, the decision. */
-  resumption?: Resumption;
-}
-
-export interface ExecutionOutcome {
-  executionId: string;
-  logId: string;
-  result: ExecutionResult;
-  cost: ExecutionCost;
-  /** How the log was stored: `minimal` = an error log saying its full content could not be; `none` = not at all. */
-  stored: StoredAs;
-}
 
 interface FinishedRun {
   outcome: ExecutionOutcome;
@@ -147,7 +105,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     ...app.blockServices,
     tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) =>
-      runSubWorkflow(app, {
+      runSubWorkflow(app, runExecution, {
         executionId,
         workspaceId: input.workflow.workspaceId,
         trigger: input.trigger,

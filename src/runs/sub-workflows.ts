@@ -3,18 +3,15 @@
 // own: logged with `parentExecutionId`, charged for its own model use but not the base charge (a run tree pays the base
 // charge once), started at its API trigger with the block's input checked against that trigger's Input Format.
 // Chains deeper than MAX_SUB_WORKFLOW_DEPTH or that come back to a workflow already running in them are refused.
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { SubWorkflowRequest, SubWorkflowResult } from '../blocks/types.js';
-import type { Db } from '../db/client.js';
-import { deployments, workflows } from '../db/schema.js';
-import { badRequest, type ErrorDetail } from '../errors.js';
-import type { TriggerType, WorkflowState } from '../workflow/index.js';
+import { workflows } from '../db/schema.js';
+import type { TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
 import { loadDeployedWorkflow, type RunTarget } from './deployed-workflow.js';
-import { runExecution } from './run-execution.js';
-
-export const MAX_SUB_WORKFLOW_DEPTH = 10;
+import { MAX_SUB_WORKFLOW_DEPTH } from '../services/sub-workflow-chains.js';
+import type { RunExecution } from './types.js';
 
 /** The run whose workflow block asks. */
 export interface ParentRun {
@@ -54,7 +51,17 @@ async function childTarget(app: AppContext, parent: ParentRun, workflowId: strin
   };
 }
 
-export async function runSubWorkflow(app: AppContext, parent: ParentRun, request: SubWorkflowRequest): Promise<SubWorkflowResult> {
+/**
+ * Runs the child as an execution of its own. `run` is the run function itself (run-execution.ts passes it in as it
+ * lends this to a run's workflow blocks), so a sub-workflow runs exactly like any execution without this module
+ * importing the module that imports it.
+ */
+export async function runSubWorkflow(
+  app: AppContext,
+  run: RunExecution,
+  parent: ParentRun,
+  request: SubWorkflowRequest,
+): Promise<SubWorkflowResult> {
   if (parent.chain.includes(request.workflowId)) {
     return refused(`The workflow ${request.workflowId} is already running in this chain of sub-workflows (a cycle)`);
   }
@@ -70,7 +77,7 @@ export async function runSubWorkflow(app: AppContext, parent: ParentRun, request
   if (problems.length > 0) {
     return refused(`The input does not match the Input Format of ${request.workflowId}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   }
-  const outcome = await runExecution(app, {
+  const outcome = await run(app, {
     ...target,
     trigger: parent.trigger,
     triggerBlockId: trigger.id,
@@ -90,46 +97,4 @@ export async function runSubWorkflow(app: AppContext, parent: ParentRun, request
     ...(result.success ? {} : { error: result.error ?? 'The sub-workflow failed' }),
     spans: result.traceSpans,
   };
-}
-
-/** The workflows a state's workflow blocks run, with the block that runs each. */
-function childrenOf(state: WorkflowState): Array<{ blockId: string; workflowId: string }> {
-  return Object.values(state.blocks)
-    .filter((block) => block.type === 'workflow' && block.enabled !== false && typeof block.config.workflowId === 'string')
-    .map((block) => ({ blockId: block.id, workflowId: block.config.workflowId as string }));
-}
-
-/**
- * Refuses, at deploy and activate, a version whose sub-workflows (followed through the active deployments of the
- * workflows they name) come back to this workflow, nest deeper than the limit, or name a workflow of another
- * workspace. Workflows not deployed yet are followed no further: the run-time checks cover what they become.
- */
-export async function checkSubWorkflows(db: Db, workflow: { id: string; workspaceId: string }, state: WorkflowState): Promise<void> {
-  const problems: ErrorDetail[] = [];
-  const visit = async (current: WorkflowState, chain: string[], via: string): Promise<void> => {
-    for (const child of childrenOf(current)) {
-      const path = `${via}${via ? ' → ' : ''}state.blocks.${child.blockId}.config.workflowId`;
-      if (child.workflowId === workflow.id || chain.includes(child.workflowId)) {
-        problems.push({ path, message: 'runs a workflow that is already in its chain of sub-workflows (a cycle)' });
-        continue;
-      }
-      if (chain.length + 1 >= MAX_SUB_WORKFLOW_DEPTH) {
-        problems.push({ path, message: `sub-workflows may nest at most ${MAX_SUB_WORKFLOW_DEPTH} levels deep` });
-        continue;
-      }
-      const [row] = await db
-        .select({ workspaceId: workflows.workspaceId, state: deployments.state })
-        .from(workflows)
-        .leftJoin(deployments, and(eq(deployments.workflowId, workflows.id), eq(deployments.version, workflows.activeVersion)))
-        .where(eq(workflows.id, child.workflowId))
-        .limit(1);
-      if (!row || row.workspaceId !== workflow.workspaceId) {
-        problems.push({ path, message: 'is not a workflow of this workspace' });
-        continue;
-      }
-      if (row.state) await visit(row.state, [...chain, child.workflowId], chain.length === 0 ? path : via);
-    }
-  };
-  await visit(state, [workflow.id], '');
-  if (problems.length > 0) throw badRequest('The workflow blocks of this version cannot run', problems.slice(0, 50));
 }

@@ -9,7 +9,7 @@ import { emptyState, validateState, type WorkflowState } from '../workflow/index
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
-import { checkSubWorkflows } from '../runs/sub-workflows.js';
+import { checkSubWorkflows } from './sub-workflow-chains.js';
 import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;

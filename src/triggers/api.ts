@@ -21,7 +21,7 @@ import {
 import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
 import { EXECUTION_ID_HEADER, streamReplayAnswer, syncAnswer } from '../runs/answers.js';
 import { activeDeployment, enqueuePrepared, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/run-execution.js';
+import type { ExecutionOutcome } from '../runs/types.js';
 import type { RunOrigin } from '../runs/run-observer.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../runs/trigger-input.js';
 import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';

@@ -12,7 +12,7 @@ import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
 import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/run-execution.js';
+import type { ExecutionOutcome } from '../runs/types.js';
 import type { RunOrigin } from '../runs/run-observer.js';
 import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 

@@ -14,7 +14,7 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { syncAnswer } from '../runs/answers.js';
 import { prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/run-execution.js';
+import type { ExecutionOutcome } from '../runs/types.js';
 import type { RunOrigin } from '../runs/run-observer.js';
 import { getWorkflowForPrincipal } from '../services/workflows.js';
 import type { StoredResponse } from '../runs/idempotency.js';

@@ -1,0 +1,189 @@
+// A run's side of pausing for an approval (approvals.ts has the other side: resuming, cancelling, listing). While a
+// run goes, the tracker records the outcome of every block that finished; when an approval block asks to wait, the run
+// stops and its row keeps this pause state: those outcomes, the decisions so far, the input — all a resumed run needs
+// to replay its way back to the approval block.
+import { z } from 'zod';
+import type { ApprovalDecision, ApprovalRequest } from '../blocks/types.js';
+import { RunStop, type EngineEvent, type IterationStep, type ReplayedBlock } from '../engine/index.js';
+import type { WorkflowState } from '../workflow/index.js';
+import type { FollowUpJob } from './record-statement.js';
+
+export const RESUME_JOB = 'execution.resume';
+export const PAUSED_MESSAGE = 'Paused: waiting for an approval';
+
+const decisionSchema = z.object({
+  approved: z.boolean(),
+  data: z.unknown(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string(),
+});
+
+const replaySchema = z.object({
+  key: z.string(),
+  output: z.record(z.string(), z.unknown()),
+  sourceHandle: z.string().optional(),
+  continueOnError: z.boolean().optional(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+});
+
+/** What a paused run's row keeps (executions.pause). */
+export const pauseSchema = z.object({
+  /** 1 for the run's first pause, 2 for its second, … (a time-out job belongs to one of them). */
+  number: z.number().int().min(1),
+  blockId: z.string(),
+  message: z.string().nullable(),
+  requestedAt: z.string(),
+  timeoutAt: z.string().nullable(),
+  defaultDecision: z.enum(['approve', 'reject']).nullable(),
+  decisions: z.record(z.string(), decisionSchema),
+  /** Set by a resume request (or the time-out) for the resuming run to take. */
+  pending: decisionSchema.optional(),
+  replay: z.array(replaySchema),
+  input: z.record(z.string(), z.unknown()),
+  triggerBlockId: z.string().optional(),
+  firstStartedAt: z.string(),
+  /** Paused time of the earlier pauses; the current one is added when it resumes. */
+  pausedMs: z.number(),
+  /** Usage charged so far (the final log's cost counts the whole run; the owner pays the rest then). */
+  chargedUsd: z.number(),
+  /** Time the run spent running (not waiting) so far: the final log's duration. */
+  activeMs: z.number(),
+});
+export type PauseState = z.infer<typeof pauseSchema>;
+export type Decision = z.infer<typeof decisionSchema>;
+
+/** What a resumed run is given (run-execution.ts). */
+export interface Resumption {
+  logId: string;
+  pause: PauseState;
+  decision: Decision;
+}
+
+const replayKey = (blockId: string, path: IterationStep[]) =>
+  path.length === 0 ? blockId : `${blockId}|${path.map((step) => `${step.containerId}#${step.index}`).join('/')}`;
+
+const holdsApproval = new WeakMap<WorkflowState, boolean>();
+
+/** Whether a state can pause at all (most cannot: their runs skip the tracking below). Cached per loaded state. */
+export function canPause(state: WorkflowState): boolean {
+  let known = holdsApproval.get(state);
+  if (known === undefined) {
+    known = Object.values(state.blocks).some((block) => block.type === 'approval');
+    holdsApproval.set(state, known);
+  }
+  return known;
+}
+
+/**
+ * One run's side of pausing: the approval service its blocks call, and the record of what finished before the pause
+ * (what a resumed run replays). `stop` ends the run when an approval block asks to wait.
+ */
+export function createPauseTracker(input: {
+  state: WorkflowState;
+  resumption?: Resumption;
+  stop(reason: RunStop): void;
+}) {
+  const decisions: Record<string, Decision> = input.resumption
+    ? { ...input.resumption.pause.decisions, [input.resumption.pause.blockId]: input.resumption.decision }
+    : {};
+  const replayed = new Map((input.resumption?.pause.replay ?? []).map((record) => [record.key, record]));
+  const finished: PauseState['replay'] = [];
+  let request: (ApprovalRequest & { requestedAt: string }) | undefined;
+  const startedAt = new Date().toISOString();
+
+  return {
+    replay: replayed.size > 0 ? (blockId: string, path: IterationStep[]): ReplayedBlock | undefined => replayed.get(replayKey(blockId, path)) : undefined,
+    /** Records what finished, to be replayed on resume; what stops because of the pause runs again then. */
+    onEvent(event: EngineEvent) {
+      // After a pause was asked for, blocks still running are stopped (and run again on resume); one that finished
+      // anyway did its work, and is replayed like the others.
+      if (event.type !== 'block_finished' || (request && event.error !== undefined)) return;
+      const done = event;
+      finished.push({
+        key: replayKey(done.blockId, done.iterationPath),
+        output: done.output,
+        ...(done.sourceHandle === undefined ? {} : { sourceHandle: done.sourceHandle }),
+        ...(done.continueOnError ? { continueOnError: true } : {}),
+        startedAt: done.startedAt,
+        endedAt: done.endedAt,
+      });
+    },
+    awaitApproval(asked: ApprovalRequest): Promise<ApprovalDecision> {
+      if (input.state.blocks[asked.blockId]?.parentId) {
+        return Promise.reject(new Error('An approval block cannot sit inside a loop or parallel: place it before or after'));
+      }
+      const decided = decisions[asked.blockId];
+      if (decided) return Promise.resolve(decided);
+      request ??= { ...asked, requestedAt: new Date().toISOString() };
+      input.stop(new RunStop('paused', PAUSED_MESSAGE));
+      return new Promise(() => undefined); // the pause ends the run; this block is run again on resume
+    },
+    /** The row's pause state once the run has stopped to wait. */
+    pauseState(run: { input: Record<string, unknown>; triggerBlockId?: string; chargedUsd: number; activeMs: number }): PauseState {
+      const earlier = input.resumption?.pause;
+      const requestedAt = request!.requestedAt;
+      return {
+        number: (earlier?.number ?? 0) + 1,
+        blockId: request!.blockId,
+        message: request!.message ?? null,
+        requestedAt,
+        timeoutAt: request!.timeoutMs ? new Date(Date.parse(requestedAt) + request!.timeoutMs).toISOString() : null,
+        defaultDecision: request!.defaultDecision ?? null,
+        decisions,
+        replay: finished,
+        input: run.input,
+        ...(run.triggerBlockId ? { triggerBlockId: run.triggerBlockId } : {}),
+        firstStartedAt: earlier?.firstStartedAt ?? startedAt,
+        pausedMs: pausedSoFar(input.resumption),
+        chargedUsd: run.chargedUsd,
+        activeMs: run.activeMs,
+      };
+    },
+    /** What the final log keeps of the pauses: their decisions and the time spent waiting. */
+    summary(): PauseSummary | null {
+      if (!input.resumption) return null;
+      return {
+        pauses: input.resumption.pause.number,
+        pausedMs: pausedSoFar(input.resumption),
+        firstStartedAt: input.resumption.pause.firstStartedAt,
+        decisions,
+      };
+    },
+  };
+}
+
+export type PauseTracker = ReturnType<typeof createPauseTracker>;
+
+/** What the log of a run that paused keeps of its pauses (shown in the log detail). */
+export type PauseSummary = {
+  pauses: number;
+  pausedMs: number;
+  /** When the run first started (the log is listed at the time it last resumed). */
+  firstStartedAt: string;
+  /** By approval block id. */
+  decisions: Record<string, Decision>;
+};
+
+function pausedSoFar(resumption: Resumption | undefined): number {
+  if (!resumption) return 0;
+  const waited = Date.parse(resumption.decision.decidedAt) - Date.parse(resumption.pause.requestedAt);
+  return resumption.pause.pausedMs + Math.max(0, waited);
+}
+
+/**
+ * A paused run waits for the time-out of its approval, when the block set one: its default decision then applies.
+ * The job is written with the paused log (one per pause: its id names the pause, so it is never queued twice).
+ */
+export function approvalTimeoutJob(executionId: string, pause: PauseState): FollowUpJob[] {
+  if (!pause.timeoutAt) return [];
+  return [
+    {
+      executionId,
+      id: `job_timeout_${executionId}_${pause.number}`,
+      kind: RESUME_JOB,
+      payload: { executionId, timeoutOf: pause.number },
+      runAt: new Date(pause.timeoutAt),
+    },
+  ];
+}

@@ -1,0 +1,54 @@
+// The run function's contract, apart from the function itself: what a run is asked and what it answers. Approvals
+// and sub-workflows are handed the function (they run executions, and a running execution may start them), so they
+// and it share these types from here instead of importing each other.
+import type { ExecutionResult, EngineEvent } from '../engine/index.js';
+import type { ExecutionCost } from '../services/cost.js';
+import type { AppContext } from '../services/app-context.js';
+import type { TriggerType, WorkflowState } from '../workflow/index.js';
+import type { StoredResponse } from './idempotency.js';
+import type { Resumption } from './pause.js';
+import type { StoredAs } from './run-recorder.js';
+import type { RunOrigin } from './run-observer.js';
+
+export interface RunExecutionInput {
+  workflow: { id: string; workspaceId: string };
+  state: WorkflowState;
+  /** Content hash of `state` when known (deployments carry it); computed otherwise. */
+  stateHash?: string;
+  deploymentVersion: number | null;
+  trigger: TriggerType;
+  input: Record<string, unknown>;
+  /** Which trigger block starts the run when a state has several of one kind. */
+  triggerBlockId?: string;
+  /** Pre-assigned (async jobs, schedule ticks, streaming answers); generated otherwise. */
+  executionId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onEvent?: (event: EngineEvent) => void;
+  /** UserFile objects uploaded for this run, recorded on the log. */
+  files?: unknown[];
+  /** The workspace owner, charged for the run (every trigger knows it; looked up when not given). */
+  owner?: { id: string; plan: string };
+  /** Write the running marker before the workflow starts (jobs: a job claimed again must know it had started). */
+  markBeforeStart?: boolean;
+  /** An Idempotency-Key answer made from the outcome, committed together with the log. */
+  idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
+  /** Set for a sub-workflow's run: the run whose workflow block started it (sub-workflows.ts). */
+  parent?: { executionId: string; chain: string[]; drafts: boolean };
+  /** The request that started the run: its id goes on the log, its span becomes the run span's parent. */
+  origin?: RunOrigin;
+  /** Set when a run paused for an approval goes on (approvals.ts): its log row, what already ran, the decision. */
+  resumption?: Resumption;
+}
+
+export interface ExecutionOutcome {
+  executionId: string;
+  logId: string;
+  result: ExecutionResult;
+  cost: ExecutionCost;
+  /** How the log was stored: `minimal` = an error log saying its full content could not be; `none` = not at all. */
+  stored: StoredAs;
+}
+
+/** Runs a workflow as a logged execution (run-execution.ts): what approvals and sub-workflows are handed. */
+export type RunExecution = (app: AppContext, input: RunExecutionInput) => Promise<ExecutionOutcome>;

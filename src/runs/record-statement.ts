@@ -8,8 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../db/json.js';
 import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { RELAXED_COMMIT } from '../jobs/settle.js';
-import { COMPLETION_EVENT, DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
-import type { OutboxDelivery } from '../services/completion-webhooks/outbox.js';
+import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
 export interface ExecutionRecord {

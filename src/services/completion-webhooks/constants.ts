@@ -13,3 +13,16 @@ export const DELIVERY_JOB = 'webhook.deliver';
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
 /** Random extra delay on each retry, as a fraction of the scheduled delay (docs/guarantees.md 3.4: up to 10%). */
 export const RETRY_JITTER = 0.1;
+
+/**
+ * A delivery an execution's completion causes, as the run recorder writes it with the log (outbox.ts makes them). Kept
+ * here, with the vocabulary, so the recorder's statement needs nothing of the outbox's context-bound side.
+ */
+export interface OutboxDelivery {
+  id: string;
+  eventId: string;
+  subscriptionId: string;
+  workflowId: string;
+  executionId: string;
+  body: string;
+}

@@ -9,20 +9,12 @@ import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { cached, topics } from '../cache/app-caches.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
+import type { OutboxDelivery } from './constants.js';
 import { createDeliveries } from './create-deliveries.js';
 import { completedExecution, completionPayload, needsOwnerLimits, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
-
-export interface OutboxDelivery {
-  id: string;
-  eventId: string;
-  subscriptionId: string;
-  workflowId: string;
-  executionId: string;
-  body: string;
-}
 
 async function loadActiveSubscriptions(db: Db, workflowId: string): Promise<SubscriptionRow[]> {
   return db

@@ -7,8 +7,14 @@ import { queueStats } from '../jobs/queue-stats.js';
 import { createMetrics, noMetrics, type Metrics } from '../observability/metrics.js';
 import { startTracing } from '../observability/tracing.js';
 import { sandboxPoolStats } from '../sandbox/index.js';
-import { EXECUTION_JOB } from '../runs/async-executions.js';
-import { RESUME_JOB } from '../runs/pause.js';
+import {
+  createCancellations,
+  createRunRecorder,
+  EXECUTION_JOB,
+  RESUME_JOB,
+  type Runner,
+  startRunner,
+} from '../runs/index.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
 import type { RateLimiter } from '../services/rate-limiter.js';
@@ -21,9 +27,6 @@ import { openFileStorage } from '../services/files/open-storage.js';
 import { createRateLimiter } from '../services/rate-limiter.js';
 import { createReadiness } from '../services/readiness.js';
 import { canRunInWorkspace } from '../services/access.js';
-import { createCancellations } from '../runs/cancellation.js';
-import { createRunRecorder } from '../runs/run-recorder.js';
-import { startRunner, type Runner } from '../runs/runners.js';
 import { loadOrCreateSecret } from './secret.js';
 import { setupToken } from '../services/setup.js';
 import { createUsageMeter } from '../services/usage-meter.js';

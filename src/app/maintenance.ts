@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { pruneRateWindows } from '../services/limits.js';
 import { pruneOldLogs } from '../services/logs/retention.js';
-import { reopenStrandedResumes } from '../runs/approvals.js';
+import { reopenStrandedResumes } from '../runs/index.js';
 import { pruneExpiredSessions } from '../services/sessions.js';
 
 const INTERVAL_MS = 5 * 60_000;

@@ -2,10 +2,13 @@
 // knows, with the configured concurrency, lease and poll interval. Used by `sluice serve` (in-process),
 // `sluice worker`, the tests and the benchmarks.
 import type { AppContext } from '../services/app-context.js';
-import { createExecutionJobHandler, EXECUTION_JOB } from '../runs/async-executions.js';
-import { createResumeJobHandler } from '../runs/approvals.js';
-import { RESUME_JOB } from '../runs/pause.js';
-import { runExecution } from '../runs/run-execution.js';
+import {
+  createExecutionJobHandler,
+  createResumeJobHandler,
+  EXECUTION_JOB,
+  RESUME_JOB,
+  runExecution,
+} from '../runs/index.js';
 import { createScheduleTickHandler } from '../triggers/schedule.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';

@@ -2,7 +2,7 @@
 // headers the route adds (rate limits, replay marker).
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
-import type { StoredResponse } from '../runs/idempotency.js';
+import type { StoredResponse } from '../runs/index.js';
 
 export function sendResponse(c: Context, response: StoredResponse, extraHeaders: Record<string, string>) {
   for (const [name, value] of Object.entries({ ...extraHeaders, ...response.headers })) c.header(name, value);

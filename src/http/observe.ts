@@ -7,7 +7,7 @@ import { routePath } from 'hono/route';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
 import { parseTraceparent } from '../observability/tracing.js';
 import type { AppContext } from '../services/app-context.js';
-import type { RunOrigin } from '../runs/run-observer.js';
+import type { RunOrigin } from '../runs/index.js';
 import type { AppEnv } from './env.js';
 
 /** What a request that starts a run hands it: its id (kept on the log) and its span (the run span's parent). */

@@ -8,8 +8,7 @@
 // `rateLimited`, `conflict`…) and the helpers below turn them into parameters, response headers and the error
 // responses that apply (components.responses, all in the shape of the Error schema).
 import { z } from 'zod';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from '../runs/idempotency.js';
-import { EXECUTION_ID_HEADER } from '../runs/answers.js';
+import { EXECUTION_ID_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER, resumeBody } from '../runs/index.js';
 import { SESSION_COOKIE } from '../services/sessions.js';
 import { CONVERSATION_ID_HEADER } from '../triggers/chat.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
@@ -17,7 +16,6 @@ import { logsQuerySchema } from '../services/logs/params.js';
 import { credentials, setupBody } from './routes/auth-session.js';
 import { chatBody } from '../triggers/chat.js';
 import { manualRunBody } from '../triggers/manual.js';
-import { resumeBody } from '../runs/approvals.js';
 import { pausedRunsQuery } from './routes/executions.js';
 import { deliveryListQuery, subscriptionCreate, subscriptionUpdate } from './routes/webhooks.js';
 import { responseSchemas, type ResponseSchemaName } from './response-schemas.js';

@@ -3,7 +3,7 @@
 // closing `done` record and `[DONE]` terminator — also when the run itself throws.
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
-import { sseRecord } from '../runs/answers.js';
+import { sseRecord } from '../runs/index.js';
 import type { AppEnv } from './env.js';
 
 export interface SseRun {

@@ -5,26 +5,35 @@
 import { AppError, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { canRunInWorkspace } from '../services/access.js';
-import { admitRun } from '../runs/admission.js';
-import type { Principal } from '../services/api-keys.js';
-import type { AppContext } from '../services/app-context.js';
-import type { QueuedExecution } from '../runs/async-executions.js';
-import { checkFileInputs, storeFileInputs, type UserFile } from '../services/files/index.js';
 import {
+  activeDeployment,
+  admitRun,
+  checkApiInput,
   checkIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
+  enqueuePrepared,
+  EXECUTION_ID_HEADER,
+  type ExecutionOutcome,
+  findApiTrigger,
+  inputFormatOf,
+  loadDeployedWorkflow,
+  type PreparedRun,
+  prepareRun,
+  type QueuedExecution,
   releaseIdempotencyKey,
   requestHash,
+  type RunOrigin,
+  runPrepared,
   type StoredResponse,
-} from '../runs/idempotency.js';
+  streamReplayAnswer,
+  syncAnswer,
+  withDeclaredFields,
+} from '../runs/index.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import { checkFileInputs, storeFileInputs, type UserFile } from '../services/files/index.js';
 import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
-import { EXECUTION_ID_HEADER, streamReplayAnswer, syncAnswer } from '../runs/answers.js';
-import { activeDeployment, enqueuePrepared, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/types.js';
-import type { RunOrigin } from '../runs/run-observer.js';
-import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from '../runs/trigger-input.js';
-import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 
 export type ApiCallMode = 'sync' | 'stream' | 'async';
 

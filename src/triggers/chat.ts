@@ -7,14 +7,19 @@ import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { WorkflowState } from '../workflow/index.js';
 import { canRunInWorkspace } from '../services/access.js';
-import { admitRun } from '../runs/admission.js';
+import {
+  activeDeployment,
+  admitRun,
+  type ExecutionOutcome,
+  loadDeployedWorkflow,
+  type PreparedRun,
+  prepareRun,
+  type RunOrigin,
+  runPrepared,
+} from '../runs/index.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
-import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/types.js';
-import type { RunOrigin } from '../runs/run-observer.js';
-import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 
 export const chatBody = z.strictObject({
   message: z.string().min(1, 'must not be empty').max(100_000),

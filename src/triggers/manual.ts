@@ -8,16 +8,20 @@ import type { EngineEvent } from '../engine/index.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { WorkflowState } from '../workflow/index.js';
-import { admitRun } from '../runs/admission.js';
+import {
+  admitRun,
+  type ExecutionOutcome,
+  type PreparedRun,
+  prepareRun,
+  type RunOrigin,
+  runPrepared,
+  type StoredResponse,
+  syncAnswer,
+} from '../runs/index.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
-import { syncAnswer } from '../runs/answers.js';
-import { prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { ExecutionOutcome } from '../runs/types.js';
-import type { RunOrigin } from '../runs/run-observer.js';
 import { getWorkflowForPrincipal } from '../services/workflows.js';
-import type { StoredResponse } from '../runs/idempotency.js';
 
 export const manualRunBody = z.strictObject({
   /** Trigger input; for the API trigger, fields given here win over the Input Format values. */

@@ -8,9 +8,7 @@ import { z } from 'zod';
 import { schedules } from '../db/schema.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import type { AppContext } from '../services/app-context.js';
-import { runExecution } from '../runs/run-execution.js';
-import { loadDeploymentVersion } from '../runs/deployed-workflow.js';
-import { settleEarlierAttempt } from '../runs/interrupted.js';
+import { loadDeploymentVersion, runExecution, settleEarlierAttempt } from '../runs/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
 
 const tickPayload = z.object({

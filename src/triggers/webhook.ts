@@ -5,13 +5,19 @@
 import { webhookTriggerConfigSchema } from '../blocks/webhook-trigger.js';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { admitRun } from '../runs/admission.js';
+import {
+  activeDeployment,
+  admitRun,
+  EXECUTION_ID_HEADER,
+  loadDeployedWorkflow,
+  type PreparedRun,
+  prepareRun,
+  type RunOrigin,
+  runPrepared,
+  type StoredResponse,
+  syncAnswer,
+} from '../runs/index.js';
 import type { AppContext } from '../services/app-context.js';
-import type { StoredResponse } from '../runs/idempotency.js';
-import { EXECUTION_ID_HEADER, syncAnswer } from '../runs/answers.js';
-import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
-import type { RunOrigin } from '../runs/run-observer.js';
-import { loadDeployedWorkflow } from '../runs/deployed-workflow.js';
 import { findWebhookPath } from './webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from './webhook-request.js';
 import { webhookSecret } from './webhook-secret.js';

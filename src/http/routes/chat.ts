@@ -3,7 +3,7 @@
 import { Hono, type Context } from 'hono';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
-import { doneRecord, syncAnswer } from '../../runs/answers.js';
+import { doneRecord, syncAnswer } from '../../runs/index.js';
 import { chatBody, prepareChatCall, runChatCall } from '../../triggers/chat.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';

@@ -1,8 +1,7 @@
 // POST /api/workflows/{workflowId}/execute — the API trigger (docs/api.md 4). The route parses the
 // request and shapes the answer; services/triggers/api.ts decides everything else.
 import { Hono } from 'hono';
-import { REPLAYED_HEADER } from '../../runs/idempotency.js';
-import { doneRecord, syncAnswer } from '../../runs/answers.js';
+import { doneRecord, REPLAYED_HEADER, syncAnswer } from '../../runs/index.js';
 import { enqueueApiCall, prepareApiCall, runApiCall } from '../../triggers/api.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';

@@ -5,8 +5,7 @@
 // - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { listPausedRuns, resumeBody, resumeExecution } from '../../runs/approvals.js';
-import { cancelExecution } from '../../runs/cancel.js';
+import { cancelExecution, listPausedRuns, resumeBody, resumeExecution } from '../../runs/index.js';
 import type { AppEnv } from '../env.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';

@@ -1,6 +1,6 @@
 // GET /api/jobs/{taskId} — status of an async execution (docs/api.md 4.6).
 import { Hono } from 'hono';
-import { getJobStatus } from '../../runs/async-executions.js';
+import { getJobStatus } from '../../runs/index.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { id } from '../schemas.js';

@@ -2,7 +2,7 @@
 // services/triggers/manual.ts). Answers with Server-Sent Events of every block's progress, or JSON (see wantsJson).
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { doneRecord } from '../../runs/answers.js';
+import { doneRecord } from '../../runs/index.js';
 import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRunBody } from '../../triggers/manual.js';
 import { requireApiKey } from '../auth.js';
 import { parseJsonRequestBody, readBodyLimited } from '../body.js';

@@ -71,3 +71,20 @@ export function summarizeCost(spans: TraceSpan[], baseCostUsd: number): Executio
   result.output = round(result.output);
   return result;
 }
+
+export interface FullCost {
+  total: number;
+  tokens: TokenUsage;
+  models: Record<string, ModelCost>;
+}
+
+/** `cost` of the log detail: total, tokens and per-model figures (the stored base/input/output stay internal). */
+export function toFullCost(costTotal: number, stored: unknown): FullCost {
+  // Written by runs/run-execution.ts from summarizeCost, so it has this shape whenever it is present.
+  const cost = stored as Partial<ExecutionCost> | null;
+  return {
+    total: costTotal,
+    tokens: cost?.tokens ?? { prompt: 0, completion: 0, total: 0 },
+    models: cost?.models ?? {},
+  };
+}

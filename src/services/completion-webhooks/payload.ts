@@ -1,7 +1,7 @@
 // The `workflow.execution.completed` payload (docs/guarantees.md 3.1), `deploymentVersion` included. The optional parts
 // appear only when the subscription asks for them; key order is fixed so bodies read the same every time.
 import type { executions, webhookSubscriptions } from '../../db/schema.js';
-import { toFullCost } from '../logs/views.js';
+import { toFullCost } from '../cost.js';
 import { COMPLETION_EVENT } from './constants.js';
 
 type ExecutionRow = typeof executions.$inferSelect;

@@ -7,7 +7,8 @@ import { notFound } from '../../errors.js';
 import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import { completedOnly } from './filters.js';
-import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
+import { toFullCost, type FullCost } from '../cost.js';
+import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
 export interface LogDetail extends Omit<LogEntry, 'cost'> {
   /** `success`, `error`, or `cancelled` (a cancel request or a caller that went away stopped it). */

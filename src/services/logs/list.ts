@@ -7,7 +7,8 @@ import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
 import { beyond, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
 import type { LogsQuery } from './params.js';
-import { toExecutionData, toFullCost, toLogEntry, type ExecutionData, type FullCost, type LogEntry, type WorkflowSummary } from './views.js';
+import { toFullCost, type FullCost } from '../cost.js';
+import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
 /** A list item: the log entry (docs/api.md 6.1), plus what `details=full` and the include flags add. */
 export interface LogListItem extends Omit<LogEntry, 'cost'> {

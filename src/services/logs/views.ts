@@ -1,8 +1,7 @@
-// Rows of `executions` in the shapes of docs/api.md 6: the log entry (list item), the full cost of the log detail, and
-// the workflow summary. Timestamps are ISO 8601 with milliseconds, as stored.
+// Rows of `executions` in the shapes of docs/api.md 6: the log entry (list item) and the workflow summary; the full
+// cost of the log detail is made beside the cost it shows (../cost.ts). Timestamps are ISO 8601 with milliseconds,
+// as stored.
 import type { executions } from '../../db/schema.js';
-import type { TokenUsage } from '../../engine/index.js';
-import type { ExecutionCost, ModelCost } from '../cost.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -37,12 +36,6 @@ export interface LogEntry {
   files: unknown;
 }
 
-export interface FullCost {
-  total: number;
-  tokens: TokenUsage;
-  models: Record<string, ModelCost>;
-}
-
 export interface WorkflowSummary {
   id: string;
   name: string;
@@ -68,17 +61,6 @@ export function toLogEntry(row: LogEntryRow): LogEntry {
     totalDurationMs: row.totalDurationMs ?? 0,
     cost: { total: row.costTotal },
     files: row.files ?? null,
-  };
-}
-
-/** `cost` of the log detail: total, tokens and per-model figures (the stored base/input/output stay internal). */
-export function toFullCost(costTotal: number, stored: unknown): FullCost {
-  // Written by runs/run-execution.ts from summarizeCost, so it has this shape whenever it is present.
-  const cost = stored as Partial<ExecutionCost> | null;
-  return {
-    total: costTotal,
-    tokens: cost?.tokens ?? { prompt: 0, completion: 0, total: 0 },
-    models: cost?.models ?? {},
   };
 }
 

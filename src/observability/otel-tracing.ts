@@ -5,7 +5,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Span } 
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { SpanHandle, TraceParent, Tracing } from './tracing.js';
+import type { SpanHandle, TraceParent, Tracing } from './tracing-types.js';
 
 export function startOtelTracing(options: { endpoint: string; serviceName: string }): Tracing {
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });

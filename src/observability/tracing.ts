@@ -6,34 +6,9 @@
 // handed to the run it starts — in this process, or through a job's payload to a worker — without any of them
 // knowing OpenTelemetry.
 import type { ObservabilityConfig } from '../config.js';
+import type { SpanHandle, TraceParent, Tracing } from './tracing-types.js';
 
-/** A span's identity, as a W3C `traceparent` carries it. */
-export interface TraceParent {
-  /** 32 lowercase hex digits. */
-  traceId: string;
-  /** 16 lowercase hex digits. */
-  spanId: string;
-  sampled: boolean;
-  /** From another process (an incoming traceparent header, a job's payload). */
-  remote?: boolean;
-}
-
-export type SpanAttributes = Record<string, string | number | boolean>;
-
-export interface SpanHandle {
-  readonly context: TraceParent;
-  setAttributes(attributes: SpanAttributes): void;
-  updateName(name: string): void;
-  /** Ends the span; with `error` its status is ERROR with that message. */
-  end(options?: { error?: string }): void;
-}
-
-export interface Tracing {
-  readonly enabled: boolean;
-  startSpan(name: string, options: { parent?: TraceParent; kind?: 'server' | 'internal'; attributes?: SpanAttributes }): SpanHandle;
-  /** Sends what is still buffered and stops. */
-  shutdown(): Promise<void>;
-}
+export type { SpanAttributes, SpanHandle, TraceParent, Tracing } from './tracing-types.js';
 
 const NO_CONTEXT: TraceParent = { traceId: '0'.repeat(32), spanId: '0'.repeat(16), sampled: false };
 const noSpan: SpanHandle = { context: NO_CONTEXT, setAttributes() {}, updateName() {}, end() {} };

@@ -1,11 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { assertWorkspaceAccess } from '../../services/access.js';
 import { generateApiKey, listApiKeys, revokeApiKey, storeApiKey, toApiKeyView } from '../../services/api-keys.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { apiKeyCreate, id } from '../schemas.js';
+import { id, name } from '../schemas.js';
 import { parseWith, readBody } from '../validation.js';
+
+const apiKeyCreate = z.strictObject({ name, workspaceId: id.nullable().optional() });
 
 export const apiKeyRoutes = new OpenAPIHono<AppEnv>()
   .openapi(operation({ method: 'get', path: '/', summary: 'List API keys (hints only)', response: 'ApiKeyList' }), async (c) => {

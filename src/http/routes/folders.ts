@@ -1,12 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import type { Context } from 'hono';
 import { notFound } from '../../errors.js';
 import { assertWorkspaceAccess, canAccessWorkspace } from '../../services/access.js';
 import { createFolder, deleteFolder, findFolder, listFolders, toFolderView, updateFolder } from '../../services/folders.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { folderCreate, folderUpdate, id, workspaceQuery } from '../schemas.js';
+import { id, name } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
+
+const folderCreate = z.strictObject({ workspaceId: id, name, parentId: id.nullable().optional() });
+const folderUpdate = z
+  .strictObject({ name: name.optional(), parentId: id.nullable().optional() })
+  .refine((v) => Object.keys(v).length > 0, 'nothing to update');
+const workspaceQuery = z.object({ workspaceId: id });
 
 async function loadFolder(c: Context<AppEnv>) {
   const folderId = parseWith(id, c.req.param('folderId'), 'folder id', 'folderId');

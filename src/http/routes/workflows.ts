@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import type { Context } from 'hono';
 import { assertWorkspaceAccess } from '../../services/access.js';
 import {
@@ -18,8 +19,36 @@ import { exportWorkflow, importWorkflow } from '../../services/workflow-transfer
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { id, versionParam, workflowCreate, workflowImport, workflowListQuery, workflowUpdate } from '../schemas.js';
+import { id, name } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
+
+const workflowCreate = z.strictObject({
+  workspaceId: id,
+  name,
+  description: z.string().max(2000).optional(),
+  folderId: id.nullable().optional(),
+  state: z.unknown().optional(),
+});
+const workflowUpdate = z
+  .strictObject({
+    name: name.optional(),
+    description: z.string().max(2000).optional(),
+    folderId: id.nullable().optional(),
+    state: z.unknown().optional(),
+    /** POST /api/chat/{id} without an API key (README "Other triggers", chat). */
+    chatPublic: z.boolean().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'nothing to update');
+const workflowListQuery = z.object({ workspaceId: id, folderId: id.optional() });
+/** POST /api/v1/workflows/import: a document from GET …/export (services/workflow-transfer.ts). */
+const workflowImport = z.strictObject({
+  workspaceId: id,
+  document: z.unknown(),
+  folderId: id.nullable().optional(),
+  /** Overrides the document's name. */
+  name: name.optional(),
+});
+const versionParam = z.coerce.number().int().min(1).max(1_000_000);
 
 function loadWorkflow(c: Context<AppEnv>) {
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');

@@ -1,12 +1,26 @@
 import { $, OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { assertWorkspaceAccess } from '../../services/access.js';
-import { deleteEnvVar, listEnvVarNames, setEnvVars } from '../../services/env-vars.js';
-import { addMember, createWorkspace, listMembers, listWorkspaces, removeMember } from '../../services/workspaces.js';
+import { deleteEnvVar, ENV_NAME_PATTERN, listEnvVarNames, setEnvVars } from '../../services/env-vars.js';
+import { addMember, createWorkspace, listMembers, listWorkspaces, MEMBER_ROLES, removeMember } from '../../services/workspaces.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { envName, envVarsSet, id, memberAdd, workspaceCreate } from '../schemas.js';
+import { id, name } from '../schemas.js';
 import { parseWith, readBody } from '../validation.js';
+
+const workspaceCreate = z.strictObject({ name });
+const memberAdd = z.strictObject({
+  email: z.email().max(320),
+  role: z.enum(MEMBER_ROLES.filter((r) => r !== 'owner') as ['admin', 'member']).default('member'),
+});
+
+const envName = z.string().regex(ENV_NAME_PATTERN, 'must be a valid variable name (letters, digits, _)');
+const envVarsSet = z.strictObject({
+  variables: z
+    .record(envName, z.string().max(65_536))
+    .refine((v) => Object.keys(v).length <= 500, 'at most 500 variables at once'),
+});
 
 const workspaces = new OpenAPIHono<AppEnv>()
   .openapi(operation({ method: 'get', path: '/', summary: 'List reachable workspaces', response: 'WorkspaceList' }), async (c) =>

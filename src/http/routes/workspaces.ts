@@ -41,6 +41,8 @@ const workspaces = new OpenAPIHono<AppEnv>()
     },
   );
 
+// Every route below acts on one workspace the caller must reach. (`.use()` gives back Hono's type; `$` restores
+// OpenAPIHono's, so the chain can go on declaring.)
 export const workspaceRoutes = $(
   workspaces.use('/:workspaceId/*', async (c, next) => {
     const workspaceId = parseWith(id, c.req.param('workspaceId'), 'workspace id', 'workspaceId');

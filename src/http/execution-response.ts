@@ -1,4 +1,4 @@
-// Sends a run's answer (services/runs/answers.ts) as the HTTP response: its status, headers and body, plus the
+// Sends a run's answer (runs/answers.ts) as the HTTP response: its status, headers and body, plus the
 // headers the route adds (rate limits, replay marker).
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';

@@ -3,7 +3,7 @@
 // a field added or renamed in a route without its schema fails a test instead of silently leaving the client behind.
 // Objects are strict for that reason; values the API passes through from users (outputs, states) are open.
 import { z } from 'zod';
-import { FIELD_KINDS } from '../blocks/forms.js';
+import { FIELD_KINDS } from '../services/block-types.js';
 import { MEMBER_ROLES } from '../services/workspaces.js';
 import { TRIGGER_TYPES } from '../workflow/index.js';
 

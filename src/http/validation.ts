@@ -1,7 +1,7 @@
 // Request parsing: JSON bodies, query strings and path ids through zod, with errors in the shape of docs/api.md 3.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { isStorableText, storableText, UNSTORABLE_TEXT_MESSAGE } from '../db/storable.js';
+import { isStorableText, storableText, UNSTORABLE_TEXT_MESSAGE } from '../services/storable-text.js';
 import { AppError, zodDetails } from '../errors.js';
 import { assertJsonNesting } from '../json-nesting.js';
 

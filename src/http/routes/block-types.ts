@@ -1,6 +1,15 @@
 // GET /api/v1/block-types (docs/api.md 9): the block catalogue, for clients that build workflows.
-import { Hono } from 'hono';
-import { describeBlockTypes } from '../../blocks/describe.js';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { listBlockTypes } from '../../services/block-types.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 
-export const blockTypeRoutes = new Hono<AppEnv>().get('/', (c) => c.json({ data: describeBlockTypes() }));
+export const blockTypeRoutes = new OpenAPIHono<AppEnv>().openapi(
+  operation({
+    method: 'get',
+    path: '/',
+    summary: 'The block types workflows are built from: palette entry, form fields, outputs, config JSON Schema',
+    response: 'BlockTypeList',
+  }),
+  (c) => c.json({ data: listBlockTypes() }),
+);

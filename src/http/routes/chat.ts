@@ -1,6 +1,7 @@
 // POST /api/chat/{workflowId} {message, conversationId?, stream?, selectedOutputs?} — the chat trigger (README "Other
-// triggers", services/triggers/chat.ts). The route works out who is calling and shapes the answer.
-import { Hono, type Context } from 'hono';
+// triggers", triggers/chat.ts). The route works out who is calling and shapes the answer.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
 import { doneRecord, syncAnswer } from '../../runs/index.js';
@@ -8,6 +9,7 @@ import { chatBody, prepareChatCall, runChatCall } from '../../triggers/chat.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
 import { id } from '../schemas.js';
@@ -30,7 +32,27 @@ async function callerOf(c: Context<AppEnv>): Promise<Principal | undefined> {
   }
 }
 
-export const chatRoutes = new Hono<AppEnv>().post('/:workflowId', async (c) => {
+const chat = operation({
+  method: 'post',
+  path: '/{workflowId}',
+  summary: 'Chat with a deployed workflow (streams by default); no credentials needed when the chat is public',
+  body: chatBody,
+  auth: 'chat',
+  run: 'chat',
+  response: 'ChatResult',
+  events:
+    'unless stream: false, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs, ' +
+    'then a ChatStreamDone (#/components/schemas/ChatStreamDone)',
+  more: {
+    202: { description: 'The run paused at an approval block (stream: false)', schema: 'ExecutionPaused' },
+    500: { description: 'The run failed (stream: false)', schema: 'ChatFailure' },
+  },
+  // A key (or session) without access to the workflow's workspace.
+  errors: [403],
+  conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED)',
+});
+
+export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {
   const app = c.get('app');
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
   const call = await prepareChatCall(app, {

@@ -1,18 +1,50 @@
 // POST /api/workflows/{workflowId}/execute — the API trigger (docs/api.md 4). The route parses the
-// request and shapes the answer; services/triggers/api.ts decides everything else.
-import { Hono } from 'hono';
+// request and shapes the answer; triggers/api.ts decides everything else.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { doneRecord, REPLAYED_HEADER, syncAnswer } from '../../runs/index.js';
 import { enqueueApiCall, prepareApiCall, runApiCall } from '../../triggers/api.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
 import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
 import { parseWith } from '../validation.js';
 
-export const executeRoutes = new Hono<AppEnv>().post('/:workflowId/execute', requireApiKey, async (c) => {
+/**
+ * What the body may hold: the declared Input Format fields, checked by the run's trigger (triggers/api.ts),
+ * plus the control keys. The route reads the body as bytes (files, size limit), so this describes it.
+ */
+const executeBody = z
+  .object({
+    stream: z.boolean().optional().describe('true switches the response to Server-Sent Events'),
+    selectedOutputs: z.array(z.string()).optional().describe('blockName.attribute items to stream'),
+  })
+  .catchall(z.unknown())
+  .describe('The declared Input Format fields, plus the control keys');
+
+const execute = operation({
+  method: 'post',
+  path: '/{workflowId}/execute',
+  middleware: requireApiKey,
+  summary: 'Run the active deployment (JSON, SSE with stream: true, async with X-Execution-Mode: async)',
+  body: executeBody,
+  run: 'execute',
+  response: 'ExecuteResult',
+  events: 'with stream: true, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs, then a StreamDone',
+  conflict:
+    'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was ' +
+    'made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED)',
+  more: {
+    202: { description: 'Queued (X-Execution-Mode: async), or paused at an approval block', schema: 'ExecuteAcceptedOrPaused' },
+    500: { description: 'The run failed', schema: 'ExecuteFailure' },
+  },
+});
+
+export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c) => {
   const app = c.get('app');
   const call = await prepareApiCall(app, {
     principal: c.get('principal'),

@@ -2,11 +2,29 @@
 // is the capability. Always an attachment with nosniff and a sandboxing CSP, so an uploaded HTML or SVG file can never
 // run as a page of this origin.
 import { Readable } from 'node:stream';
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { attachmentDisposition, openSignedDownload } from '../../services/files/index.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 
-export const fileRoutes = new Hono<AppEnv>().get('/:fileId', async (c) => {
+/** Read one parameter at a time below; the schema describes them. */
+const signedUrlQuery = z.object({
+  expires: z.string().describe('Expiry of the signed URL, as issued'),
+  signature: z.string().describe('Signature of the signed URL, as issued'),
+});
+
+const download = operation({
+  method: 'get',
+  path: '/{fileId}',
+  summary: 'Download an uploaded file through its signed URL (403 when the link is invalid or expired)',
+  auth: 'none',
+  query: signedUrlQuery,
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  errors: [403, 503],
+});
+
+export const fileRoutes = new OpenAPIHono<AppEnv>().openapi(download, async (c) => {
   const file = await openSignedDownload(c.get('app'), {
     fileId: c.req.param('fileId'),
     expires: c.req.query('expires'),

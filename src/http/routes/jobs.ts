@@ -1,12 +1,16 @@
 // GET /api/jobs/{taskId} — status of an async execution (docs/api.md 4.6).
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { getJobStatus } from '../../runs/index.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { id } from '../schemas.js';
 import { parseWith } from '../validation.js';
 
-export const jobRoutes = new Hono<AppEnv>().get('/:taskId', requireApiKey, async (c) => {
-  const taskId = parseWith(id, c.req.param('taskId'), 'task id', 'taskId');
-  return c.json(await getJobStatus(c.get('app').db, c.get('principal'), taskId));
-});
+export const jobRoutes = new OpenAPIHono<AppEnv>().openapi(
+  operation({ method: 'get', path: '/{taskId}', middleware: requireApiKey, summary: 'Status of an async execution', response: 'JobStatus' }),
+  async (c) => {
+    const taskId = parseWith(id, c.req.param('taskId'), 'task id', 'taskId');
+    return c.json(await getJobStatus(c.get('app').db, c.get('principal'), taskId));
+  },
+);

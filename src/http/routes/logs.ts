@@ -1,6 +1,7 @@
 // The logs API (docs/api.md 6): read-only, rate limited per key owner's plan, and every 200 body
 // carries the `limits` object of the workspace's owner.
-import { Hono, type Context } from 'hono';
+import { $, OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { assertWorkspaceAccess } from '../../services/access.js';
@@ -14,6 +15,7 @@ import {
 import { getExecutionDetail, getLogDetail, listLogs, LOGS_QUERY_PARAMETERS, logsQuerySchema } from '../../services/logs/index.js';
 import { isSessionPrincipal } from '../../services/sessions.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { id } from '../schemas.js';
 import { parseWith } from '../validation.js';
 
@@ -57,21 +59,39 @@ async function ownerLimits(c: Context<AppEnv>, workspaceId: string) {
   return limitsObject(db, config, await workspaceOwner(db, workspaceId));
 }
 
-export const logRoutes = new Hono<AppEnv>()
-  .use(logsRateLimit)
-  .get('/', async (c) => {
-    const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
-    const { db, config } = c.get('app');
-    await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
-    const [page, limits] = await Promise.all([listLogs(db, config, query), ownerLimits(c, query.workspaceId)]);
-    return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
-  })
-  .get('/executions/:executionId', async (c) => {
-    const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
-    const detail = await getExecutionDetail(c.get('app').db, c.get('principal'), executionId);
-    return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
-  })
-  .get('/:logId', async (c) => {
+export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
+  .openapi(
+    operation({
+      method: 'get',
+      path: '/',
+      summary: 'Query execution logs (cursor-paginated, rate-limited)',
+      query: logsQuerySchema,
+      rateLimited: true,
+      response: 'LogPage',
+    }),
+    async (c) => {
+      const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
+      const { db, config } = c.get('app');
+      await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
+      const [page, limits] = await Promise.all([listLogs(db, config, query), ownerLimits(c, query.workspaceId)]);
+      return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
+    },
+  )
+  .openapi(
+    operation({
+      method: 'get',
+      path: '/executions/{executionId}',
+      summary: 'Execution detail with the state that ran',
+      rateLimited: true,
+      response: 'ExecutionDetail',
+    }),
+    async (c) => {
+      const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+      const detail = await getExecutionDetail(c.get('app').db, c.get('principal'), executionId);
+      return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
+    },
+  )
+  .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, response: 'LogDetail' }), async (c) => {
     const logId = parseWith(id, c.req.param('logId'), 'log id', 'id');
     const detail = await getLogDetail(c.get('app').db, c.get('principal'), logId);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });

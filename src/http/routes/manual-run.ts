@@ -1,12 +1,15 @@
 // POST /api/v1/workflows/{workflowId}/run — the editor's Run button (README "Other triggers",
-// services/triggers/manual.ts). Answers with Server-Sent Events of every block's progress, or JSON (see wantsJson).
-import { Hono, type Context } from 'hono';
+// triggers/manual.ts). Answers with Server-Sent Events of every block's progress, or JSON (see wantsJson).
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
 import { doneRecord } from '../../runs/index.js';
 import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRunBody } from '../../triggers/manual.js';
 import { requireApiKey } from '../auth.js';
 import { parseJsonRequestBody, readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
 import { id } from '../schemas.js';
@@ -36,7 +39,25 @@ function wantsJson(c: Context): boolean {
   return accept.includes('application/json') && !accept.includes('text/event-stream');
 }
 
-export const manualRunRoutes = new Hono<AppEnv>().post('/:workflowId/run', authenticated, async (c) => {
+/** Read one parameter at a time (wantsJson); the schema describes it. */
+const manualRunQuery = z.object({
+  stream: z.enum(['true', 'false']).optional().describe('false answers one JSON body at the end instead of SSE progress'),
+});
+
+const manualRun = operation({
+  method: 'post',
+  path: '/{workflowId}/run',
+  middleware: authenticated,
+  summary: 'Manual run of the draft with the Input Format values (SSE progress unless ?stream=false)',
+  body: manualRunBody,
+  query: manualRunQuery,
+  run: 'manual',
+  response: 'ExecuteResult',
+  events: 'a RunProgress (#/components/schemas/RunProgress) per engine event, then a StreamDone with the executionId',
+  more: { 500: { description: 'The run failed (?stream=false)', schema: 'ExecuteFailure' } },
+});
+
+export const manualRunRoutes = new OpenAPIHono<AppEnv>().openapi(manualRun, async (c) => {
   const app = c.get('app');
   const run = await prepareManualRun(app, {
     principal: c.get('principal'),

@@ -1,10 +1,11 @@
 // GET /metrics — Prometheus text format (docs/metrics.md). Open like /health unless SLUICE_METRICS_TOKEN is set; then
 // the scraper sends `Authorization: Bearer <token>` (Prometheus: `authorization: {credentials: …}`).
 import { timingSafeEqual } from 'node:crypto';
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import type { AppEnv } from '../env.js';
 import { handleNotFound } from '../errors.js';
+import { operation } from '../operation.js';
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
@@ -14,7 +15,16 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export const metricsRoutes = new Hono<AppEnv>().get('/', async (c) => {
+const scrape = operation({
+  method: 'get',
+  path: '/',
+  summary: 'Prometheus metrics (404 when SLUICE_METRICS_ENABLED=false; bearer token when SLUICE_METRICS_TOKEN is set)',
+  auth: 'metrics',
+  content: { 'text/plain': { schema: { type: 'string' } } },
+  errors: [404],
+});
+
+export const metricsRoutes = new OpenAPIHono<AppEnv>().openapi(scrape, async (c) => {
   const app = c.get('app');
   if (!app.config.observability.metricsEnabled) return handleNotFound(c);
   const token = app.config.observability.metricsToken;

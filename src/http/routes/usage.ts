@@ -1,9 +1,10 @@
 // GET /api/users/me/usage-limits (docs/api.md 4.8): the caller's own execution rate limits and usage.
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { getUsage, peekRateLimit, planLimit, type RateState } from '../../services/limits.js';
 import { isSessionPrincipal } from '../../services/sessions.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 
 const view = (state: RateState) => ({
   isLimited: state.limit !== null && state.remaining === 0,
@@ -12,7 +13,15 @@ const view = (state: RateState) => ({
   resetAt: state.resetAt.toISOString(),
 });
 
-export const usageRoutes = new Hono<AppEnv>().get('/me/usage-limits', requireApiKey, async (c) => {
+const usageLimits = operation({
+  method: 'get',
+  path: '/me/usage-limits',
+  middleware: requireApiKey,
+  summary: 'Execution rate limits and usage of the caller',
+  response: 'UsageLimits',
+});
+
+export const usageRoutes = new OpenAPIHono<AppEnv>().openapi(usageLimits, async (c) => {
   const { db, config } = c.get('app');
   const principal = c.get('principal');
   const user = { id: principal.userId, plan: principal.plan };

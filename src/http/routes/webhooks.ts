@@ -1,8 +1,8 @@
 // Completion webhook subscriptions of a workflow (docs/api.md 7), under /api/v1/workflows/{workflowId}/webhooks.
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
-import { storableString } from '../../db/storable.js';
 import { AppError } from '../../errors.js';
 import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/completion-webhooks/constants.js';
 import { listDeliveries, redeliver } from '../../services/completion-webhooks/deliveries.js';
@@ -15,10 +15,12 @@ import {
   toSubscriptionView,
   updateSubscription,
 } from '../../services/completion-webhooks/subscriptions.js';
+import { storableString } from '../../services/storable-text.js';
 import { getWorkflowForPrincipal } from '../../services/workflows.js';
 import { requireApiKey } from '../auth.js';
 import { limitBody } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { operation } from '../operation.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
 
@@ -45,11 +47,11 @@ const subscriptionFields = {
   active: z.boolean().optional(),
 };
 
-export const subscriptionCreate = z.strictObject(subscriptionFields);
-export const subscriptionUpdate = z
+const subscriptionCreate = z.strictObject(subscriptionFields);
+const subscriptionUpdate = z
   .strictObject({ ...subscriptionFields, url: url.optional() })
   .refine((v) => Object.keys(v).length > 0, 'nothing to update');
-export const deliveryListQuery = z.object({
+const deliveryListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: storableString.max(200).optional(),
 });
@@ -73,48 +75,123 @@ async function loadSubscription(c: Context<AppEnv>) {
   return getSubscription(c.get('app').db, workflow.id, subscriptionId);
 }
 
-async function redeliverRoute(c: Context<AppEnv>) {
-  const workflow = await loadWorkflow(c);
-  const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
-  return c.json({ data: await redeliver(c.get('app'), { workflowId: workflow.id }, deliveryId) }, 202);
-}
+const base = '/{workflowId}/webhooks';
 
-const base = '/:workflowId/webhooks';
-
-export const webhookRoutes = new Hono<AppEnv>()
-  .get(base, authenticated, async (c) => {
-    const workflow = await loadWorkflow(c);
-    return c.json({ data: await listSubscriptions(c.get('app').db, workflow.id) });
-  })
-  .post(base, authenticated, smallBody, async (c) => {
-    const workflow = await loadWorkflow(c);
-    const body = await readBody(c, subscriptionCreate);
-    return c.json({ data: toSubscriptionView(await createSubscription(c.get('app'), workflow, body)) }, 201);
-  })
-  .post(`${base}/deliveries/:deliveryId/redeliver`, authenticated, redeliverRoute)
-  .get(`${base}/:subscriptionId`, authenticated, async (c) => c.json({ data: toSubscriptionView(await loadSubscription(c)) }))
-  .patch(`${base}/:subscriptionId`, authenticated, smallBody, async (c) => {
-    const row = await loadSubscription(c);
-    const body = await readBody(c, subscriptionUpdate);
-    return c.json({ data: toSubscriptionView(await updateSubscription(c.get('app'), row, body)) });
-  })
-  .delete(`${base}/:subscriptionId`, authenticated, async (c) => {
-    const row = await loadSubscription(c);
-    await deleteSubscription(c.get('app').db, row);
-    return c.body(null, 204);
-  })
-  .post(`${base}/:subscriptionId/test`, authenticated, async (c) => {
-    const row = await loadSubscription(c);
-    return c.json({ data: await sendTestEvent(c.get('app'), row) }, 202);
-  })
-  .get(`${base}/:subscriptionId/deliveries`, authenticated, async (c) => {
-    const row = await loadSubscription(c);
-    const query = readQuery(c, deliveryListQuery);
-    return c.json(await listDeliveries(c.get('app').db, row.id, query));
-  })
+export const webhookRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(
+    operation({ method: 'get', path: base, middleware: authenticated, summary: 'List completion webhook subscriptions', response: 'SubscriptionList' }),
+    async (c) => {
+      const workflow = await loadWorkflow(c);
+      return c.json({ data: await listSubscriptions(c.get('app').db, workflow.id) });
+    },
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: base,
+      middleware: [authenticated, smallBody],
+      summary: 'Create a subscription (secret is write-only)',
+      body: subscriptionCreate,
+      success: 201,
+      response: 'SubscriptionResponse',
+      conflict: 'The workflow has as many subscriptions as it may (LIMIT_EXCEEDED)',
+    }),
+    async (c) => {
+      const workflow = await loadWorkflow(c);
+      const body = await readBody(c, subscriptionCreate);
+      return c.json({ data: toSubscriptionView(await createSubscription(c.get('app'), workflow, body)) }, 201);
+    },
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: `${base}/deliveries/{deliveryId}/redeliver`,
+      middleware: authenticated,
+      summary: 'Send a delivery again (new delivery id, same event)',
+      success: 202,
+      response: 'DeliveryResponse',
+    }),
+    async (c) => {
+      const workflow = await loadWorkflow(c);
+      const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+      return c.json({ data: await redeliver(c.get('app'), { workflowId: workflow.id }, deliveryId) }, 202);
+    },
+  )
+  .openapi(
+    operation({
+      method: 'get',
+      path: `${base}/{subscriptionId}`,
+      middleware: authenticated,
+      summary: 'Read a subscription',
+      response: 'SubscriptionResponse',
+    }),
+    async (c) => c.json({ data: toSubscriptionView(await loadSubscription(c)) }),
+  )
+  .openapi(
+    operation({
+      method: 'patch',
+      path: `${base}/{subscriptionId}`,
+      middleware: [authenticated, smallBody],
+      summary: 'Update a subscription',
+      body: subscriptionUpdate,
+      response: 'SubscriptionResponse',
+    }),
+    async (c) => {
+      const row = await loadSubscription(c);
+      const body = await readBody(c, subscriptionUpdate);
+      return c.json({ data: toSubscriptionView(await updateSubscription(c.get('app'), row, body)) });
+    },
+  )
+  .openapi(
+    operation({ method: 'delete', path: `${base}/{subscriptionId}`, middleware: authenticated, summary: 'Delete a subscription', success: 204 }),
+    async (c) => {
+      const row = await loadSubscription(c);
+      await deleteSubscription(c.get('app').db, row);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: `${base}/{subscriptionId}/test`,
+      middleware: authenticated,
+      summary: 'Send a signed test event',
+      success: 202,
+      response: 'DeliveryResponse',
+    }),
+    async (c) => {
+      const row = await loadSubscription(c);
+      return c.json({ data: await sendTestEvent(c.get('app'), row) }, 202);
+    },
+  )
+  .openapi(
+    operation({
+      method: 'get',
+      path: `${base}/{subscriptionId}/deliveries`,
+      middleware: authenticated,
+      summary: 'Delivery history with attempts',
+      query: deliveryListQuery,
+      response: 'DeliveryPage',
+    }),
+    async (c) => {
+      const row = await loadSubscription(c);
+      const query = readQuery(c, deliveryListQuery);
+      return c.json(await listDeliveries(c.get('app').db, row.id, query));
+    },
+  )
   // Also reachable under its subscription, for clients that build the path from the history they listed.
-  .post(`${base}/:subscriptionId/deliveries/:deliveryId/redeliver`, authenticated, async (c) => {
-    const row = await loadSubscription(c);
-    const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
-    return c.json({ data: await redeliver(c.get('app'), { workflowId: row.workflowId, subscriptionId: row.id }, deliveryId) }, 202);
-  });
+  .openapi(
+    operation({
+      method: 'post',
+      path: `${base}/{subscriptionId}/deliveries/{deliveryId}/redeliver`,
+      middleware: authenticated,
+      summary: 'Send a delivery of this subscription again (the same as the route without the subscription id)',
+      success: 202,
+      response: 'DeliveryResponse',
+    }),
+    async (c) => {
+      const row = await loadSubscription(c);
+      const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+      return c.json({ data: await redeliver(c.get('app'), { workflowId: row.workflowId, subscriptionId: row.id }, deliveryId) }, 202);
+    },
+  );

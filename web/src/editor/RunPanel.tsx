@@ -35,7 +35,7 @@ export interface ManualRun {
 /** What the run's records build up (ManualRun without its actions). */
 type RunProgress = Omit<ManualRun, 'start' | 'cancel' | 'show' | 'running'>;
 
-/** The message a block stopped by the run's pause reports (src/services/runs/approvals.ts PAUSED_MESSAGE). */
+/** The message a block stopped by the run's pause reports (src/runs/approvals.ts PAUSED_MESSAGE). */
 const PAUSED_ERROR = /^Paused\b/;
 
 export function useManualRun(workflowId: string, flush: () => Promise<boolean>): ManualRun {

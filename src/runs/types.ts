@@ -1,6 +1,6 @@
-// The run function's contract, apart from the function itself: what a run is asked and what it answers. Approvals
-// and sub-workflows are handed the function (they run executions, and a running execution may start them), so they
-// and it share these types from here instead of importing each other.
+// The run function's contract, apart from the function itself: what a run is asked and what it answers. The resume
+// job (approvals.ts) and sub-workflows are handed the function rather than importing it, as run-execution.ts depends
+// on them (it pauses runs and lends sub-workflows to blocks); they and it share these types from here.
 import type { ExecutionResult, EngineEvent } from '../engine/index.js';
 import type { ExecutionCost } from '../services/cost.js';
 import type { AppContext } from '../services/app-context.js';

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { assertWorkspaceAccess } from '../../services/access.js';
 import {
   activateDeployment,
@@ -18,7 +19,6 @@ import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { id, versionParam, workflowCreate, workflowImport, workflowListQuery, workflowUpdate } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
-import type { Context } from 'hono';
 
 function loadWorkflow(c: Context<AppEnv>) {
   const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');

@@ -7,8 +7,8 @@ import { canRunInWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import type { AppContext } from '../app-context.js';
 import { cancelQueuedExecution } from '../async-executions.js';
-import { cancelPaused } from './approvals.js';
 import { CHANGES_CHANNEL } from '../../db/change-feed.js';
+import { cancelPaused } from './approvals.js';
 
 /** How long the request waits for the run to end after asking every process to stop it. */
 const SETTLE_WAIT_MS = 5_000;

@@ -14,13 +14,13 @@ import { loadEnvForRun } from '../env-vars.js';
 import { workspaceOwner } from '../limits.js';
 import type { StoredResponse } from '../idempotency.js';
 import { completionDeliveries } from '../completion-webhooks/outbox.js';
+import type { SubWorkflowRequest } from '../../blocks/types.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import type { StoredAs } from './run-recorder.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState, type Resumption } from './approvals.js';
 import { observeRun, type RunOrigin } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
-import type { SubWorkflowRequest } from '../../blocks/types.js';
 
 export interface RunExecutionInput {
   workflow: { id: string; workspaceId: string };

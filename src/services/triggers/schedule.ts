@@ -9,8 +9,8 @@ import { schedules } from '../../db/schema.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
 import type { AppContext } from '../app-context.js';
 import { runExecution } from '../runs/run-execution.js';
-import { loadDeploymentVersion } from './deployed-workflow.js';
 import { settleEarlierAttempt } from '../runs/interrupted.js';
+import { loadDeploymentVersion } from './deployed-workflow.js';
 import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
 
 const tickPayload = z.object({

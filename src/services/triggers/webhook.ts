@@ -11,11 +11,11 @@ import type { StoredResponse } from '../idempotency.js';
 import { EXECUTION_ID_HEADER, syncAnswer } from '../runs/answers.js';
 import { activeDeployment, prepareRun, runPrepared, type PreparedRun } from '../runs/pipeline.js';
 import type { RunOrigin } from '../runs/run-observer.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../webhook-signature.js';
 import { loadDeployedWorkflow } from './deployed-workflow.js';
 import { findWebhookPath } from './webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from './webhook-request.js';
 import { webhookSecret } from './webhook-secret.js';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../webhook-signature.js';
 
 export interface WebhookCallRequest {
   path: string;

@@ -86,9 +86,9 @@ export class BuildFailed extends Error {}
 export async function buildServer({ force = false } = {}) {
   const fingerprint = buildFingerprint();
   if (!force && !serverBuildIsStale(fingerprint)) return DIST_ENTRY;
-  let build;
+  let build, stop;
   try {
-    ({ build } = await import('esbuild'));
+    ({ build, stop } = await import('esbuild'));
   } catch (error) {
     throw new BuildFailed(`esbuild is not installed (${error.message}): run \`npm install\`, with the dev dependencies`);
   }
@@ -128,6 +128,8 @@ export async function buildServer({ force = false } = {}) {
     replaceDist(staging, fingerprint);
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    // esbuild's service process would otherwise live as long as the server that bin/sluice.mjs starts after it.
+    await stop();
   }
   return DIST_ENTRY;
 }

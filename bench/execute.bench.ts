@@ -14,8 +14,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent } from 'undici';
-import { load, type LoadResult } from './support/load.js';
 import { generateApiKey } from '../src/services/api-keys.js';
+import { load, type LoadResult } from './support/load.js';
 import { startNodeRed } from './support/node-red.js';
 import { probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess, type ProbeReading } from './support/processes.js';
 

@@ -14,15 +14,15 @@
 // Two figures per case: `query` is the service call (listLogs: horizon lookup for asc + the page query + workflow
 // names for details=full); `request` is the whole GET through the Hono app in-process (key lookup, rate-limit
 // counter, workspace access, query, limits object), without a socket.
-import type { ChangeFeed } from '../src/db/change-feed.js';
-import { createKeyUsage } from '../src/services/api-key-usage.js';
-import { createAppCaches } from '../src/services/cache/app-caches.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, count, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { createAppCaches } from '../src/services/cache/app-caches.js';
+import { createKeyUsage } from '../src/services/api-key-usage.js';
+import type { ChangeFeed } from '../src/db/change-feed.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { executions, stateSnapshots, users, workflows, workspaceMembers, workspaces } from '../src/db/schema.js';

@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { load } from './support/load.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { generateApiKey } from '../src/services/api-keys.js';
+import { load } from './support/load.js';
 import { startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);

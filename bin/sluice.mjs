@@ -1,26 +1,16 @@
 #!/usr/bin/env node
-// Runs the server compiled to JavaScript (bin/server-build.mjs: built on first use after any change to the sources,
-// in about 0.3 s), or the TypeScript sources directly through tsx when no build can be made (a read-only install
-// without one) or SLUICE_RUN_SOURCES=1 asks for it (stack traces with TypeScript line numbers while developing).
-// Either way a fresh clone needs no build step.
+// `sluice` from a checkout, as the tests and benches start it: builds dist/ first when it is missing or stale
+// (scripts/build.mjs), then runs the build. When the build cannot be made, the compiler's messages are on stderr and
+// this exits non-zero: the sources are never run in its place (`npm run dev` runs them, through tsx).
 import { pathToFileURL } from 'node:url';
+import { BuildFailed, buildServer } from '../scripts/build.mjs';
 
-async function compiledEntry() {
-  if (process.env.SLUICE_RUN_SOURCES === '1') return undefined;
-  try {
-    const { buildServer } = await import('./server-build.mjs');
-    return await buildServer();
-  } catch (error) {
-    if (process.env.SLUICE_DEBUG_BUILD === '1') process.stderr.write(`sluice: running the sources (no build: ${error.message})\n`);
-    return undefined;
-  }
+let entry;
+try {
+  entry = await buildServer();
+} catch (error) {
+  if (!(error instanceof BuildFailed)) throw error;
+  process.stderr.write(`sluice: ${error.message}\n`);
+  process.exit(1);
 }
-
-const entry = await compiledEntry();
-if (entry) {
-  await import(pathToFileURL(entry).href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli/main.ts');
-}
+await import(pathToFileURL(entry).href);

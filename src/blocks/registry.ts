@@ -1,5 +1,6 @@
 // Every runnable block type. Adding a block type means adding its module and one line here. Containers (loop,
 // parallel) are not listed: the engine runs them, and their settings live in the state's loops / parallels.
+import type { BlockCatalog } from '../workflow/index.js';
 import { agentBlock } from './agent.js';
 import { apiBlock } from './api.js';
 import { apiTriggerBlock } from './api-trigger.js';
@@ -15,7 +16,6 @@ import { variablesBlock } from './variables.js';
 import { waitBlock } from './wait.js';
 import { webhookTriggerBlock } from './webhook-trigger.js';
 import { workflowBlock } from './workflow.js';
-import type { BlockCatalog } from '../workflow/index.js';
 
 /**
  * Forgets a definition's config type so definitions can share one table. Sound because the engine only ever

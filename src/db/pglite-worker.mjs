@@ -1,6 +1,6 @@
 // Runs embedded PGlite on its own thread. PGlite executes Postgres (WASM) and its synchronous file I/O (the WAL
 // written at each commit) on whatever thread calls it; here that is this worker, so the HTTP event loop never waits
-// on it. Plain JavaScript on purpose: a worker thread does not inherit the tsx loader registered by bin/sluice.mjs.
+// on it. Plain JavaScript on purpose: a worker thread does not inherit the tsx loader of `npm run dev` or vitest.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPgliteDirectory } from './pglite-open.mjs';

@@ -60,7 +60,8 @@ export function runLevel(
       return launchAll(edges.pass(node));
     }
     inFlight++;
-    run
+    // Not awaited: nodes run side by side and the level settles through finished(); a fault became an outcome above.
+    void run
       .runNode(node, scope, controller.signal, path)
       .catch((error: unknown): NodeOutcome => engineFault(node, error))
       .then((outcome) => finished(node, outcome));

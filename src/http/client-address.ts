@@ -1,7 +1,7 @@
 // The address a request came from, for per-client limits (sign-in). The TCP peer is the truth; X-Forwarded-For is
 // anyone's to write, so it is read only when SLUICE_TRUST_PROXY says a reverse proxy in front of us appends it.
-import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
 
 /** What a request without a socket (Hono's app.request() in benchmarks) counts as: one shared client. */

@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
-import type { AppEnv } from './env.js';
 import { AppError } from '../errors.js';
+import type { AppEnv } from './env.js';
 import { contentSecurityPolicy, DEFAULT_WEB_DIST, htmlPageHeaders } from './static.js';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 // Model prices for cost accounting: the table in pricing.json, overridden per model by SLUICE_MODEL_PRICING.
-import pricingFile from './pricing.json' with { type: 'json' };
 import { parseModelPricingOverride, type ModelPrice } from '../model-pricing-override.js';
+import pricingFile from './pricing.json' with { type: 'json' };
 import type { TokenCounts } from './types.js';
 
 export interface ModelCost {

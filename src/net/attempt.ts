@@ -2,8 +2,8 @@
 // the size cap, and report either a response or a classified failure. The retry loop decides what to do with it.
 import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
-import { findPolicyError } from './policy-error.js';
 import { formatByteLimit } from '../byte-limit.js';
+import { findPolicyError } from './policy-error.js';
 import { readLimitedBody } from './read-limited-body.js';
 
 export const MAX_REDIRECTS = 5;

@@ -119,7 +119,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     const wait = Math.max(0, oldest.marker.startedAt.getTime() + MARKER_DELAY_MS - Date.now());
     markerTimer = setTimeout(() => {
       markerTimer = undefined;
-      if (dueMarkers(Date.now()).length > 0) kick();
+      if (dueMarkers(Date.now()).length > 0) void kick();
       else armMarkerTimer();
     }, wait + 5);
     markerTimer.unref();

@@ -1,6 +1,6 @@
 // Entry point of a sandbox worker thread. Plain JavaScript because a worker thread does not inherit the TypeScript
-// loader of its parent (vitest transforms only its own imports; bin/sluice.mjs may run the sources through tsx on the
-// main thread only). In a compiled build (bin/server-build.mjs) thread-main.js sits beside this file and is imported
+// loader of its parent (vitest transforms only its own imports; `npm run dev` runs the sources through tsx on the
+// main thread only). In the build (dist/, scripts/build.mjs) thread-main.js sits beside this file and is imported
 // as it is; from the sources, the loader is registered here, once per thread, before the sandbox's TypeScript.
 import { existsSync } from 'node:fs';
 

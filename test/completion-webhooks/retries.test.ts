@@ -1,8 +1,8 @@
 // The retry schedule of docs/guarantees.md 3.4, run on a clock the test moves: 5 s, 15 s, 1 min, 3 min (+ up to
 // 10% jitter) between at most 5 attempts; 5xx, 429 (longer Retry-After honoured, capped at 10 min), time-outs and
 // connection failures are retried; 4xx and 3xx are not; redirects are never followed.
-import { asc, eq } from 'drizzle-orm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, webhookSubscriptions } from '../../src/db/schema.js';
 import { createAppWorker } from '../../src/app/worker.js';

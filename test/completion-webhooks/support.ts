@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { startUpstream, type FakeUpstream, type UpstreamHandler } from '../net/fake-upstream.js';
 import { echoState } from '../support/states.js';
 import { makeState } from '../support/workflows.js';
+import { eventually } from '../support/eventually.js';
 
 export interface TestClock extends Clock {
   advance(ms: number): void;
@@ -26,8 +27,6 @@ export function offsetClock(): TestClock {
     },
   };
 }
-
-import { eventually } from '../support/eventually.js';
 
 export { eventually };
 

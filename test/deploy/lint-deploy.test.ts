@@ -27,7 +27,7 @@ describe('Dockerfile lint', () => {
   it('fails on a stage that leaves out a module its code imports (an image whose sluice would not start)', () => {
     const broken = edit(dockerfile, /^# The `sluice` command includes.*\nCOPY clients\/typescript\/src .*\n/m, '');
     expect(lintDockerfile(broken, process.cwd())).toContain(
-      'stage runtime: src/cli/main.ts imports clients/typescript/src/cli/commands.js, which the stage does not copy',
+      'stage server: src/cli/main.ts imports clients/typescript/src/cli/commands.js, which the stage does not copy',
     );
     // The web stage builds the app from the shared workflow model.
     const noModel = edit(dockerfile, /^COPY src \.\/src\n(?=COPY clients)/m, '');

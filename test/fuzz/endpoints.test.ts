@@ -6,11 +6,11 @@
 // A failure prints its seed: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz/endpoints.test.ts replays it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeState } from '../support/workflows.js';
 import type { RawRequest } from './support/client.js';
 import { assertEveryRunLogged, fuzzParameters, fuzzRequest, replaying, RunLedger } from './support/checks.js';
 import { FILE_FIELD, signWebhookBody, startFuzzFixture, type FuzzFixture } from './support/fixture.js';
 import { CONTENT_TYPES, hostileJson, hostileString, oddQuery, oddSegment, RAW_BODIES } from './support/inputs.js';
-import { makeState } from '../support/workflows.js';
 import { fillPath, FUZZ_ROUTES, paramNames, type AuthName, type FuzzRoute } from './support/routes.js';
 
 let f: FuzzFixture;

@@ -1,8 +1,8 @@
 // A real Sluice server (test/support/app.ts) with a worker, and a client pointed at it.
+import { expect } from 'vitest';
 import { createAppWorker } from '../../../src/app/worker.js';
 import type { Worker } from '../../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { expect } from 'vitest';
 import { createSluiceClient, SluiceError, type SluiceClient } from '../src/index.js';
 
 export interface ClientTestServer {

@@ -9,10 +9,10 @@ import { storableText } from '../../db/storable.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
 import { sendHttpRequest, type OutboundResponse } from '../../net/index.js';
 import type { AppContext } from '../app-context.js';
+import { signatureHeader } from '../webhook-signature.js';
 import { COMPLETION_EVENT } from './constants.js';
 import type { DeliveryJobPayload } from './create-deliveries.js';
 import { judgeAttempt, type RetryPolicy } from './retry-policy.js';
-import { signatureHeader } from '../webhook-signature.js';
 
 /** We only need to know the receiver answered; its body is kept for the attempt's error text. */
 const MAX_RESPONSE_BYTES = 64 * 1024;

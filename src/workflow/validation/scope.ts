@@ -1,7 +1,6 @@
 // Where a block sits among nested containers.
-import type { ContainerType } from '../state.js';
+import type { Block, ContainerType } from '../state.js';
 import { isContainerType } from './blocks.js';
-import type { Block } from '../state.js';
 import type { Model } from './model.js';
 
 /** Types of the containers enclosing a block (not the block itself), innermost first; stops on a nesting cycle. */

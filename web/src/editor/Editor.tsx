@@ -19,7 +19,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
 import { api, errorMessage } from '../api';
-import type { EnvVar, Workflow } from '../types';
+import type { EnvVar, Workflow, LogDetail, LogEntry } from '../types';
+import { Link, navigate, useLocation, useNavigationGuard } from '../router';
+import { useColorMode } from '../theme';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
 import {
@@ -44,10 +46,7 @@ import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
-import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { pastRunOf } from './past-run';
-import type { LogDetail, LogEntry } from '../types';
-import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 import { ContextMenu, DraftBanner, PastRunBanner, ShortcutSheet } from './overlays';

@@ -2,9 +2,9 @@
 // container, as React Flow keeps them; a container's size is kept in its block config (width, height).
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import type { Block, BlockPolicy, Loop, Parallel, StateEdge, WorkflowState } from '../types.js';
-import { CONTAINER_SETTING_KEYS, normalizeName, specOf } from './catalog.js';
 import { indexBlockNames } from '../../../src/workflow/names.js';
 import { isReferenceableName, renameReferences } from '../../../src/workflow/rename.js';
+import { CONTAINER_SETTING_KEYS, normalizeName, specOf } from './catalog.js';
 
 /** One branch of a condition block's `conditions` (src/blocks/condition.ts); `else` has no expression to meet. */
 export interface Condition {

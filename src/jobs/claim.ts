@@ -4,9 +4,9 @@
 // goes back to the queue.
 import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
 import { jobs } from '../db/schema.js';
-import { RELAXED_COMMIT } from './settle.js';
 import type { ClaimedJob } from './types.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -28,7 +28,7 @@ export async function claimDueJobs(
       locked_by = ${input.workerId},
       started_at = coalesce(jobs.started_at, ${now}::timestamptz)
     from due
-    where jobs.id = due.id and (select on_commit from relaxed) is not null
+    where jobs.id = due.id and ${RELAXED_COMMIT_TAKEN}
     returning jobs.id, jobs.kind, jobs.payload, jobs.attempts`);
   return rows.map((row) => ({
     id: String(row.id),

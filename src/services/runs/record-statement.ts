@@ -6,8 +6,8 @@
 // with jsonb_to_recordset.
 import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../../db/json.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../../db/relaxed.js';
 import { JOBS_CHANNEL } from '../../jobs/enqueue.js';
-import { RELAXED_COMMIT } from '../../jobs/settle.js';
 import { COMPLETION_EVENT, DELIVERY_JOB } from '../completion-webhooks/constants.js';
 import type { OutboxDelivery } from '../completion-webhooks/outbox.js';
 
@@ -230,7 +230,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       where k.workflow_id = x.workflow_id and k.key = x.key)`);
   }
   // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
-  const relaxed = durable ? sql`` : sql`, (select on_commit from relaxed) as relaxed`;
+  const relaxed = durable ? sql`` : sql`, ${RELAXED_COMMIT_TAKEN} as relaxed`;
   const wake =
     batch.deliveries.length > 0
       ? sql`(select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from attempts) c where c.n > 0) as woke`

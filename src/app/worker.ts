@@ -4,10 +4,10 @@
 import type { AppContext } from '../services/app-context.js';
 import { createExecutionJobHandler, EXECUTION_JOB } from '../services/async-executions.js';
 import { createResumeJobHandler, RESUME_JOB } from '../services/runs/approvals.js';
-import { createScheduleTickHandler } from '../services/triggers/schedule.js';
-import { SCHEDULE_TICK_JOB } from '../services/triggers/schedule-ticks.js';
+import { createScheduleTickHandler } from '../services/triggers/run-schedule-tick.js';
+import { SCHEDULE_TICK_JOB } from '../services/triggers/next-schedule-tick.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
-import { createDeliveryHandler } from '../services/completion-webhooks/deliver.js';
+import { createDeliveryHandler } from '../services/completion-webhooks/attempt-delivery.js';
 import type { Clock, JobHandlers } from '../jobs/types.js';
 import { createWorker, type Worker } from '../jobs/worker.js';
 

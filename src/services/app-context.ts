@@ -12,7 +12,7 @@ import type { Cipher } from './crypto.js';
 import type { FileServices } from './files/file-services.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { Readiness } from './readiness.js';
-import type { Cancellations } from './runs/cancellation.js';
+import type { Cancellations } from './runs/cancel-broadcast.js';
 import type { RunRecorder } from './runs/run-recorder.js';
 import type { UsageMeter } from './usage-meter.js';
 

@@ -1,12 +1,12 @@
 // Executions in flight, wherever they run:
-// - POST /api/v1/executions/{executionId}/cancel — stop a queued, running or paused execution (services/runs/cancel.ts).
-//   200 once its log says `cancelled`, 202 while it is still stopping.
+// - POST /api/v1/executions/{executionId}/cancel — stop a queued, running or paused execution
+//   (services/runs/cancel-execution.ts). 200 once its log says `cancelled`, 202 while it is still stopping.
 // - POST /api/v1/executions/{executionId}/resume — decide an approval a run waits for (services/runs/approvals.ts).
 // - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { listPausedRuns, resumeBody, resumeExecution } from '../../services/runs/approvals.js';
-import { cancelExecution } from '../../services/runs/cancel.js';
+import { cancelExecution } from '../../services/runs/cancel-execution.js';
 import type { AppEnv } from '../env.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';

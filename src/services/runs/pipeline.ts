@@ -1,8 +1,8 @@
-// The one path every trigger's run takes (services/triggers/{api,chat,webhook,manual,schedule}.ts): each trigger
-// resolves its target and checks its own rules, admits the call (admission.ts), prepares the input and files under
-// an execution id fixed up front, and then the run is made here — now (plain or streaming) or queued for a worker
-// (async: the same execution id and files). Nothing on this path reads the database before the run starts once the
-// caches are warm; the run's log is its only write (run-recorder.ts).
+// The one path every trigger's run takes (services/triggers/{api,chat,webhook,manual,run-schedule-tick}.ts): each
+// trigger resolves its target and checks its own rules, admits the call (admission.ts), prepares the input and files
+// under an execution id fixed up front, and then the run is made here — now (plain or streaming) or queued for a
+// worker (async: the same execution id and files). Nothing on this path reads the database before the run starts
+// once the caches are warm; the run's log is its only write (run-recorder.ts).
 import { AppError } from '../../errors.js';
 import type { EngineEvent } from '../../engine/index.js';
 import type { TriggerType } from '../../workflow/index.js';

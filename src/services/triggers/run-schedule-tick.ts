@@ -11,7 +11,7 @@ import type { AppContext } from '../app-context.js';
 import { runExecution } from '../runs/run-execution.js';
 import { loadDeploymentVersion } from './deployed-workflow.js';
 import { settleEarlierAttempt } from '../runs/interrupted.js';
-import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
+import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
 
 const tickPayload = z.object({
   workflowId: z.string(),

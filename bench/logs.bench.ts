@@ -31,7 +31,8 @@ import { randomBase62 } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { canAccessWorkspace } from '../src/services/access.js';
 import { authenticateApiKey, generateApiKey, storeApiKey } from '../src/services/api-keys.js';
-import { consumeRateLimit, limitsObject, workspaceOwner } from '../src/services/limits.js';
+import { limitsObject, workspaceOwner } from '../src/services/limits.js';
+import { createRateLimiter } from '../src/services/rate-limiter.js';
 import { createAppContext } from '../src/app/context.js';
 import {
   encodeCursor,
@@ -328,7 +329,8 @@ async function requestBreakdown(db: Db, config: Config, ownerId: string, apiKey:
   const steps: Array<[string, () => Promise<unknown>]> = [
     // Read through (a feed that is never live): the database step, as on a cache miss.
     ['authenticate the API key (cache miss)', () => authenticateApiKey({ db, caches: createAppCaches(notLive), keyUsage: createKeyUsage(db) }, apiKey)],
-    ['count the request (rate-limit upsert, one commit)', () => consumeRateLimit(db, { bucket: 'logs', userId: `bench-${ownerId}`, limit: 1e9 })],
+    // A fresh limiter holds no lease, so every call reserves: the upsert a request pays when its lease runs out.
+    ['count the request (rate-limit upsert, one commit)', () => createRateLimiter(db).consume({ bucket: 'logs', userId: `bench-${ownerId}`, limit: 1e9 })],
     ['workspace access check', () => canAccessWorkspace(db, { userId: ownerId, email: '', plan: 'free', keyId: '', keyWorkspaceId: ws(0) }, ws(0))],
     ['limits object (owner lookup + 3 reads)', async () => limitsObject(db, config, await workspaceOwner(db, ws(0)))],
   ];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.js';
 import { FLUSH_PENDING_WAL, WAL_FLUSH_DELAY_MS } from '../src/db/pglite-wal-flusher.js';
-import { RELAXED_COMMIT } from '../src/jobs/settle.js';
+import { RELAXED_COMMIT } from '../src/db/relaxed.js';
 
 const ROUNDS = 300;
 const loadAtStart = loadavg()[0].toFixed(1);

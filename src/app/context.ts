@@ -16,7 +16,7 @@ import {
   startRunner,
 } from '../runs/index.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
-import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
+import { SCHEDULE_TICK_JOB } from '../triggers/next-schedule-tick.js';
 import type { RateLimiter } from '../services/rate-limiter.js';
 import { createKeyUsage } from '../services/api-key-usage.js';
 import type { AppContext } from '../services/app-context.js';

@@ -9,10 +9,10 @@ import {
   RESUME_JOB,
   runExecution,
 } from '../runs/index.js';
-import { createScheduleTickHandler } from '../triggers/schedule.js';
-import { SCHEDULE_TICK_JOB } from '../triggers/schedule-ticks.js';
+import { createScheduleTickHandler } from '../triggers/run-schedule-tick.js';
+import { SCHEDULE_TICK_JOB } from '../triggers/next-schedule-tick.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
-import { createDeliveryHandler } from '../services/completion-webhooks/deliver.js';
+import { createDeliveryHandler } from '../services/completion-webhooks/attempt-delivery.js';
 import type { Clock, JobHandlers } from '../jobs/types.js';
 import { createWorker, type Worker } from '../jobs/worker.js';
 

@@ -1,4 +1,4 @@
-// The WAL writer PGlite lacks. A commit with `synchronous_commit = off` (relaxed.ts, RELAXED_COMMIT) leaves its WAL in
+// The WAL writer PGlite lacks. A commit with `synchronous_commit = off` (relaxed.ts) leaves its WAL in
 // Postgres's buffers; on PostgreSQL the WAL writer puts it on disk within a fraction of a second, but PGlite runs
 // Postgres in single-user mode, with no WAL writer: such a commit stayed in memory until the next flushed commit, and a
 // SIGKILL with nothing else committing lost it — the running marker of a lone slow run, and with it any trace of the

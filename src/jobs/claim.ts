@@ -4,43 +4,87 @@
 // goes back to the queue.
 import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
 import { jobs } from '../db/schema.js';
-import { RELAXED_COMMIT } from './settle.js';
 import type { ClaimedJob } from './types.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function claimDueJobs(
+/** What one claim asks of one kind. */
+export interface KindClaim {
+  kind: string;
+  /** At most this many jobs of the kind. */
+  limit: number;
+  /** Fair between tenants (see fairDue) rather than oldest first. */
+  fair?: boolean;
+}
+
+export interface ClaimResult {
+  jobs: ClaimedJob[];
+  /** Jobs whose lease had lapsed, put back in the queue by this statement (claimable from the next claim on). */
+  requeued: number;
+}
+
+/**
+ * Claims due jobs of every kind asked, each up to its own limit, in one statement: an idle worker sends one statement
+ * per look, however many kinds it runs. With `sweepLeases`, the same statement also puts back in the queue the jobs
+ * whose lease lapsed (their worker crashed or hung). A statement sees the queue as it was when it began, so those
+ * are claimed by the next claim, not this one.
+ */
+export async function claimJobs(
   db: Db,
-  input: { workerId: string; kind: string; limit: number; now: number; leaseMs: number; fair?: boolean },
-): Promise<ClaimedJob[]> {
-  if (input.limit <= 0) return [];
+  input: { workerId: string; kinds: readonly KindClaim[]; now: number; leaseMs: number; sweepLeases?: boolean },
+): Promise<ClaimResult> {
+  const asked = input.kinds.filter((k) => k.limit > 0);
+  if (asked.length === 0 && !input.sweepLeases) return { jobs: [], requeued: 0 };
   const now = iso(input.now);
-  const { kind } = input;
-  const due = input.fair ? fairDue(kind, now, input.limit) : oldestDue(kind, now, input.limit);
-  const rows = await rowsOf(db, sql`
-    with recursive ${RELAXED_COMMIT}, ${due}
+  const ctes: SQL[] = [RELAXED_COMMIT];
+  if (input.sweepLeases) {
+    ctes.push(sql`swept as (
+      update jobs set status = 'queued', locked_by = null, lease_until = null,
+        last_error = 'lease expired: the worker stopped or crashed'
+      where status = 'running' and lease_until < ${now}::timestamptz
+      returning 1)`);
+  }
+  asked.forEach((k, i) => ctes.push(k.fair ? fairDue(`_${i}`, k.kind, now, k.limit) : oldestDue(`_${i}`, k.kind, now, k.limit)));
+  const due = asked.length === 0 ? sql`select null::text as id where false` : sql.join(asked.map((_, i) => sql.raw(`select id from due_${i}`)), sql` union all `);
+  ctes.push(sql`claimed as (
     update jobs set
       status = 'running',
       attempts = jobs.attempts + 1,
       lease_until = ${iso(input.now + input.leaseMs)}::timestamptz,
       locked_by = ${input.workerId},
       started_at = coalesce(jobs.started_at, ${now}::timestamptz)
-    from due
-    where jobs.id = due.id and (select on_commit from relaxed) is not null
-    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts`);
-  return rows.map((row) => ({
-    id: String(row.id),
-    kind: String(row.kind),
-    payload: row.payload,
-    attempts: Number(row.attempts),
-  }));
+    from (${due}) due
+    where jobs.id = due.id and ${RELAXED_COMMIT_TAKEN}
+    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts)`);
+  const requeued = input.sweepLeases ? sql`select count(*)::int as n from swept` : sql`select 0 as n`;
+  // One row even when nothing was claimed, so the sweep's count always comes back.
+  const rows = await rowsOf(db, sql`
+    with recursive ${sql.join(ctes, sql`, `)}
+    select s.n as requeued, c.id, c.kind, c.payload, c.attempts
+    from (${requeued}) s left join claimed c on true`);
+  return {
+    jobs: rows
+      .filter((row) => row.id !== null && row.id !== undefined)
+      .map((row) => ({ id: String(row.id), kind: String(row.kind), payload: row.payload, attempts: Number(row.attempts) })),
+    requeued: Number(rows[0]?.requeued ?? 0),
+  };
+}
+
+/** Claims due jobs of one kind (claimJobs for a single kind, without the lease sweep). */
+export async function claimDueJobs(
+  db: Db,
+  input: { workerId: string; kind: string; limit: number; now: number; leaseMs: number; fair?: boolean },
+): Promise<ClaimedJob[]> {
+  const { kind, limit, fair, ...rest } = input;
+  return (await claimJobs(db, { ...rest, kinds: [{ kind, limit, fair }] })).jobs;
 }
 
 /** The `due` rows of a kind, oldest first; locks exactly the rows it picks, skipping rows another worker holds. */
-function oldestDue(kind: string, now: string, limit: number): SQL {
-  return sql`due as (
+function oldestDue(suffix: string, kind: string, now: string, limit: number): SQL {
+  return sql`${sql.raw(`due${suffix}`)} as (
     select id from jobs
     where status = 'queued' and kind = ${kind} and run_at <= ${now}::timestamptz
     order by run_at
@@ -58,22 +102,24 @@ function oldestDue(kind: string, now: string, limit: number): SQL {
  * never by reading the whole queue. Candidates are over-picked, then locked in turn order, skipping rows another
  * worker holds.
  */
-function fairDue(kind: string, now: string, limit: number): SQL {
+function fairDue(suffix: string, kind: string, now: string, limit: number): SQL {
   const window = limit * 4;
+  // Each kind's WITH items get their own names, as several kinds are claimed in one statement.
+  const [tenants, running, candidates, due] = ['tenants', 'running', 'candidates', 'due'].map((name) => sql.raw(`${name}${suffix}`));
   return sql`
-    tenants as (
+    ${tenants} as (
       (select tenant from jobs where status = 'queued' and kind = ${kind} and tenant is not null order by tenant limit 1)
       union all
       select (select j.tenant from jobs j where j.status = 'queued' and j.kind = ${kind} and j.tenant > t.tenant
               order by j.tenant limit 1)
-      from tenants t where t.tenant is not null
+      from ${tenants} t where t.tenant is not null
     ),
-    running as (
+    ${running} as (
       select tenant, count(*)::int as n from jobs where status = 'running' and kind = ${kind} and tenant is not null group by tenant
     ),
-    candidates as (
+    ${candidates} as (
       select c.id, c.run_at, c.place + coalesce(r.n, 0) as turn
-      from tenants t
+      from ${tenants} t
       cross join lateral (
         select id, run_at, row_number() over (order by run_at) as place from (
           select id, run_at from jobs
@@ -81,16 +127,16 @@ function fairDue(kind: string, now: string, limit: number): SQL {
           order by run_at limit ${limit}
         ) own
       ) c
-      left join running r on r.tenant = t.tenant
+      left join ${running} r on r.tenant = t.tenant
       where t.tenant is not null
       union all
       (select id, run_at, 1 as turn from jobs
         where status = 'queued' and kind = ${kind} and tenant is null and run_at <= ${now}::timestamptz
         order by run_at limit ${window})
     ),
-    due as (
+    ${due} as (
       select j.id from jobs j
-      join (select id, turn, run_at from candidates order by turn, run_at limit ${window}) c on c.id = j.id
+      join (select id, turn, run_at from ${candidates} order by turn, run_at limit ${window}) c on c.id = j.id
       where j.status = 'queued'
       order by c.turn, c.run_at
       limit ${limit}
@@ -119,16 +165,6 @@ export async function requeueAllRunningJobs(db: Db): Promise<number> {
     .update(jobs)
     .set({ status: 'queued', lockedBy: null, leaseUntil: null, lastError: 'the process running it stopped' })
     .where(eq(jobs.status, 'running'))
-    .returning({ id: jobs.id });
-  return rows.length;
-}
-
-/** Puts jobs whose lease lapsed (their worker crashed or hung) back in the queue; returns how many. */
-export async function requeueExpiredLeases(db: Db, now: number): Promise<number> {
-  const rows = await db
-    .update(jobs)
-    .set({ status: 'queued', lockedBy: null, leaseUntil: null, lastError: 'lease expired: the worker stopped or crashed' })
-    .where(and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, new Date(now))))
     .returning({ id: jobs.id });
   return rows.length;
 }

@@ -1,5 +1,6 @@
-// Adding jobs. Works inside a caller's transaction (pass the tx): the rows and the wake-up commit together.
-import { sql } from 'drizzle-orm';
+// Adding jobs. Works inside a caller's transaction (pass the tx): the rows and the wake-up commit together; or as part
+// of a caller's own statement (insertFollowingJobs).
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { toJsonText } from '../db/json.js';
 import { newId } from '../ids.js';
@@ -46,6 +47,47 @@ export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from inserted) as done`);
   nudgeLocalWorkers();
   return rows.map((row) => row.id);
+}
+
+/** A job queued by another module's statement, only if the row it follows from (its `after` key) was written. */
+export interface FollowingJob extends JobSpec {
+  /** Key of the row, written by the same statement, that this job follows from (a delivery id, an execution id). */
+  after: string;
+}
+
+/**
+ * The insert of `specs` for a WITH item of a caller's own statement, so the jobs commit together with the rows they
+ * follow from, in one round trip (the run recorder writes a batch of logs, their deliveries and the deliveries' jobs
+ * in one statement). `written` selects the keys of the rows that statement actually wrote: a job whose `after` is not
+ * among them is not queued. A job whose id is already queued is left alone (a pre-assigned id names what the job is
+ * for, so the same job is never queued twice). Times not given are the statement's `now()`. Returns the id of each
+ * job queued; `wakeWorkersIfQueued` over it wakes the workers at commit.
+ */
+export function insertFollowingJobs(specs: FollowingJob[], written: SQL): SQL {
+  const rows = specs.map((spec) => ({
+    id: spec.id ?? newId('job'),
+    kind: spec.kind,
+    payload: spec.payload,
+    run_at: spec.runAt?.toISOString() ?? null,
+    created_at: spec.createdAt?.toISOString() ?? null,
+    tenant: spec.tenant ?? null,
+    after: spec.after,
+  }));
+  return sql`insert into jobs (id, kind, payload, run_at, created_at, tenant)
+    select x.id, x.kind, x.payload, coalesce(x.run_at, now()), coalesce(x.created_at, now()), x.tenant
+    from jsonb_to_recordset(${toJsonText(rows)}::jsonb)
+      as x(id text, kind text, payload jsonb, run_at timestamptz, created_at timestamptz, tenant text, after text)
+    where x.after in (${written})
+    on conflict (id) do nothing
+    returning id`;
+}
+
+/**
+ * A select-list expression that sends the workers' wake-up (NOTIFY, delivered at commit) when `queued` — the name of
+ * a WITH item over insertFollowingJobs — queued any job. The caller nudges this process's workers after the commit.
+ */
+export function wakeWorkersIfQueued(queued: string): SQL {
+  return sql`(select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from ${sql.identifier(queued)}) c where c.n > 0)`;
 }
 
 export async function enqueueJob(db: Db, spec: JobSpec): Promise<string> {

@@ -2,22 +2,17 @@
 // same worker and claim number — so a worker that lost its lease (it hung; another worker took the job over)
 // changes nothing. The handler's own writes ride in the same statement, gated on that same condition: one round
 // trip, all or nothing.
+// Outcomes (and claims, claim.ts) are relaxed commits (db/relaxed.ts): if PostgreSQL itself crashes, the last instants
+// of them may be lost — the job then looks claimed or unsettled, its lease runs out, and it runs again (a duplicate
+// delivery with the same delivery id: at-least-once holds). It saves a disk flush per job.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { toJsonText } from '../db/json.js';
 import { storableText } from '../db/storable.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
 import { notifyWorkers } from './enqueue.js';
 import type { ClaimedJob, JobResult } from './types.js';
-
-/**
- * A WITH item that turns off waiting for the WAL flush for this statement's own (implicit) transaction. Safe for
- * claims and outcomes: if PostgreSQL itself crashes, the last instants of them may be lost — the job then looks
- * claimed or unsettled, its lease runs out, and it runs again (a duplicate delivery with the same delivery id:
- * at-least-once holds). Never used for enqueueing, whose loss would lose work. It saves a disk flush per job.
- * Must be referenced by the statement, or PostgreSQL skips it.
- */
-export const RELAXED_COMMIT = sql`relaxed as (select set_config('synchronous_commit', 'off', true) as on_commit)`;
 
 /** Longest error text kept on a job row. */
 const MAX_ERROR_LENGTH = 2000;
@@ -94,7 +89,7 @@ export async function settleJobs(db: Db, workerId: string, items: Settlement[], 
     items.map((_, i) => sql.raw(`(select count(*)::int from h${i}) as h${i}`)),
     sql`, `,
   );
-  const statement = sql`with ${sql.join(ctes, sql`, `)} select ${counts}, (select on_commit from relaxed) as relaxed`;
+  const statement = sql`with ${sql.join(ctes, sql`, `)} select ${counts}, ${RELAXED_COMMIT_TAKEN} as relaxed`;
   const rows = await rowsOf(db, statement);
   const held = items.map((_, i) => Number(rows[0]?.[`h${i}`]) === 1);
   if (items.some((item, i) => held[i] && item.result.outcome.type === 'release')) await notifyWorkers(db);

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Database, Db } from '../db/client.js';
 import { randomBase62 } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { claimDueJobs, extendLeases, requeueExpiredLeases } from './claim.js';
+import { claimJobs, extendLeases, type KindClaim } from './claim.js';
 import { systemClock } from './clock.js';
 import { createSettleQueue } from './settle-queue.js';
 import { claimOrder, claimSize, reservations, type KindSlots } from './shares.js';
@@ -20,6 +20,12 @@ export const CANCEL_WAIT_MS = 5_000;
 /** Delay before re-running a job whose handler threw: doubles per claim, capped. */
 const CRASH_RETRY_BASE_MS = 1_000;
 const CRASH_RETRY_MAX_MS = 5 * 60_000;
+/**
+ * Jobs whose lease lapsed (their worker died) are looked for at most this often, in the claim statement. A lease
+ * lasts a minute by default, so looking twice a second found nothing almost always; this bounds how long after its
+ * lease lapses a crashed worker's job waits (plus a poll interval when the worker is idle).
+ */
+const LEASE_SWEEP_MS = 1_000;
 
 export interface WorkerOptions {
   db: Db;
@@ -61,6 +67,7 @@ export function createWorker(options: WorkerOptions): Worker {
   let heartbeat: NodeJS.Timeout | undefined;
   let stopListening: StopListening | undefined;
   let nextLeaseSweep = 0;
+  const leaseSweepMs = Math.max(pollIntervalMs, LEASE_SWEEP_MS);
   const settle = createSettleQueue(db, workerId, clock);
   const kindSlots = Object.entries(handlers).map(([kind, handler]) => {
     const share = handler.share ?? 1;
@@ -142,34 +149,41 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   }
 
-  /** Claims until capacity is full or nothing is due, dividing the slots among kinds as shares.ts describes. */
+  /**
+   * What to ask of each kind in one claim: kinds in claiming order, each its part of the slots as shares.ts divides
+   * them, counting the kinds before it as if they got all they asked for (a kind that got less is asked again, with
+   * the true counts, in the next round).
+   */
+  function nextAsks(exhausted: ReadonlySet<string>): KindClaim[] {
+    const kinds = slotsNow();
+    const order = claimOrder(kinds).filter((k) => !exhausted.has(k.kind));
+    return order.map((own, i) => {
+      const limit = claimSize(concurrency, kinds, reserved, order.slice(i));
+      own.running += limit;
+      return { kind: own.kind, limit, fair: handlers[own.kind].fairBetweenTenants ?? false };
+    });
+  }
+
+  /**
+   * Claims until capacity is full or nothing is due: one statement per round for all kinds, the lease sweep riding
+   * in it at most every LEASE_SWEEP_MS.
+   */
   async function fill(): Promise<void> {
-    if (clock.now() >= nextLeaseSweep) {
-      nextLeaseSweep = clock.now() + pollIntervalMs;
-      const requeued = await requeueExpiredLeases(db, clock.now());
-      if (requeued > 0) logger.warn({ requeued }, 'requeued jobs whose worker stopped holding them');
-    }
     // A kind that had fewer due jobs than asked for is not asked again until the next look.
     const exhausted = new Set<string>();
     for (;;) {
-      let claimedAny = false;
-      const order = claimOrder(slotsNow())
-        .map((k) => k.kind)
-        .filter((kind) => !exhausted.has(kind));
-      for (const [i, kind] of order.entries()) {
-        if (stopping) return;
-        const kinds = slotsNow();
-        const waiting = order.slice(i).map((name) => kinds.find((k) => k.kind === name)!);
-        const limit = claimSize(concurrency, kinds, reserved, waiting);
-        if (limit <= 0) continue;
-        const fair = handlers[kind].fairBetweenTenants ?? false;
-        const claimed = await claimDueJobs(db, { workerId, kind, limit, now: clock.now(), leaseMs, fair });
-        await prefetch(claimed);
-        for (const job of claimed) start(job);
-        if (claimed.length < limit) exhausted.add(kind);
-        claimedAny ||= claimed.length > 0;
-      }
-      if (!claimedAny || stopping) return;
+      if (stopping) return;
+      const asks = nextAsks(exhausted).filter((ask) => ask.limit > 0);
+      const sweepLeases = clock.now() >= nextLeaseSweep;
+      if (asks.length === 0 && !sweepLeases) return;
+      if (sweepLeases) nextLeaseSweep = clock.now() + leaseSweepMs;
+      const { jobs: claimed, requeued } = await claimJobs(db, { workerId, kinds: asks, now: clock.now(), leaseMs, sweepLeases });
+      if (requeued > 0) logger.warn({ requeued }, 'requeued jobs whose worker stopped holding them');
+      await prefetch(claimed);
+      for (const job of claimed) start(job);
+      for (const ask of asks) if (claimed.filter((job) => job.kind === ask.kind).length < ask.limit) exhausted.add(ask.kind);
+      // Jobs put back by the sweep are claimable by the next statement: go round again at once.
+      if ((claimed.length === 0 && requeued === 0) || stopping) return;
     }
   }
 

@@ -51,8 +51,8 @@ export {
 } from './approvals.js';
 
 // ---- cancel
-export { cancelExecution, type CancelAnswer } from './cancel.js';
-export { createCancellations, type Cancellations } from './cancellation.js';
+export { cancelExecution, type CancelAnswer } from './cancel-execution.js';
+export { createCancellations, type Cancellations } from './cancel-broadcast.js';
 
 // ---- record: group commit of logs, usage, deliveries and idempotency answers
 export { createRunRecorder, type RunRecorder } from './run-recorder.js';

@@ -6,8 +6,8 @@
 // with jsonb_to_recordset.
 import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../db/json.js';
-import { JOBS_CHANNEL } from '../jobs/enqueue.js';
-import { RELAXED_COMMIT } from '../jobs/settle.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
+import { insertFollowingJobs, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
@@ -190,28 +190,13 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         batch.completions.length > 0 ? sql` and x.execution_id in (select execution_id from done)` : sql``
       }
       returning id, created_at)`);
-    // One job per delivery row that was written; its id is the delivery's, under the job prefix.
-    parts.push(sql`attempts as (
-      insert into jobs (id, kind, payload, run_at, created_at)
-      select 'job_' || substr(outbox.id, 5), ${DELIVERY_JOB}, jsonb_build_object('deliveryId', outbox.id), now(), now()
-      from outbox
-      returning 1)`);
+    // One job per delivery row that was written.
+    const attempts = batch.deliveries.map((d) => ({ kind: DELIVERY_JOB, payload: { deliveryId: d.id }, after: d.id }));
+    parts.push(sql`attempts as (${insertFollowingJobs(attempts, sql`select id from outbox`)})`);
   }
   if (batch.followUps.length > 0 && batch.completions.length > 0) {
-    parts.push(sql`follow_ups as (
-      insert into jobs (id, kind, payload, run_at, created_at)
-      select x.id, x.kind, x.payload, x.run_at, now()
-      from jsonb_to_recordset(${toJsonText(
-        batch.followUps.map((j) => ({
-          id: j.id,
-          kind: j.kind,
-          payload: j.payload,
-          run_at: j.runAt.toISOString(),
-          execution_id: j.executionId,
-        })),
-      )}::jsonb) as x(id text, kind text, payload jsonb, run_at timestamptz, execution_id text)
-      where x.execution_id in (select execution_id from done)
-      on conflict (id) do nothing)`);
+    const followUps = batch.followUps.map((j) => ({ id: j.id, kind: j.kind, payload: j.payload, runAt: j.runAt, after: j.executionId }));
+    parts.push(sql`follow_ups as (${insertFollowingJobs(followUps, sql`select execution_id from done`)})`);
   }
   if (batch.idempotency.length > 0) {
     parts.push(sql`answered as (
@@ -229,10 +214,10 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       where k.workflow_id = x.workflow_id and k.key = x.key)`);
   }
   // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
-  const relaxed = durable ? sql`` : sql`, (select on_commit from relaxed) as relaxed`;
+  const relaxed = durable ? sql`` : sql`, ${RELAXED_COMMIT_TAKEN} as relaxed`;
   const wake =
     batch.deliveries.length > 0
-      ? sql`(select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from attempts) c where c.n > 0) as woke`
+      ? sql`${wakeWorkersIfQueued('attempts')} as woke`
       : sql`1 as done`;
   return sql`with ${sql.join(parts, sql`, `)} select ${wake}${relaxed}`;
 }

@@ -3,8 +3,8 @@
 // behind this process's own requests. At most one flush interval of uses is lost if the process dies.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { RELAXED_COMMIT } from '../jobs/settle.js';
 import { toJsonText } from '../db/json.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 
 export interface KeyUsage {
   touch(keyId: string): void;
@@ -28,7 +28,7 @@ export function createKeyUsage(db: Db): KeyUsage {
           update api_keys k set last_used_at = x.at
           from jsonb_to_recordset(${toJsonText(rows)}::jsonb) as x(id text, at timestamptz)
           where k.id = x.id and (k.last_used_at is null or k.last_used_at < x.at)
-            and (select on_commit from relaxed) is not null`);
+            and ${RELAXED_COMMIT_TAKEN}`);
       } catch (err) {
         // Kept for the next flush unless newer uses replaced them.
         for (const [id, at] of uses) if (!pending.has(id)) pending.set(id, at);

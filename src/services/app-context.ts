@@ -14,7 +14,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { Readiness } from './readiness.js';
 // The two run-lifecycle parts every process holds, named by their own modules rather than runs/index.ts: the index
 // reaches every run module, and most of them take this context, so importing it here would close type cycles.
-import type { Cancellations } from '../runs/cancellation.js';
+import type { Cancellations } from '../runs/cancel-broadcast.js';
 import type { RunRecorder } from '../runs/run-recorder.js';
 import type { UsageMeter } from './usage-meter.js';
 

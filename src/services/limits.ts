@@ -1,9 +1,8 @@
 // Rate limits and usage, kept in the database so every server process shares them (docs/api.md 4.8, 6.5).
 // Rate limits are fixed one-minute windows: one row per (bucket, window), incremented atomically.
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import { PLANS, type Config, type LimitKind, type Plan } from '../config.js';
 import type { Db } from '../db/client.js';
-import { withRelaxedCommit } from '../db/relaxed.js';
 import { rateLimitWindows, usagePeriods, users, workspaces } from '../db/schema.js';
 import { AppError } from '../errors.js';
 
@@ -37,35 +36,10 @@ function windowOf(nowMs: number) {
 
 const bucketKey = (bucket: RateBucket, userId: string) => `${bucket}:${userId}`;
 
-/** Counts one request against the caller's window and says whether it may proceed. */
-export async function consumeRateLimit(
-  db: Db,
-  input: { bucket: RateBucket; userId: string; limit: number | null; now?: number },
-): Promise<RateDecision> {
-  const now = input.now ?? Date.now();
-  const { start, resetAt } = windowOf(now);
-  if (input.limit === null) return { allowed: true, limit: null, remaining: null, resetAt, retryAfterSeconds: 0 };
-  const [row] = await withRelaxedCommit(db, (tx) =>
-    tx
-      .insert(rateLimitWindows)
-      .values({ bucket: bucketKey(input.bucket, input.userId), windowStart: start, count: 1 })
-      .onConflictDoUpdate({
-        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
-        set: { count: sql`${rateLimitWindows.count} + 1` },
-      })
-      .returning({ count: rateLimitWindows.count }),
-  );
-  const allowed = row.count <= input.limit;
-  return {
-    allowed,
-    limit: input.limit,
-    remaining: Math.max(0, input.limit - row.count),
-    resetAt,
-    retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000)),
-  };
-}
-
-/** The window as it stands, without counting (for the `limits` object and usage-limits endpoint). */
+/**
+ * The window as it stands, without counting (for the `limits` object and usage-limits endpoint); requests are
+ * counted by rate-limiter.ts.
+ */
 export async function peekRateLimit(
   db: Db,
   input: { bucket: RateBucket; userId: string; limit: number | null; now?: number },
@@ -127,18 +101,6 @@ export async function getUsage(db: Db, config: Config, user: { id: string; plan:
   const limit = config.limits.USAGE_USD[plan];
   const currentPeriodCost = row?.cost ?? 0;
   return { currentPeriodCost, limit, plan, isExceeded: limit !== null && currentPeriodCost >= limit };
-}
-
-/** Adds an execution's cost to its owner's current period (atomic across processes). */
-export async function addUsage(db: Db, userId: string, costUsd: number): Promise<void> {
-  if (!(costUsd > 0)) return;
-  await db
-    .insert(usagePeriods)
-    .values({ userId, period: currentPeriod(), costUsd })
-    .onConflictDoUpdate({
-      target: [usagePeriods.userId, usagePeriods.period],
-      set: { costUsd: sql`${usagePeriods.costUsd} + ${costUsd}`, updatedAt: new Date() },
-    });
 }
 
 export async function workspaceOwner(db: Db, workspaceId: string): Promise<{ id: string; plan: string }> {

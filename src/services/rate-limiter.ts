@@ -14,8 +14,8 @@
 // - one process alone is exact whenever requests are spaced more than 100 ms apart (each lease is then 1).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
-import { RELAXED_COMMIT } from '../jobs/settle.js';
 import { RATE_WINDOW_MS, type RateBucket, type RateDecision } from './limits.js';
 
 const MAX_LEASE = 256;
@@ -63,14 +63,7 @@ export function createRateLimiter(db: Db): RateLimiter {
     state.lastReservedAt = now;
     const left = Math.max(0, limit - state.sharedCount);
     const wanted = Math.max(1, Math.min(state.lease, Math.floor(left / 4)));
-    // Relaxed commit: a counter lost in a database crash only lets a few more requests through in that minute.
-    const rows = await rowsOf<{ count: number | string }>(db, sql`
-      with ${RELAXED_COMMIT}
-      insert into rate_limit_windows (bucket, window_start, count)
-      values (${key}, ${new Date(state.windowStart).toISOString()}::timestamptz, ${wanted})
-      on conflict (bucket, window_start) do update set count = rate_limit_windows.count + ${wanted}
-      returning count, (select on_commit from relaxed) as relaxed`);
-    const count = Number(rows[0]?.count ?? wanted);
+    const count = await addToRateWindow(db, key, new Date(state.windowStart), wanted);
     const before = count - wanted;
     const granted = Math.max(0, Math.min(wanted, limit - before));
     state.sharedCount = Math.max(state.sharedCount, count);
@@ -108,6 +101,21 @@ export function createRateLimiter(db: Db): RateLimiter {
       }
     },
   };
+}
+
+/**
+ * Adds `n` to a bucket's window and returns the count including them: one atomic upsert, so concurrent callers (in
+ * any process) each see a different count. A relaxed commit: a counter lost in a database crash only lets a few more
+ * requests through in that minute.
+ */
+export async function addToRateWindow(db: Db, bucket: string, windowStart: Date, n: number): Promise<number> {
+  const rows = await rowsOf<{ count: number | string }>(db, sql`
+    with ${RELAXED_COMMIT}
+    insert into rate_limit_windows (bucket, window_start, count)
+    values (${bucket}, ${windowStart.toISOString()}::timestamptz, ${n})
+    on conflict (bucket, window_start) do update set count = rate_limit_windows.count + ${n}
+    returning count, ${RELAXED_COMMIT_TAKEN} as relaxed`);
+  return Number(rows[0]?.count ?? n);
 }
 
 function pruneOldWindows(states: Map<string, BucketState>, currentWindow: number): void {

@@ -5,13 +5,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Plan } from '../config.js';
 import type { Db } from '../db/client.js';
-import { withRelaxedCommit } from '../db/relaxed.js';
-import { rateLimitWindows, sessions, users } from '../db/schema.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
+import { sessions, users } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import type { Principal } from './api-keys.js';
 import { sha256Hex } from './crypto.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { addToRateWindow } from './rate-limiter.js';
 import { createWorkspace, findOrCreateUser } from './workspaces.js';
 
 export const SESSION_COOKIE = 'sluice_session';
@@ -97,9 +98,11 @@ export async function authenticateSession(db: Db, token: string, now = new Date(
   if (renewed) {
     const cap = row.session.createdAt.getTime() + SESSION_MAX_AGE_MS;
     expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, cap));
-    await withRelaxedCommit(db, (tx) =>
-      tx.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, row.session.id)),
-    );
+    // Relaxed: a lost touch only lets the session end up to TOUCH_RESOLUTION_MS sooner.
+    await db.execute(sql`
+      with ${RELAXED_COMMIT}
+      update sessions set last_seen_at = ${now.toISOString()}::timestamptz, expires_at = ${expiresAt.toISOString()}::timestamptz
+      where id = ${row.session.id} and ${RELAXED_COMMIT_TAKEN}`);
   }
   return {
     sessionId: row.session.id,
@@ -147,28 +150,14 @@ function signInWindow(now: Date) {
  * Counts one attempt in a bucket's current window and returns the count including it: a single upsert, so
  * concurrent attempts (in any process) each see a different count and at most `limit` of them get through.
  */
-async function countAttempt(db: Db, bucket: string, windowStart: Date): Promise<number> {
-  const [row] = await withRelaxedCommit(db, (tx) =>
-    tx
-      .insert(rateLimitWindows)
-      .values({ bucket, windowStart, count: 1 })
-      .onConflictDoUpdate({
-        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
-        set: { count: sql`${rateLimitWindows.count} + 1` },
-      })
-      .returning({ count: rateLimitWindows.count }),
-  );
-  return row.count;
-}
+const countAttempt = (db: Db, bucket: string, windowStart: Date): Promise<number> => addToRateWindow(db, bucket, windowStart, 1);
 
 /** Takes back the attempt of a successful sign-in, so signing in does not use up the allowance. */
 async function returnAttempt(db: Db, bucket: string, windowStart: Date): Promise<void> {
-  await withRelaxedCommit(db, (tx) =>
-    tx
-      .update(rateLimitWindows)
-      .set({ count: sql`greatest(${rateLimitWindows.count} - 1, 0)` })
-      .where(and(eq(rateLimitWindows.bucket, bucket), eq(rateLimitWindows.windowStart, windowStart))),
-  );
+  await db.execute(sql`
+    with ${RELAXED_COMMIT}
+    update rate_limit_windows set count = greatest(count - 1, 0)
+    where bucket = ${bucket} and window_start = ${windowStart.toISOString()}::timestamptz and ${RELAXED_COMMIT_TAKEN}`);
 }
 
 /**

@@ -2,7 +2,7 @@
 // and schedules always match its active deployment: both commit with the change of version, or neither does.
 import type { Db } from '../db/client.js';
 import type { WorkflowState } from '../workflow/index.js';
-import { replaceSchedules, removeSchedules } from './schedules.js';
+import { replaceSchedules, removeSchedules } from './deployment-schedules.js';
 import { removeWebhookPaths, replaceWebhookPaths } from './webhook-paths.js';
 
 export async function registerTriggers(

@@ -1,5 +1,6 @@
 // The job mechanism on its own (src/jobs): claim, complete, fail, reschedule, leases and their expiry, fencing,
-// bounded concurrency, wake-ups at commit, graceful stop, and several workers sharing one queue.
+// bounded concurrency, wake-ups at commit, graceful stop, an idle worker's statements, and several workers sharing one
+// queue.
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
@@ -271,6 +272,22 @@ describe('jobs', () => {
     expect(row.attempts).toBe(0);
     expect(row.lockedBy).toBeNull();
     expect(await jobRow(quick)).toBeUndefined();
+  });
+
+  it('sends one statement per look when idle, whatever the number of kinds (the lease sweep rides in it)', async () => {
+    const idle = handler(() => undefined);
+    const pollIntervalMs = 100;
+    await startWorker({ a: idle, b: idle, c: idle, d: idle }, { pollIntervalMs });
+    // Past start-up (the LISTEN of the wake-ups on PostgreSQL).
+    await new Promise((resolve) => setTimeout(resolve, 2 * pollIntervalMs));
+    const before = database.statements();
+    const windowMs = 1_000;
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const sent = database.statements() - before;
+    // A look every poll interval at most, one statement each. It was a lease sweep plus one claim per kind at every
+    // look: 5 per look here, up to 50 over the window (20 on a loaded 2-core machine, where it is now 6).
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(windowMs / pollIntervalMs + 1);
   });
 
   it('gives up on a job that keeps killing its workers', async () => {

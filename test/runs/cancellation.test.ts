@@ -3,7 +3,7 @@
 // still stop it — before, such a cancel answered `cancelling` and the run went on to finish.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChangeHub } from '../../src/db/change-feed.js';
-import { createCancellations, type CancelRequest } from '../../src/runs/cancellation.js';
+import { createCancellations, type CancelRequest } from '../../src/runs/cancel-broadcast.js';
 import { eventually } from '../support/workflows.js';
 
 const request: CancelRequest = { executionId: 'exec_1', userId: 'usr_1', keyWorkspaceId: null };

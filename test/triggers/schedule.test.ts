@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, schedules } from '../../src/db/schema.js';
 import { createAppWorker } from '../../src/app/worker.js';
 import type { Worker } from '../../src/jobs/worker.js';
-import { SCHEDULE_TICK_JOB } from '../../src/triggers/schedule-ticks.js';
+import { SCHEDULE_TICK_JOB } from '../../src/triggers/next-schedule-tick.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
 import { offsetClock } from '../completion-webhooks/support.js';

@@ -1,5 +1,5 @@
 // Executions in flight, wherever they run:
-// - POST /api/v1/executions/{executionId}/cancel — stop a queued, running or paused execution (runs/cancel.ts).
+// - POST /api/v1/executions/{executionId}/cancel — stop a queued, running or paused execution (runs/cancel-execution.ts).
 //   200 once its log says `cancelled`, 202 while it is still stopping.
 // - POST /api/v1/executions/{executionId}/resume — decide an approval a run waits for (runs/approvals.ts).
 // - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.

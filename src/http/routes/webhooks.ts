@@ -5,7 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/completion-webhooks/constants.js';
-import { listDeliveries, redeliver } from '../../services/completion-webhooks/deliveries.js';
+import { listDeliveries, redeliver } from '../../services/completion-webhooks/delivery-history.js';
 import { sendTestEvent } from '../../services/completion-webhooks/test-event.js';
 import {
   createSubscription,

@@ -3,7 +3,7 @@ import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
 import { createDeliveries } from './create-deliveries.js';
-import { toDeliveryView, type DeliveryView } from './deliveries.js';
+import { toDeliveryView, type DeliveryView } from './delivery-history.js';
 import { completionPayload, needsOwnerLimits, type CompletedExecution, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 

@@ -9,7 +9,7 @@ import { schedules } from '../db/schema.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import type { AppContext } from '../services/app-context.js';
 import { loadDeploymentVersion, runExecution, settleEarlierAttempt } from '../runs/index.js';
-import { enqueueTick, nextTick, type TickPayload } from './schedule-ticks.js';
+import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
 
 const tickPayload = z.object({
   workflowId: z.string(),

@@ -1,11 +1,11 @@
 // Cron schedules of active deployments (README "Other triggers"): deploying or activating a version replaces the
 // workflow's schedules with that version's `schedule_trigger` blocks; undeploying removes them. Each schedule row
-// records the next tick, which is also queued as a job (schedule-ticks.ts).
+// records the next tick, which is also queued as a job (next-schedule-tick.ts).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { jobs, schedules } from '../db/schema.js';
 import type { WorkflowState } from '../workflow/index.js';
-import { enqueueTick, nextTick, SCHEDULE_TICK_JOB } from './schedule-ticks.js';
+import { enqueueTick, nextTick, SCHEDULE_TICK_JOB } from './next-schedule-tick.js';
 import { scheduleTriggers } from './trigger-blocks.js';
 
 export async function replaceSchedules(

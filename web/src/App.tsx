@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, setCsrfToken } from './api';
+import { answer, api, setCsrfToken } from './api';
 import { usePausedRuns } from './components/approvals';
 import { ErrorBox, Spinner } from './components/ui';
 import { ApprovalsPage } from './pages/Approvals';
@@ -33,7 +33,7 @@ function Shell() {
   const { session, workspace, workspaces, selectWorkspace } = useWorkspace();
   const client = useQueryClient();
   const signOut = useMutation({
-    mutationFn: () => api('/api/v1/auth/sign-out', { method: 'POST' }),
+    mutationFn: () => answer(api.POST('/api/v1/auth/sign-out')),
     onSettled: () => {
       setCsrfToken(null);
       // Nothing of the signed-in user may stay in memory for whoever signs in next.

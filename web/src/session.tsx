@@ -1,7 +1,7 @@
 // The signed-in user and the workspace being looked at, shared by every page.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, SESSION_LOST_EVENT, setCsrfToken } from './api';
+import { answer, api, SESSION_LOST_EVENT, setCsrfToken } from './api';
 import type { SessionInfo, Workspace } from './types';
 
 const WORKSPACE_KEY = 'sluice.workspaceId';
@@ -12,7 +12,7 @@ export function useSessionQuery() {
     queryKey: ['session'],
     queryFn: async () => {
       try {
-        const session = await api<SessionInfo>('/api/v1/auth/session');
+        const session = await answer(api.GET('/api/v1/auth/session'));
         setCsrfToken(session.csrfToken);
         return session;
       } catch (error) {

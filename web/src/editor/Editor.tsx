@@ -18,8 +18,8 @@ import {
 } from '@xyflow/react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
-import { api, errorMessage } from '../api';
-import type { EnvVar, Workflow } from '../types';
+import { answer, api, errorMessage } from '../api';
+import type { Workflow } from '../types';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
 import {
@@ -46,7 +46,6 @@ import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { pastRunOf } from './past-run';
-import type { LogDetail, LogEntry } from '../types';
 import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
@@ -130,10 +129,10 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     queryKey: ['past-run', workflow.workspaceId, shownExecution],
     enabled: !!shownExecution,
     queryFn: async () => {
-      const params = new URLSearchParams({ workspaceId: workflow.workspaceId, executionId: shownExecution! });
-      const [entry] = (await api<{ data: LogEntry[] }>(`/api/v1/logs?${params}`)).data;
+      const query = { workspaceId: workflow.workspaceId, executionId: shownExecution! };
+      const [entry] = (await answer(api.GET('/api/v1/logs', { params: { query } }))).data;
       if (!entry) throw new Error(`No log of run ${shownExecution} (yet): it may still be running.`);
-      return (await api<{ data: LogDetail }>(`/api/v1/logs/${entry.id}`)).data;
+      return (await answer(api.GET('/api/v1/logs/{logId}', { params: { path: { logId: entry.id } } }))).data;
     },
     staleTime: Infinity,
   });
@@ -495,7 +494,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   // ---- references for autocomplete ---------------------------------------------------------------------------
   const env = useQuery({
     queryKey: ['env', workflow.workspaceId],
-    queryFn: () => api<{ data: EnvVar[] }>(`/api/v1/workspaces/${workflow.workspaceId}/env`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/workspaces/{workspaceId}/env', { params: { path: { workspaceId: workflow.workspaceId } } })).then((r) => r.data),
     staleTime: 60_000,
   });
   const suggestions = useMemo<Suggestion[]>(() => {

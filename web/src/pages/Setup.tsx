@@ -2,10 +2,9 @@
 // terminal creates the owner account. Afterwards they land on Settings, where API keys are made.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, setCsrfToken } from '../api';
+import { answer, api, setCsrfToken } from '../api';
 import { ErrorBox, Loading } from '../components/ui';
 import { Link, navigate, useLocation } from '../router';
-import type { SetupState, SignedIn } from '../types';
 import { SignInCard } from './SignIn';
 
 export function SetupPage() {
@@ -13,17 +12,14 @@ export function SetupPage() {
   const token = useLocation().search.get('token') ?? '';
   const state = useQuery({
     queryKey: ['setup', token],
-    queryFn: () => api<SetupState>(`/api/v1/auth/setup?token=${encodeURIComponent(token)}`),
+    queryFn: () => answer(api.GET('/api/v1/auth/setup', { params: { query: { token } } })),
   });
   const [email, setEmail] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api<SignedIn>('/api/v1/auth/setup', {
-        method: 'POST',
-        body: { token, email: email ?? state.data?.suggestedEmail ?? '', password },
-      }),
+      answer(api.POST('/api/v1/auth/setup', { body: { token, email: email ?? state.data?.suggestedEmail ?? '', password } })),
     onSuccess: (session) => {
       setCsrfToken(session.csrfToken);
       navigate('/settings', { replace: true });

@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, setCsrfToken } from '../api';
+import { answer, api, setCsrfToken } from '../api';
 import { ErrorBox } from '../components/ui';
-import type { AuthOptions, SignedIn } from '../types';
 
 export function SignInPage() {
   const client = useQueryClient();
@@ -11,11 +10,13 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const options = useQuery({
     queryKey: ['auth-options'],
-    queryFn: () => api<AuthOptions>('/api/v1/auth/options'),
+    queryFn: () => answer(api.GET('/api/v1/auth/options')),
   });
   const submit = useMutation({
     mutationFn: () =>
-      api<SignedIn>(`/api/v1/auth/${mode}`, { method: 'POST', body: { email, password } }),
+      mode === 'sign-up'
+        ? answer(api.POST('/api/v1/auth/sign-up', { body: { email, password } }))
+        : answer(api.POST('/api/v1/auth/sign-in', { body: { email, password } })),
     onSuccess: (session) => {
       setCsrfToken(session.csrfToken);
       void client.invalidateQueries({ queryKey: ['session'] });

@@ -7,7 +7,7 @@
 // to look at.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -163,6 +163,7 @@ const withFailureShot = (name: string, body: () => Promise<void>) => async () =>
 };
 
 describe('web app journey', { timeout: 150_000 }, () => {
+  it('loads the sign-in page with under 250 KB of JavaScript', withFailureShot('failure-first-load', firstLoadJourney));
   it('signs in, builds, runs, deploys, calls, subscribes and inspects a workflow', withFailureShot('failure', journey));
   // These reuse the owner account and the key the journey above created.
   it('waits for an approval in the editor, then approves a run from the Approvals page', withFailureShot('failure-approve', approveJourney));
@@ -175,6 +176,46 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('exports, imports and duplicates workflows from the list, and switches to dark mode', withFailureShot('failure-list', workflowListJourney));
   it('lists a workflow\'s runs and opens a failed one from its log on the canvas', withFailureShot('failure-executions', executionsJourney));
 });
+
+/** Issue 22: the sign-in page loads React, the API client and its own few pages; the signed-in app comes later. */
+const FIRST_LOAD_LIMIT = 250_000;
+
+/** The built entry chunk and every chunk it imports statically, as web/dist/.vite/manifest.json lists them. */
+function entryChunks(): string[] {
+  type Chunk = { file: string; imports?: string[] };
+  const manifest = JSON.parse(readFileSync(resolve('web/dist/.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const next of manifest[key].imports ?? []) visit(next);
+  };
+  visit('index.html');
+  return [...seen].map((key) => manifest[key].file);
+}
+
+async function firstLoadJourney() {
+  const context = await browser.newContext();
+  try {
+    const fresh = await context.newPage();
+    const scripts = new Map<string, number>();
+    const reads: Promise<unknown>[] = [];
+    fresh.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.endsWith('.js')) reads.push(response.body().then((body) => scripts.set(url.pathname.slice(1), body.length)));
+    });
+    await fresh.goto(`${sluice.url}/workflows`);
+    await fresh.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await fresh.waitForLoadState('networkidle');
+    await Promise.all(reads);
+    // What the browser fetched is what the manifest says the entry needs: no page chunk, no TanStack Query.
+    expect([...scripts.keys()].sort()).toEqual(entryChunks().sort());
+    const total = [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0);
+    expect(total, `the sign-in page loads ${total} bytes of JavaScript`).toBeLessThan(FIRST_LOAD_LIMIT);
+  } finally {
+    await context.close();
+  }
+}
 
 async function journey() {
     const base = sluice.url;

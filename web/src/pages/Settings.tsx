@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { answer, api } from '../api';
 import { InlineForm } from '../components/fields';
 import { Badge, ConfirmCell, CopyButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
-import { useWorkspace } from '../session';
+import { reloadSession, useWorkspace } from '../session';
 import type { CreatedApiKey } from '../types';
 
 export function SettingsPage() {
@@ -142,14 +142,13 @@ function EnvVars() {
 }
 
 function Workspaces() {
-  const client = useQueryClient();
   const { workspaces, selectWorkspace } = useWorkspace();
   const [name, setName] = useState('');
   const create = useMutation({
     mutationFn: () => answer(api.POST('/api/v1/workspaces', { body: { name: name.trim() } })),
     onSuccess: async ({ data }) => {
       setName('');
-      await client.invalidateQueries({ queryKey: ['session'] });
+      await reloadSession();
       selectWorkspace(data.id);
     },
   });

@@ -175,6 +175,7 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('copies blocks into another workflow, duplicates them, and shows the shortcuts', withFailureShot('failure-clipboard', clipboardJourney));
   it('exports, imports and duplicates workflows from the list, and switches to dark mode', withFailureShot('failure-list', workflowListJourney));
   it('lists a workflow\'s runs and opens a failed one from its log on the canvas', withFailureShot('failure-executions', executionsJourney));
+  it('keeps the app when one panel fails to render', withFailureShot('failure-panel', panelFailureJourney));
 });
 
 /** Issue 22: the sign-in page loads React, the API client and its own few pages; the signed-in app comes later. */
@@ -981,5 +982,54 @@ async function executionsJourney() {
   await page.getByRole('button', { name: 'Back to editing' }).click();
   await expect.poll(() => page.getByTestId('past-run').count()).toBe(0);
   expect(new URL(page.url()).search).toBe('');
+  expect(browserErrors).toEqual([]);
+}
+
+/**
+ * Issue 22: a panel that fails to render (here: answers the app does not expect, made by intercepting them) shows its
+ * error with Reload, and the rest of the app — top bar, canvas, palette, the other tabs — stays and works.
+ */
+async function panelFailureJourney() {
+  expect(apiKey, 'the first journey creates the key').toBeDefined();
+  const workspaceId = ((await keyApi('/api/v1/workspaces')).body.data as Array<{ id: string }>)[0].id;
+  const create = async (name: string) => {
+    const start = { id: 'start', type: 'api_trigger', name: 'Start', position: { x: 80, y: 200 }, enabled: true, config: { inputFormat: [] } };
+    const state = { blocks: { start }, edges: [], loops: {}, parallels: {} };
+    return ((await keyApi('/api/v1/workflows', { method: 'POST', body: { workspaceId, name, state } })).body.data as { id: string }).id;
+  };
+  const childId = await create('Panel child');
+  const workflowId = await create('Panels');
+
+  await signedIn();
+  // The child's answer without its draft: the workflow block's form cannot read the child's Input Format.
+  await page.route(`**/api/v1/workflows/${childId}`, (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { data: { id: childId } } }) : route.fallback(),
+  );
+  await page.goto(`${sluice.url}/workflows/${workflowId}`);
+  await block('Start').waitFor();
+  await dropBlock('workflow', 460, 160);
+  await page.getByLabel('Workflow', { exact: true }).selectOption(childId);
+  const failure = page.getByTestId('error-boundary');
+  await failure.waitFor();
+  expect(await failure.textContent()).toContain('This panel failed');
+  await shot('40-panel-failure');
+  expect(await failure.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
+  expect(await page.getByTestId('palette-function').isVisible()).toBe(true);
+  expect(await page.getByRole('link', { name: 'Logs' }).isVisible()).toBe(true);
+  // Another block's panel works: selecting it clears the failure.
+  await block('Start').click();
+  await expect.poll(() => failure.count()).toBe(0);
+  await waitSaved();
+
+  // A tab whose list has entries the app cannot show: the tab fails, the editor beside it stays.
+  await page.route('**/api/v1/workflows/*/webhooks', (route) => route.fulfill({ json: { data: [{ id: 'whsub_broken' }] } }));
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await failure.waitFor();
+  expect(await failure.textContent()).toContain('This tab failed');
+  await failure.getByRole('link', { name: 'Back to the editor' }).click();
+  await block('Start').waitFor();
+  expect(await block('Workflow 1').isVisible()).toBe(true);
+  expect(await failure.count()).toBe(0);
+  await page.unrouteAll();
   expect(browserErrors).toEqual([]);
 }

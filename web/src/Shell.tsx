@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useMutation, useQueryClient } from '@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { answer, api, ApiError } from './api';
 import { usePausedRuns } from './components/approvals';
+import { Boundary } from './components/boundary';
 import { Loading } from './components/ui';
 import { Link, matchPath, navigate, useLocation } from './router';
 import { signedOut, useWorkspace, WorkspaceProvider } from './session';
@@ -114,7 +115,9 @@ function Shell() {
         </div>
       </header>
       <main className="content">
-        <Suspense fallback={<Loading />}>{page}</Suspense>
+        <Boundary what="This page" back={<Link to="/workflows" className="btn small ghost">Back to workflows</Link>} resetKeys={[pathname]}>
+          <Suspense fallback={<Loading />}>{page}</Suspense>
+        </Boundary>
       </main>
     </div>
   );

@@ -19,6 +19,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
 import { answer, api, errorMessage } from '../api';
+import { Boundary } from '../components/boundary';
 import type { Workflow } from '../types';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
@@ -730,46 +731,48 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                   Run {run.status === 'running' ? '…' : ''}
                 </button>
               </div>
-              {panel === 'run' ? (
-                <RunPanel run={run} nodes={nodes} />
-              ) : selectedNode ? (
-                <ConfigPanel
-                  key={selectedNode.id}
-                  node={selectedNode}
-                  workflowId={workflow.id}
-                  problems={problems.byNode[selectedNode.id] ?? []}
-                  onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
-                  onRename={(name) => renameBlock(selectedNode.id, name)}
-                  focusName={justAdded === selectedNode.id}
-                  onRenameEnd={endRename}
-                  onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
-                  onDelete={() => deleteSelected([selectedNode.id], [])}
-                />
-              ) : selectedEdge ? (
-                <div className="config-panel">
-                  <h3>Connection</h3>
-                  <p>
-                    {nodes.find((n) => n.id === selectedEdge.source)?.data.name} → {nodes.find((n) => n.id === selectedEdge.target)?.data.name}
-                  </p>
-                  <p className="muted small">Handle: {selectedEdge.sourceHandle ?? 'source'}</p>
-                  {problems.byEdge[selectedEdge.id]?.map((p, i) => (
-                    <div className="error-box small" key={i}>
-                      ⚠ {p}
-                    </div>
-                  ))}
-                  <button className="btn danger small" onClick={() => deleteSelected([], [selectedEdge.id])}>
-                    Delete connection
-                  </button>
-                </div>
-              ) : (
-                <div className="config-panel muted">
-                  <p>Select a block to configure it.</p>
-                  <p className="small">
-                    {nodes.length} block{nodes.length === 1 ? '' : 's'}, {edges.length} connection{edges.length === 1 ? '' : 's'}.
-                  </p>
-                  {isContainerHint(nodes)}
-                </div>
-              )}
+              <Boundary what="This panel" resetKeys={[panel, selectedNode?.id, selectedEdge?.id]}>
+                {panel === 'run' ? (
+                  <RunPanel run={run} nodes={nodes} />
+                ) : selectedNode ? (
+                  <ConfigPanel
+                    key={selectedNode.id}
+                    node={selectedNode}
+                    workflowId={workflow.id}
+                    problems={problems.byNode[selectedNode.id] ?? []}
+                    onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
+                    onRename={(name) => renameBlock(selectedNode.id, name)}
+                    focusName={justAdded === selectedNode.id}
+                    onRenameEnd={endRename}
+                    onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
+                    onDelete={() => deleteSelected([selectedNode.id], [])}
+                  />
+                ) : selectedEdge ? (
+                  <div className="config-panel">
+                    <h3>Connection</h3>
+                    <p>
+                      {nodes.find((n) => n.id === selectedEdge.source)?.data.name} → {nodes.find((n) => n.id === selectedEdge.target)?.data.name}
+                    </p>
+                    <p className="muted small">Handle: {selectedEdge.sourceHandle ?? 'source'}</p>
+                    {problems.byEdge[selectedEdge.id]?.map((p, i) => (
+                      <div className="error-box small" key={i}>
+                        ⚠ {p}
+                      </div>
+                    ))}
+                    <button className="btn danger small" onClick={() => deleteSelected([], [selectedEdge.id])}>
+                      Delete connection
+                    </button>
+                  </div>
+                ) : (
+                  <div className="config-panel muted">
+                    <p>Select a block to configure it.</p>
+                    <p className="small">
+                      {nodes.length} block{nodes.length === 1 ? '' : 's'}, {edges.length} connection{edges.length === 1 ? '' : 's'}.
+                    </p>
+                    {isContainerHint(nodes)}
+                  </div>
+                )}
+              </Boundary>
             </aside>
           </div>
         </div>

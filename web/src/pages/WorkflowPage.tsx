@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { answer, api } from '../api';
+import { Boundary } from '../components/boundary';
 import { Badge, ErrorBox, QueryView } from '../components/ui';
 import { Editor, type EditorHandle } from '../editor/Editor';
 import { Link, navigate } from '../router';
@@ -99,12 +100,17 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
           <ErrorBox error={rename.error} />
           <div className="workflow-body">
             <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
-              <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+              <Boundary what="The editor">
+                <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+              </Boundary>
             </div>
-            {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
-            {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
-            {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
-            {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
+            {/* A failing tab stops here, so the editor beside it (and its unsaved edits) stays. */}
+            <Boundary what="This tab" back={<Link to={`/workflows/${workflowId}`} className="btn small ghost">Back to the editor</Link>} resetKeys={[tab]}>
+              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
+              {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
+              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+              {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
+            </Boundary>
           </div>
         </div>
       )}

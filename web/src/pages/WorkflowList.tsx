@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { answer, api } from '../api';
 import { InlineForm, NamedSelect } from '../components/fields';
 import { Badge, ConfirmButton, ConfirmCell, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
-import { starterState } from '../editor/catalog';
+import { starterState } from '../editor/starter';
 import { useWorkflowList } from '../queries';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';

@@ -38,7 +38,16 @@ export async function buildWeb({ force = false, quiet = false } = {}) {
     process.stderr.write('web: vite is not installed (npm install without --omit=dev builds the web app); skipping the build\n');
     return false;
   }
-  await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  // vite and its React plugin read NODE_ENV: a web build is React's production build whoever starts it (vitest sets
+  // `test`, and the browser tests build a stale web/dist themselves).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   mkdirSync(join(webDir, 'dist', 'docs'), { recursive: true });
   copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), scalarCopy);
   return true;

@@ -14,7 +14,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
-    chunkSizeWarningLimit: 1500,
+    // .vite/manifest.json: which chunks each page loads, read by the first-load size check (test/web/journey.test.ts).
+    manifest: true,
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000', '/health': 'http://127.0.0.1:3000' },

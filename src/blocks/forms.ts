@@ -4,7 +4,8 @@
 // without its field is a type error in the server's typecheck; test/blocks/forms.test.ts checks every default config
 // and select option against the block's config schema.
 import type { Loop, Parallel } from '../workflow/index.js';
-import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/index.js';
+// From limits.ts itself, not the index: the web app's workflow list imports this module, and the index brings zod.
+import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/limits.js';
 
 /**
  * How a field is edited. `workflow`: a select of the workspace's other workflows (the workflow block's `workflowId`);

@@ -7,7 +7,7 @@
 // to look at.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -163,6 +163,7 @@ const withFailureShot = (name: string, body: () => Promise<void>) => async () =>
 };
 
 describe('web app journey', { timeout: 150_000 }, () => {
+  it('loads the sign-in page with under 250 KB of JavaScript', withFailureShot('failure-first-load', firstLoadJourney));
   it('signs in, builds, runs, deploys, calls, subscribes and inspects a workflow', withFailureShot('failure', journey));
   // These reuse the owner account and the key the journey above created.
   it('waits for an approval in the editor, then approves a run from the Approvals page', withFailureShot('failure-approve', approveJourney));
@@ -174,7 +175,48 @@ describe('web app journey', { timeout: 150_000 }, () => {
   it('copies blocks into another workflow, duplicates them, and shows the shortcuts', withFailureShot('failure-clipboard', clipboardJourney));
   it('exports, imports and duplicates workflows from the list, and switches to dark mode', withFailureShot('failure-list', workflowListJourney));
   it('lists a workflow\'s runs and opens a failed one from its log on the canvas', withFailureShot('failure-executions', executionsJourney));
+  it('keeps the app when one panel fails to render', withFailureShot('failure-panel', panelFailureJourney));
 });
+
+/** Issue 22: the sign-in page loads React, the API client and its own few pages; the signed-in app comes later. */
+const FIRST_LOAD_LIMIT = 250_000;
+
+/** The built entry chunk and every chunk it imports statically, as web/dist/.vite/manifest.json lists them. */
+function entryChunks(): string[] {
+  type Chunk = { file: string; imports?: string[] };
+  const manifest = JSON.parse(readFileSync(resolve('web/dist/.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const next of manifest[key].imports ?? []) visit(next);
+  };
+  visit('index.html');
+  return [...seen].map((key) => manifest[key].file);
+}
+
+async function firstLoadJourney() {
+  const context = await browser.newContext();
+  try {
+    const fresh = await context.newPage();
+    const scripts = new Map<string, number>();
+    const reads: Promise<unknown>[] = [];
+    fresh.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.endsWith('.js')) reads.push(response.body().then((body) => scripts.set(url.pathname.slice(1), body.length)));
+    });
+    await fresh.goto(`${sluice.url}/workflows`);
+    await fresh.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await fresh.waitForLoadState('networkidle');
+    await Promise.all(reads);
+    // What the browser fetched is what the manifest says the entry needs: no page chunk, no TanStack Query.
+    expect([...scripts.keys()].sort()).toEqual(entryChunks().sort());
+    const total = [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0);
+    expect(total, `the sign-in page loads ${total} bytes of JavaScript`).toBeLessThan(FIRST_LOAD_LIMIT);
+  } finally {
+    await context.close();
+  }
+}
 
 async function journey() {
     const base = sluice.url;
@@ -940,5 +982,54 @@ async function executionsJourney() {
   await page.getByRole('button', { name: 'Back to editing' }).click();
   await expect.poll(() => page.getByTestId('past-run').count()).toBe(0);
   expect(new URL(page.url()).search).toBe('');
+  expect(browserErrors).toEqual([]);
+}
+
+/**
+ * Issue 22: a panel that fails to render (here: answers the app does not expect, made by intercepting them) shows its
+ * error with Reload, and the rest of the app — top bar, canvas, palette, the other tabs — stays and works.
+ */
+async function panelFailureJourney() {
+  expect(apiKey, 'the first journey creates the key').toBeDefined();
+  const workspaceId = ((await keyApi('/api/v1/workspaces')).body.data as Array<{ id: string }>)[0].id;
+  const create = async (name: string) => {
+    const start = { id: 'start', type: 'api_trigger', name: 'Start', position: { x: 80, y: 200 }, enabled: true, config: { inputFormat: [] } };
+    const state = { blocks: { start }, edges: [], loops: {}, parallels: {} };
+    return ((await keyApi('/api/v1/workflows', { method: 'POST', body: { workspaceId, name, state } })).body.data as { id: string }).id;
+  };
+  const childId = await create('Panel child');
+  const workflowId = await create('Panels');
+
+  await signedIn();
+  // The child's answer without its draft: the workflow block's form cannot read the child's Input Format.
+  await page.route(`**/api/v1/workflows/${childId}`, (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { data: { id: childId } } }) : route.fallback(),
+  );
+  await page.goto(`${sluice.url}/workflows/${workflowId}`);
+  await block('Start').waitFor();
+  await dropBlock('workflow', 460, 160);
+  await page.getByLabel('Workflow', { exact: true }).selectOption(childId);
+  const failure = page.getByTestId('error-boundary');
+  await failure.waitFor();
+  expect(await failure.textContent()).toContain('This panel failed');
+  await shot('40-panel-failure');
+  expect(await failure.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
+  expect(await page.getByTestId('palette-function').isVisible()).toBe(true);
+  expect(await page.getByRole('link', { name: 'Logs' }).isVisible()).toBe(true);
+  // Another block's panel works: selecting it clears the failure.
+  await block('Start').click();
+  await expect.poll(() => failure.count()).toBe(0);
+  await waitSaved();
+
+  // A tab whose list has entries the app cannot show: the tab fails, the editor beside it stays.
+  await page.route('**/api/v1/workflows/*/webhooks', (route) => route.fulfill({ json: { data: [{ id: 'whsub_broken' }] } }));
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await failure.waitFor();
+  expect(await failure.textContent()).toContain('This tab failed');
+  await failure.getByRole('link', { name: 'Back to the editor' }).click();
+  await block('Start').waitFor();
+  expect(await block('Workflow 1').isVisible()).toBe(true);
+  expect(await failure.count()).toBe(0);
+  await page.unrouteAll();
   expect(browserErrors).toEqual([]);
 }

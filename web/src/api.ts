@@ -1,5 +1,9 @@
-// The only way the app talks to the server: JSON over its HTTP API, with the session cookie (sent by the browser)
-// and the session's CSRF token on every state-changing request.
+// The only way the app talks to the server: an openapi-fetch client over the paths generated from the server's OpenAPI
+// document (clients/typescript/src/generated), so a renamed path, parameter or field fails the web typecheck. Around
+// every call: the session cookie (same origin), the session's CSRF token on state-changing requests, a refused answer
+// thrown as ApiError (by `answer`), and a 401 outside the auth routes announced as a lost session.
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../clients/typescript/src/generated/openapi.js';
 
 let csrfToken: string | null = null;
 
@@ -28,55 +32,49 @@ export class ApiError extends Error {
 /** Fired when the server says the session is gone, so the app can show the sign-in page. */
 export const SESSION_LOST_EVENT = 'sluice:session-lost';
 
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+const session: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+  onResponse({ response, schemaPath }) {
+    // A refused sign-in is not a lost session: the sign-in page shows its message.
+    if (response.status === 401 && !schemaPath.startsWith('/api/v1/auth/')) window.dispatchEvent(new Event(SESSION_LOST_EVENT));
+  },
+};
+
+export const api = createClient<paths>({
+  baseUrl: '',
+  credentials: 'same-origin',
+  headers: { Accept: 'application/json' },
+});
+api.use(session);
+
+/** The server's error body, as far as a refused answer carries one (a proxy's error page does not). */
+interface ErrorBody {
+  error?: unknown;
+  code?: unknown;
+  details?: unknown;
 }
 
-export function requestHeaders(method: string, extra: Record<string, string> = {}, hasBody = false) {
-  const headers: Record<string, string> = { Accept: 'application/json', ...extra };
-  if (hasBody) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  return headers;
-}
-
-export async function toApiError(res: Response): Promise<ApiError> {
-  let body: { error?: string; code?: string; details?: ErrorDetail[] } = {};
-  try {
-    body = (await res.json()) as typeof body;
-  } catch {
-    // not JSON (a proxy's error page): keep the status line
-  }
-  const retryAfter = Number(res.headers.get('retry-after'));
+/** The ApiError a refused answer stands for; `body` is what openapi-fetch parsed of it (JSON, or the text). */
+export function toApiError(response: Response, body: unknown): ApiError {
+  const shaped: ErrorBody = typeof body === 'object' && body !== null ? body : {};
+  const retryAfter = Number(response.headers.get('retry-after'));
   return new ApiError(
-    res.status,
-    body.code ?? `HTTP_${res.status}`,
-    body.error ?? `${res.status} ${res.statusText}`,
-    body.details ?? [],
+    response.status,
+    typeof shaped.code === 'string' ? shaped.code : `HTTP_${response.status}`,
+    typeof shaped.error === 'string' ? shaped.error : `${response.status} ${response.statusText}`,
+    Array.isArray(shaped.details) ? (shaped.details as ErrorDetail[]) : [],
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
   );
 }
 
-export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const method = options.method ?? 'GET';
-  const hasBody = options.body !== undefined;
-  const res = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: requestHeaders(method, options.headers, hasBody),
-    body: hasBody ? JSON.stringify(options.body) : undefined,
-    signal: options.signal,
-  });
-  if (!res.ok) {
-    const error = await toApiError(res);
-    if (res.status === 401 && !path.startsWith('/api/v1/auth/')) window.dispatchEvent(new Event(SESSION_LOST_EVENT));
-    throw error;
-  }
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+/** The data of a call's answer (undefined for 204), or the ApiError it was refused with. */
+export async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw toApiError(response, error);
+  return data as T;
 }
 
 export function errorMessage(error: unknown): string {
@@ -86,9 +84,9 @@ export function errorMessage(error: unknown): string {
 }
 
 /** Reads a `text/event-stream` body and hands each `data:` record (parsed JSON, or the raw text) to onRecord. */
-export async function readEventStream(res: Response, onRecord: (record: unknown) => void): Promise<void> {
-  if (!res.body) return;
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+export async function readEventStream(body: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined, onRecord: (record: unknown) => void): Promise<void> {
+  if (!body) return;
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();

@@ -1,13 +1,13 @@
-// Queries several pages share, under one key each so they share the cache.
+// Queries several pages share, under one key each so they share the cache, and the workflow read they all make.
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
-import type { WorkflowStatus, WorkflowSummary } from './types';
+import { answer, api } from './api';
+import { asWorkflow, type Workflow, type WorkflowSummary } from './types';
 
 /** The workspace's workflows: the list page, the logs filter and the approvals page share it. */
 export function useWorkflowList(workspaceId: string) {
   return useQuery({
     queryKey: ['workflows', workspaceId],
-    queryFn: () => api<{ data: WorkflowSummary[] }>(`/api/v1/workflows?workspaceId=${workspaceId}`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/workflows', { params: { query: { workspaceId } } })).then((r) => r.data),
   });
 }
 
@@ -20,6 +20,11 @@ export function workflowNames(workflows: readonly WorkflowSummary[] | undefined)
 export function useWorkflowStatus(workflowId: string) {
   return useQuery({
     queryKey: ['workflow-status', workflowId],
-    queryFn: () => api<WorkflowStatus>(`/api/workflows/${workflowId}/status`),
+    queryFn: () => answer(api.GET('/api/workflows/{workflowId}/status', { params: { path: { workflowId } } })),
   });
+}
+
+/** A workflow with its draft, as the server holds it now. */
+export function readWorkflow(workflowId: string): Promise<Workflow> {
+  return answer(api.GET('/api/v1/workflows/{workflowId}', { params: { path: { workflowId } } })).then((r) => asWorkflow(r.data));
 }

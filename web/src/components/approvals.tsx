@@ -2,9 +2,9 @@
 // and following a decided run until its log is written. Used by the Approvals page and the editor's run panel.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { Link } from '../router';
-import type { CancelAnswer, LogsPage, PausedRun } from '../types';
+import type { CancelAnswer } from '../types';
 import { Badge, ConfirmButton, ErrorBox, formatTime, LevelBadge, Spinner } from './ui';
 
 export type Decision = 'approved' | 'rejected' | 'cancelled' | 'cancelling';
@@ -16,7 +16,7 @@ export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?
   return useQuery({
     queryKey: pausedRunsKey(workspaceId),
     queryFn: () =>
-      api<{ data: PausedRun[] }>(`/api/v1/executions?${new URLSearchParams({ workspaceId, status: 'paused' })}`).then((r) => r.data),
+      answer(api.GET('/api/v1/executions', { params: { query: { workspaceId, status: 'paused' } } })).then((r) => r.data),
     refetchInterval: options.refetchIntervalMs ?? 10_000,
     // Opening a page that shows them asks again: a run may have paused a moment ago.
     staleTime: 0,
@@ -42,14 +42,16 @@ function noteData(note: string): { note: unknown } | undefined {
 
 function resumeExecution(executionId: string, approved: boolean, note = '') {
   const data = noteData(note);
-  return api(`/api/v1/executions/${encodeURIComponent(executionId)}/resume`, {
-    method: 'POST',
-    body: data ? { approved, data } : { approved },
-  });
+  return answer(
+    api.POST('/api/v1/executions/{executionId}/resume', {
+      params: { path: { executionId } },
+      body: data ? { approved, data } : { approved },
+    }),
+  );
 }
 
 export function cancelExecution(executionId: string): Promise<CancelAnswer> {
-  return api<{ data: CancelAnswer }>(`/api/v1/executions/${encodeURIComponent(executionId)}/cancel`, { method: 'POST' }).then((r) => r.data);
+  return answer(api.POST('/api/v1/executions/{executionId}/cancel', { params: { path: { executionId } } })).then((r) => r.data);
 }
 
 /**
@@ -142,7 +144,7 @@ export function DecidedRun({
   const log = useQuery({
     queryKey: ['run-log', workspaceId, executionId],
     queryFn: () =>
-      api<LogsPage>(`/api/v1/logs?${new URLSearchParams({ workspaceId, executionId, limit: '1' })}`).then((r) => r.data[0] ?? null),
+      answer(api.GET('/api/v1/logs', { params: { query: { workspaceId, executionId, limit: '1' } } })).then((r) => r.data[0] ?? null),
     // Until the log exists: a resumed run writes it when it completes; a cancelled one at once.
     refetchInterval: (query) => (query.state.data ? false : Date.now() - decidedAt < 120_000 ? 1_000 : 10_000),
   });

@@ -42,17 +42,17 @@ export function NamedSelect({
   );
 }
 
-interface CheckboxesProps {
-  options: readonly string[];
+interface CheckboxesProps<T extends string> {
+  options: readonly T[];
   /** The options checked; a newly checked one goes last. */
-  checked: readonly string[];
-  onChange: (checked: string[]) => void;
+  checked: readonly T[];
+  onChange: (checked: T[]) => void;
   /** Smaller labels, for a dense form. */
   small?: boolean;
 }
 
 /** A checkbox for each option. */
-export function Checkboxes({ options, checked, onChange, small = false }: CheckboxesProps) {
+export function Checkboxes<T extends string>({ options, checked, onChange, small = false }: CheckboxesProps<T>) {
   return options.map((option) => (
     <label key={option} className={small ? 'check small' : 'check'}>
       <input
@@ -66,11 +66,11 @@ export function Checkboxes({ options, checked, onChange, small = false }: Checkb
 }
 
 /** Checkboxes in a fieldset under a legend. */
-export function CheckboxGroup({
+export function CheckboxGroup<T extends string>({
   legend,
   className,
   ...boxes
-}: CheckboxesProps & { legend: ReactNode; className?: string }) {
+}: CheckboxesProps<T> & { legend: ReactNode; className?: string }) {
   return (
     <fieldset className={className}>
       <legend>{legend}</legend>

@@ -2,15 +2,15 @@
 // time limit, failure handling), which every block type has beside its config.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, errorMessage } from '../api';
-import { useWorkflowList } from '../queries';
+import { errorMessage } from '../api';
+import { readWorkflow, useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
-import type { BlockPolicy, Workflow } from '../types';
-import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
+import type { BlockPolicy } from '../types';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
 import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import { RefInput } from './RefInput';
+import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 
 type Config = Record<string, unknown>;
 
@@ -275,7 +275,7 @@ interface InputRow {
 function useChildInputFormat(childId: string): InputField[] | undefined {
   const child = useQuery({
     queryKey: ['workflow-input-format', childId],
-    queryFn: () => api<{ data: Workflow }>(`/api/v1/workflows/${childId}`).then((r) => r.data),
+    queryFn: () => readWorkflow(childId),
     enabled: /^wf_[A-Za-z0-9]+$/.test(childId),
     staleTime: 30_000,
     retry: false,

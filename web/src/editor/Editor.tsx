@@ -18,10 +18,9 @@ import {
 } from '@xyflow/react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
-import { api, errorMessage } from '../api';
-import type { EnvVar, Workflow, LogDetail, LogEntry } from '../types';
-import { Link, navigate, useLocation, useNavigationGuard } from '../router';
-import { useColorMode } from '../theme';
+import { answer, api, errorMessage } from '../api';
+import { Boundary } from '../components/boundary';
+import type { Workflow } from '../types';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
 import {
@@ -46,7 +45,9 @@ import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
+import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { pastRunOf } from './past-run';
+import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 import { ContextMenu, DraftBanner, PastRunBanner, ShortcutSheet } from './overlays';
@@ -129,10 +130,10 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
     queryKey: ['past-run', workflow.workspaceId, shownExecution],
     enabled: !!shownExecution,
     queryFn: async () => {
-      const params = new URLSearchParams({ workspaceId: workflow.workspaceId, executionId: shownExecution! });
-      const [entry] = (await api<{ data: LogEntry[] }>(`/api/v1/logs?${params}`)).data;
+      const query = { workspaceId: workflow.workspaceId, executionId: shownExecution! };
+      const [entry] = (await answer(api.GET('/api/v1/logs', { params: { query } }))).data;
       if (!entry) throw new Error(`No log of run ${shownExecution} (yet): it may still be running.`);
-      return (await api<{ data: LogDetail }>(`/api/v1/logs/${entry.id}`)).data;
+      return (await answer(api.GET('/api/v1/logs/{logId}', { params: { path: { logId: entry.id } } }))).data;
     },
     staleTime: Infinity,
   });
@@ -494,7 +495,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   // ---- references for autocomplete ---------------------------------------------------------------------------
   const env = useQuery({
     queryKey: ['env', workflow.workspaceId],
-    queryFn: () => api<{ data: EnvVar[] }>(`/api/v1/workspaces/${workflow.workspaceId}/env`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/workspaces/{workspaceId}/env', { params: { path: { workspaceId: workflow.workspaceId } } })).then((r) => r.data),
     staleTime: 60_000,
   });
   const suggestions = useMemo<Suggestion[]>(() => {
@@ -730,46 +731,48 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                   Run {run.status === 'running' ? '…' : ''}
                 </button>
               </div>
-              {panel === 'run' ? (
-                <RunPanel run={run} nodes={nodes} />
-              ) : selectedNode ? (
-                <ConfigPanel
-                  key={selectedNode.id}
-                  node={selectedNode}
-                  workflowId={workflow.id}
-                  problems={problems.byNode[selectedNode.id] ?? []}
-                  onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
-                  onRename={(name) => renameBlock(selectedNode.id, name)}
-                  focusName={justAdded === selectedNode.id}
-                  onRenameEnd={endRename}
-                  onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
-                  onDelete={() => deleteSelected([selectedNode.id], [])}
-                />
-              ) : selectedEdge ? (
-                <div className="config-panel">
-                  <h3>Connection</h3>
-                  <p>
-                    {nodes.find((n) => n.id === selectedEdge.source)?.data.name} → {nodes.find((n) => n.id === selectedEdge.target)?.data.name}
-                  </p>
-                  <p className="muted small">Handle: {selectedEdge.sourceHandle ?? 'source'}</p>
-                  {problems.byEdge[selectedEdge.id]?.map((p, i) => (
-                    <div className="error-box small" key={i}>
-                      ⚠ {p}
-                    </div>
-                  ))}
-                  <button className="btn danger small" onClick={() => deleteSelected([], [selectedEdge.id])}>
-                    Delete connection
-                  </button>
-                </div>
-              ) : (
-                <div className="config-panel muted">
-                  <p>Select a block to configure it.</p>
-                  <p className="small">
-                    {nodes.length} block{nodes.length === 1 ? '' : 's'}, {edges.length} connection{edges.length === 1 ? '' : 's'}.
-                  </p>
-                  {isContainerHint(nodes)}
-                </div>
-              )}
+              <Boundary what="This panel" resetKeys={[panel, selectedNode?.id, selectedEdge?.id]}>
+                {panel === 'run' ? (
+                  <RunPanel run={run} nodes={nodes} />
+                ) : selectedNode ? (
+                  <ConfigPanel
+                    key={selectedNode.id}
+                    node={selectedNode}
+                    workflowId={workflow.id}
+                    problems={problems.byNode[selectedNode.id] ?? []}
+                    onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
+                    onRename={(name) => renameBlock(selectedNode.id, name)}
+                    focusName={justAdded === selectedNode.id}
+                    onRenameEnd={endRename}
+                    onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
+                    onDelete={() => deleteSelected([selectedNode.id], [])}
+                  />
+                ) : selectedEdge ? (
+                  <div className="config-panel">
+                    <h3>Connection</h3>
+                    <p>
+                      {nodes.find((n) => n.id === selectedEdge.source)?.data.name} → {nodes.find((n) => n.id === selectedEdge.target)?.data.name}
+                    </p>
+                    <p className="muted small">Handle: {selectedEdge.sourceHandle ?? 'source'}</p>
+                    {problems.byEdge[selectedEdge.id]?.map((p, i) => (
+                      <div className="error-box small" key={i}>
+                        ⚠ {p}
+                      </div>
+                    ))}
+                    <button className="btn danger small" onClick={() => deleteSelected([], [selectedEdge.id])}>
+                      Delete connection
+                    </button>
+                  </div>
+                ) : (
+                  <div className="config-panel muted">
+                    <p>Select a block to configure it.</p>
+                    <p className="small">
+                      {nodes.length} block{nodes.length === 1 ? '' : 's'}, {edges.length} connection{edges.length === 1 ? '' : 's'}.
+                    </p>
+                    {isContainerHint(nodes)}
+                  </div>
+                )}
+              </Boundary>
             </aside>
           </div>
         </div>

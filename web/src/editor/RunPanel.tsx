@@ -3,7 +3,7 @@
 // the server to stop the run (POST /api/v1/executions/{id}/cancel); a run that reaches an approval block ends its
 // stream paused, and is approved or rejected here (or on the Approvals page).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, errorMessage, readEventStream, requestHeaders, toApiError } from '../api';
+import { api, ApiError, errorMessage, readEventStream, toApiError } from '../api';
 import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
 import { formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
 import { Link } from '../router';
@@ -52,18 +52,18 @@ export function useManualRun(workflowId: string, flush: () => Promise<boolean>):
         setState({ status: 'error', blocks: {}, order: [], error: 'The draft could not be saved; fix the problems shown on the canvas, then run again.' });
         return;
       }
-      const res = await fetch(`/api/v1/workflows/${workflowId}/run`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: requestHeaders('POST', { Accept: 'text/event-stream' }, true),
-        body: '{}',
+      const { data: body, error, response } = await api.POST('/api/v1/workflows/{workflowId}/run', {
+        params: { path: { workflowId } },
+        headers: { Accept: 'text/event-stream' },
+        body: {},
+        parseAs: 'stream',
         signal: controller.signal,
       });
-      if (!res.ok) throw await toApiError(res);
-      const headerId = res.headers.get('x-execution-id');
+      if (!response.ok) throw toApiError(response, error);
+      const headerId = response.headers.get('x-execution-id');
       if (headerId) setState((s) => ({ ...s, executionId: s.executionId ?? headerId }));
       let finished = false;
-      await readEventStream(res, (raw) => {
+      await readEventStream(body, (raw) => {
         if (typeof raw !== 'object' || raw === null) return;
         const record = raw as ManualRunRecord;
         setState((s) => applyRecord(s, record));

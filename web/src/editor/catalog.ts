@@ -1,9 +1,9 @@
 // What the editor knows of each block type. The palette entries, form fields, outputs and default configs are the
 // server's block catalogue (src/blocks/forms.ts, checked there against the config schemas); this module adds what
-// only the editor needs: lookups, new names and ids, the starter state and the policy bounds of the retry form.
-import type { Block, WorkflowState } from '../types.js';
+// only the editor needs: lookups, new names, the policy bounds of the retry form, and (from starter.ts) ids and the
+// starter state.
 import { normalizeBlockName as normalizeName } from '../../../src/workflow/names.js';
-import { apiTriggerForm, BLOCK_FORMS, loopForm, parallelForm, type BlockForm, type FormField } from '../../../src/blocks/forms.js';
+import { BLOCK_FORMS, loopForm, parallelForm, type BlockForm, type FormField } from '../../../src/blocks/forms.js';
 import {
   MAX_ATTEMPTS,
   MAX_BACKOFF_FACTOR,
@@ -49,23 +49,7 @@ export function uniqueName(base: string, taken: Iterable<string>): string {
   }
 }
 
-export function newBlockId(): string {
-  return `b_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-}
-
-/** A new workflow starts with its API trigger, the way most are called. */
-export function starterState(): WorkflowState {
-  const id = newBlockId();
-  const start: Block = {
-    id,
-    type: apiTriggerForm.type,
-    name: apiTriggerForm.baseName,
-    position: { x: 80, y: 200 },
-    enabled: true,
-    config: apiTriggerForm.defaultConfig(),
-  };
-  return { blocks: { [id]: start }, edges: [], loops: {}, parallels: {} };
-}
+export { newBlockId, starterState } from './starter.js';
 
 /** Bounds and defaults of a block policy (the server checks them: src/workflow/policy.ts). */
 export const POLICY = {

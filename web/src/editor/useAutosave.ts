@@ -3,8 +3,9 @@
 // instead of overwriting their work. A state the server refuses (400) stays local and its problems are shown.
 // The decisions themselves are in autosave-plan.ts; this hook owns the timers, refs and requests.
 import { useCallback, useEffect, useRef, useState, type MutableRefObject } from 'react';
-import { api } from '../api';
-import type { Workflow, WorkflowState } from '../types';
+import { answer, api } from '../api';
+import { readWorkflow } from '../queries';
+import { asWorkflow, type Workflow, type WorkflowState } from '../types';
 import {
   beforeSave,
   checkRemote,
@@ -55,22 +56,22 @@ export function useAutosave(options: {
       if (start === 'blocked') return false;
       setSave((s) => ({ ...s, status: 'saving' }));
       try {
-        const remote = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`);
+        const remote = await readWorkflow(workflowId);
         // Someone saved since we last did? Only a different state is a conflict (a rename or move is not).
-        const check = checkRemote(remote.data, knownUpdatedAt.current, serverJson.current, normalize);
+        const check = checkRemote(remote, knownUpdatedAt.current, serverJson.current, normalize);
         if (check === 'conflict') {
-          setSave({ status: 'conflict', problems: NO_PROBLEMS, conflict: remote.data });
+          setSave({ status: 'conflict', problems: NO_PROBLEMS, conflict: remote });
           return false;
         }
-        if (check === 'moved-on') knownUpdatedAt.current = remote.data.updatedAt;
-        const saved = await api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { state } });
+        if (check === 'moved-on') knownUpdatedAt.current = remote.updatedAt;
+        const saved = await answer(api.PATCH('/api/v1/workflows/{workflowId}', { params: { path: { workflowId } }, body: { state } }));
         knownUpdatedAt.current = saved.data.updatedAt;
         serverJson.current = body;
         refusedJson.current = null;
         const after = statusAfterSave(body, latest.current.json);
         if (after === 'saved') clearLocalDraft(workflowId);
         setSave({ status: after, problems: NO_PROBLEMS });
-        onSaved(saved.data);
+        onSaved(asWorkflow(saved.data));
         return true;
       } catch (error) {
         const failed = failedSave(error, state);

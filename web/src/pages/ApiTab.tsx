@@ -2,14 +2,14 @@
 // picker lists keys by name and hint only; a key's secret appears only right after it is created here, once.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { Checkboxes } from '../components/fields';
 import { Badge, CopyButton, ErrorBox, Loading } from '../components/ui';
 import { normalizeName, specOf } from '../editor/catalog';
 import { outputsOf } from '../editor/model';
-import { useWorkflowStatus } from '../queries';
+import { readWorkflow, useWorkflowStatus } from '../queries';
 import { Link } from '../router';
-import type { ApiKey, CreatedApiKey, Workflow } from '../types';
+import type { Workflow } from '../types';
 import type { InputField } from '../../../src/blocks/api-trigger.js';
 
 const NEW_KEY = '__new__';
@@ -37,22 +37,23 @@ export function ApiTab({ workflowId, flush }: { workflowId: string; flush: () =>
   }, [flush]);
   const workflow = useQuery({
     queryKey: ['workflow-fresh', workflowId],
-    queryFn: () => api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`).then((r) => r.data),
+    queryFn: () => readWorkflow(workflowId),
     enabled: flushed,
   });
   const keys = useQuery({
     queryKey: ['api-keys'],
-    queryFn: () => api<{ data: ApiKey[] }>('/api/v1/api-keys').then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/api-keys')).then((r) => r.data),
   });
   const usable = (keys.data ?? []).filter((k) => !k.workspaceId || k.workspaceId === workflow.data?.workspaceId);
   const [keyChoice, setKeyChoice] = useState<string>('');
   const [created, setCreated] = useState<{ id: string; key: string; name: string } | null>(null);
   const createKey = useMutation({
     mutationFn: () =>
-      api<{ data: CreatedApiKey }>('/api/v1/api-keys', {
-        method: 'POST',
-        body: { name: `${workflow.data?.name ?? 'Workflow'} (API tab)`.slice(0, 200), workspaceId: workflow.data?.workspaceId },
-      }),
+      answer(
+        api.POST('/api/v1/api-keys', {
+          body: { name: `${workflow.data?.name ?? 'Workflow'} (API tab)`.slice(0, 200), workspaceId: workflow.data?.workspaceId },
+        }),
+      ),
     onSuccess: ({ data }) => {
       setCreated({ id: data.id, key: data.key, name: data.name });
       setKeyChoice(NEW_KEY);

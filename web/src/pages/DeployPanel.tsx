@@ -1,17 +1,16 @@
 // Deploy, redeploy when the draft changed ("needs redeployment"), roll back to an earlier version, undeploy.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { Badge, ConfirmButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { useWorkflowStatus } from '../queries';
 import { Link } from '../router';
-import type { DeployResult, Deployment } from '../types';
 
 export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: () => Promise<boolean> }) {
   const client = useQueryClient();
   const status = useWorkflowStatus(workflowId);
   const deployments = useQuery({
     queryKey: ['deployments', workflowId],
-    queryFn: () => api<{ data: Deployment[] }>(`/api/v1/workflows/${workflowId}/deployments`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/workflows/{workflowId}/deployments', { params: { path: { workflowId } } })).then((r) => r.data),
   });
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['workflow-status', workflowId] });
@@ -21,16 +20,17 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
   const deploy = useMutation({
     mutationFn: async () => {
       if (!(await flush())) throw new Error('The draft has unsaved problems; fix them in the editor before deploying.');
-      return api<DeployResult>(`/api/v1/workflows/${workflowId}/deploy`, { method: 'POST' });
+      return answer(api.POST('/api/v1/workflows/{workflowId}/deploy', { params: { path: { workflowId } } }));
     },
     onSuccess: refresh,
   });
   const activate = useMutation({
-    mutationFn: (version: number) => api(`/api/v1/workflows/${workflowId}/deployments/${version}/activate`, { method: 'POST' }),
+    mutationFn: (version: number) =>
+      answer(api.POST('/api/v1/workflows/{workflowId}/deployments/{version}/activate', { params: { path: { workflowId, version: String(version) } } })),
     onSuccess: refresh,
   });
   const undeploy = useMutation({
-    mutationFn: () => api(`/api/v1/workflows/${workflowId}/deploy`, { method: 'DELETE' }),
+    mutationFn: () => answer(api.DELETE('/api/v1/workflows/{workflowId}/deploy', { params: { path: { workflowId } } })),
     onSuccess: refresh,
   });
 

@@ -2,10 +2,9 @@
 // editor", which shows that run's block statuses, outputs and errors on the canvas (editor/past-run.ts).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { Badge, formatDuration, formatTime, LevelBadge, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
-import type { LogEntry } from '../types';
 import { versionLabel } from './Logs';
 
 const PAGE = 50;
@@ -14,11 +13,12 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
   const [level, setLevel] = useState<'' | 'info' | 'error'>('');
   const runs = useQuery({
     queryKey: ['executions', workflowId, level],
-    queryFn: () => {
-      const params = new URLSearchParams({ workspaceId, workflowIds: workflowId, limit: String(PAGE) });
-      if (level) params.set('level', level);
-      return api<{ data: LogEntry[] }>(`/api/v1/logs?${params}`).then((r) => r.data);
-    },
+    queryFn: () =>
+      answer(
+        api.GET('/api/v1/logs', {
+          params: { query: { workspaceId, workflowIds: workflowId, limit: String(PAGE), ...(level ? { level } : {}) } },
+        }),
+      ).then((r) => r.data),
     refetchInterval: 10_000,
   });
   return (

@@ -3,7 +3,7 @@
 // under their container) and the final output.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { Badge, formatCost, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
@@ -29,7 +29,7 @@ function flatten(spans: TraceSpan[], depth = 0, prefix = ''): Row[] {
 export function LogDetailPage({ logId }: { logId: string }) {
   const log = useQuery({
     queryKey: ['log', logId],
-    queryFn: () => api<{ data: LogDetail }>(`/api/v1/logs/${logId}`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/logs/{logId}', { params: { path: { logId } } })).then((r) => r.data),
     staleTime: Infinity,
     ...rateLimitRetry,
   });

@@ -1,13 +1,13 @@
 // The logs explorer: the logs API's filters (kept in the URL), newest or oldest first, infinite scroll by cursor.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api';
+import { answer, api, ApiError } from '../api';
 import { CheckboxGroup, NamedSelect } from '../components/fields';
 import { Badge, formatCost, formatDuration, formatTime, LevelBadge, Loading, QueryView, Table } from '../components/ui';
 import { useWorkflowList, workflowNames } from '../queries';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
-import { LEVELS, TRIGGERS, type LogsPage as LogsPageData } from '../types';
+import { LEVELS, TRIGGERS, type LogQuery } from '../types';
 
 const FILTER_KEYS = [
   'workflowIds',
@@ -23,7 +23,8 @@ const FILTER_KEYS = [
   'maxCost',
   'model',
   'order',
-] as const;
+] as const satisfies readonly (keyof LogQuery)[];
+/** The filters as the URL holds them: text, which the server checks (a bad `level` is its 400, shown on the page). */
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 const PAGE_SIZE = 50;
@@ -80,9 +81,8 @@ export function LogsPage() {
   const logs = useInfiniteQuery({
     queryKey: ['logs', workspace.id, filterKey],
     queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams({ workspaceId: workspace.id, limit: String(PAGE_SIZE), ...filters });
-      if (pageParam) params.set('cursor', pageParam);
-      return api<LogsPageData>(`/api/v1/logs?${params}`);
+      const query = { workspaceId: workspace.id, limit: String(PAGE_SIZE), ...(filters as Pick<LogQuery, keyof Filters>) };
+      return answer(api.GET('/api/v1/logs', { params: { query: pageParam ? { ...query, cursor: pageParam } : query } }));
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,

@@ -2,11 +2,11 @@
 // environment variables (values are write-only: the API never returns them, so the page shows them masked).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { InlineForm } from '../components/fields';
 import { Badge, ConfirmCell, CopyButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
-import { useWorkspace } from '../session';
-import type { ApiKey, CreatedApiKey, EnvVar, WorkspaceView } from '../types';
+import { reloadSession, useWorkspace } from '../session';
+import type { CreatedApiKey } from '../types';
 
 export function SettingsPage() {
   return (
@@ -22,16 +22,13 @@ export function SettingsPage() {
 function ApiKeys() {
   const client = useQueryClient();
   const { workspace } = useWorkspace();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<{ data: ApiKey[] }>('/api/v1/api-keys').then((r) => r.data) });
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => answer(api.GET('/api/v1/api-keys')).then((r) => r.data) });
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'workspace' | 'personal'>('workspace');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const create = useMutation({
     mutationFn: () =>
-      api<{ data: CreatedApiKey }>('/api/v1/api-keys', {
-        method: 'POST',
-        body: { name: name.trim(), workspaceId: scope === 'workspace' ? workspace.id : null },
-      }),
+      answer(api.POST('/api/v1/api-keys', { body: { name: name.trim(), workspaceId: scope === 'workspace' ? workspace.id : null } })),
     onSuccess: ({ data }) => {
       setCreated(data);
       setName('');
@@ -39,7 +36,7 @@ function ApiKeys() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/api-keys/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/api/v1/api-keys/{keyId}', { params: { path: { keyId: id } } })),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['api-keys'] }),
   });
   return (
@@ -90,12 +87,15 @@ function ApiKeys() {
 function EnvVars() {
   const client = useQueryClient();
   const { workspace } = useWorkspace();
-  const base = `/api/v1/workspaces/${workspace.id}/env`;
-  const vars = useQuery({ queryKey: ['env', workspace.id], queryFn: () => api<{ data: EnvVar[] }>(base).then((r) => r.data) });
+  const inWorkspace = { params: { path: { workspaceId: workspace.id } } };
+  const vars = useQuery({
+    queryKey: ['env', workspace.id],
+    queryFn: () => answer(api.GET('/api/v1/workspaces/{workspaceId}/env', inWorkspace)).then((r) => r.data),
+  });
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const save = useMutation({
-    mutationFn: () => api(base, { method: 'PUT', body: { variables: { [name.trim()]: value } } }),
+    mutationFn: () => answer(api.PUT('/api/v1/workspaces/{workspaceId}/env', { ...inWorkspace, body: { variables: { [name.trim()]: value } } })),
     onSuccess: () => {
       setName('');
       setValue('');
@@ -103,7 +103,8 @@ function EnvVars() {
     },
   });
   const remove = useMutation({
-    mutationFn: (n: string) => api(`${base}/${encodeURIComponent(n)}`, { method: 'DELETE' }),
+    mutationFn: (n: string) =>
+      answer(api.DELETE('/api/v1/workspaces/{workspaceId}/env/{name}', { params: { path: { workspaceId: workspace.id, name: n } } })),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['env', workspace.id] }),
   });
   return (
@@ -141,14 +142,13 @@ function EnvVars() {
 }
 
 function Workspaces() {
-  const client = useQueryClient();
   const { workspaces, selectWorkspace } = useWorkspace();
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: () => api<{ data: WorkspaceView }>('/api/v1/workspaces', { method: 'POST', body: { name: name.trim() } }),
+    mutationFn: () => answer(api.POST('/api/v1/workspaces', { body: { name: name.trim() } })),
     onSuccess: async ({ data }) => {
       setName('');
-      await client.invalidateQueries({ queryKey: ['session'] });
+      await reloadSession();
       selectWorkspace(data.id);
     },
   });

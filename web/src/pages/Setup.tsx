@@ -1,44 +1,36 @@
 // First run (issue 15): the link `npm start` prints while nobody can sign in opens this page, where the person at the
 // terminal creates the owner account. Afterwards they land on Settings, where API keys are made.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, setCsrfToken } from '../api';
+import { answer, api, setCsrfToken } from '../api';
 import { ErrorBox, Loading } from '../components/ui';
 import { Link, navigate, useLocation } from '../router';
-import type { SetupState, SignedIn } from '../types';
+import { reloadSession } from '../session';
+import { useRead, useSubmit } from '../use-call';
 import { SignInCard } from './SignIn';
 
 export function SetupPage() {
-  const client = useQueryClient();
   const token = useLocation().search.get('token') ?? '';
-  const state = useQuery({
-    queryKey: ['setup', token],
-    queryFn: () => api<SetupState>(`/api/v1/auth/setup?token=${encodeURIComponent(token)}`),
-  });
+  const state = useRead(token, () => answer(api.GET('/api/v1/auth/setup', { params: { query: { token } } })));
   const [email, setEmail] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      api<SignedIn>('/api/v1/auth/setup', {
-        method: 'POST',
-        body: { token, email: email ?? state.data?.suggestedEmail ?? '', password },
-      }),
-    onSuccess: (session) => {
+  const create = useSubmit(
+    () => answer(api.POST('/api/v1/auth/setup', { body: { token, email: email ?? state.data?.suggestedEmail ?? '', password } })),
+    (session) => {
       setCsrfToken(session.csrfToken);
       navigate('/settings', { replace: true });
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void reloadSession();
     },
-  });
+  );
   const mismatch = repeat !== '' && repeat !== password;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!mismatch) create.mutate();
+    if (!mismatch) create.run();
   };
 
   let content;
-  if (state.isPending) content = <Loading />;
-  else if (state.isError) content = <ErrorBox error={state.error} />;
+  if (state.pending) content = <Loading />;
+  else if (!state.data) content = <ErrorBox error={state.error} />;
   else if (!state.data.needed) {
     content = (
       <p data-testid="setup-done">
@@ -76,8 +68,8 @@ export function SetupPage() {
         </label>
         {mismatch && <div className="error-box small" role="alert">The passwords differ.</div>}
         <ErrorBox error={create.error} />
-        <button className="btn primary wide" type="submit" disabled={create.isPending || mismatch}>
-          {create.isPending ? 'Please wait…' : 'Create the owner account'}
+        <button className="btn primary wide" type="submit" disabled={create.pending || mismatch}>
+          {create.pending ? 'Please wait…' : 'Create the owner account'}
         </button>
       </>
     );

@@ -1,29 +1,27 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, setCsrfToken } from '../api';
+import { answer, api, setCsrfToken } from '../api';
 import { ErrorBox } from '../components/ui';
-import type { AuthOptions, SignedIn } from '../types';
+import { reloadSession } from '../session';
+import { useRead, useSubmit } from '../use-call';
 
 export function SignInPage() {
-  const client = useQueryClient();
   const [mode, setMode] = useState<'sign-in' | 'sign-up'>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const options = useQuery({
-    queryKey: ['auth-options'],
-    queryFn: () => api<AuthOptions>('/api/v1/auth/options'),
-  });
-  const submit = useMutation({
-    mutationFn: () =>
-      api<SignedIn>(`/api/v1/auth/${mode}`, { method: 'POST', body: { email, password } }),
-    onSuccess: (session) => {
+  const options = useRead('auth-options', () => answer(api.GET('/api/v1/auth/options')));
+  const submit = useSubmit(
+    () =>
+      mode === 'sign-up'
+        ? answer(api.POST('/api/v1/auth/sign-up', { body: { email, password } }))
+        : answer(api.POST('/api/v1/auth/sign-in', { body: { email, password } })),
+    (session) => {
       setCsrfToken(session.csrfToken);
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void reloadSession();
     },
-  });
+  );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    submit.mutate();
+    submit.run();
   };
   const signingUp = mode === 'sign-up';
   return (
@@ -44,8 +42,8 @@ export function SignInPage() {
         />
       </label>
       <ErrorBox error={submit.error} />
-      <button className="btn primary wide" type="submit" disabled={submit.isPending}>
-        {submit.isPending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
+      <button className="btn primary wide" type="submit" disabled={submit.pending}>
+        {submit.pending ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
       </button>
       {options.data?.setupNeeded && (
         <p className="muted small center" data-testid="setup-hint">

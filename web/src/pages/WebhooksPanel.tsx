@@ -2,10 +2,10 @@
 // history with every attempt, redeliver.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { CheckboxGroup } from '../components/fields';
 import { Badge, ConfirmButton, ErrorBox, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
-import { LEVELS, TRIGGERS, type Delivery, type DeliveryPage, type Subscription } from '../types';
+import { LEVELS, TRIGGERS, type Delivery, type Subscription, type SubscriptionUpdate } from '../types';
 
 const INCLUDES = [
   ['includeFinalOutput', 'Final output'],
@@ -19,14 +19,20 @@ type IncludeKey = (typeof INCLUDES)[number][0];
 interface SubscriptionForm {
   url: string;
   secret: string;
-  levelFilter: string[];
-  triggerFilter: string[];
+  levelFilter: NonNullable<SubscriptionUpdate['levelFilter']>;
+  triggerFilter: NonNullable<SubscriptionUpdate['triggerFilter']>;
   active: boolean;
   includeFinalOutput: boolean;
   includeTraceSpans: boolean;
   includeRateLimits: boolean;
   includeUsageData: boolean;
 }
+
+/** A test that keeps the values the form offers: the answer lists them as plain text, a subscription takes these. */
+const among =
+  <T extends string>(options: readonly T[]) =>
+  (value: string): value is T =>
+    (options as readonly string[]).includes(value);
 
 const emptyForm = (): SubscriptionForm => ({
   url: '',
@@ -42,16 +48,16 @@ const emptyForm = (): SubscriptionForm => ({
 
 export function WebhooksPanel({ workflowId }: { workflowId: string }) {
   const client = useQueryClient();
-  const base = `/api/v1/workflows/${workflowId}/webhooks`;
+  const ofWorkflow = { params: { path: { workflowId } } };
   const subscriptions = useQuery({
     queryKey: ['subscriptions', workflowId],
-    queryFn: () => api<{ data: Subscription[] }>(base).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/workflows/{workflowId}/webhooks', ofWorkflow)).then((r) => r.data),
   });
   const [form, setForm] = useState<SubscriptionForm | null>(null);
   const create = useMutation({
     mutationFn: (values: SubscriptionForm) => {
       const { secret, ...rest } = values;
-      return api<{ data: Subscription }>(base, { method: 'POST', body: { ...rest, ...(secret ? { secret } : {}) } });
+      return answer(api.POST('/api/v1/workflows/{workflowId}/webhooks', { ...ofWorkflow, body: { ...rest, ...(secret ? { secret } : {}) } }));
     },
     onSuccess: () => {
       setForm(null);
@@ -88,7 +94,7 @@ export function WebhooksPanel({ workflowId }: { workflowId: string }) {
         )}
       </section>
       <QueryView query={subscriptions} what="subscriptions" retry empty="No subscriptions yet.">
-        {(list) => list.map((s) => <SubscriptionCard key={s.id} subscription={s} base={base} workflowId={workflowId} />)}
+        {(list) => list.map((s) => <SubscriptionCard key={s.id} subscription={s} workflowId={workflowId} />)}
       </QueryView>
     </div>
   );
@@ -179,7 +185,7 @@ function SubscriptionEditor({
   );
 }
 
-function SubscriptionCard({ subscription: s, base, workflowId }: { subscription: Subscription; base: string; workflowId: string }) {
+function SubscriptionCard({ subscription: s, workflowId }: { subscription: Subscription; workflowId: string }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState<SubscriptionForm | null>(null);
   const [open, setOpen] = useState(true);
@@ -187,15 +193,23 @@ function SubscriptionCard({ subscription: s, base, workflowId }: { subscription:
     void client.invalidateQueries({ queryKey: ['subscriptions', workflowId] });
     void client.invalidateQueries({ queryKey: ['deliveries', s.id] });
   };
+  const ofSubscription = { params: { path: { workflowId, subscriptionId: s.id } } };
   const update = useMutation({
-    mutationFn: (patch: Record<string, unknown>) => api(`${base}/${s.id}`, { method: 'PATCH', body: patch }),
+    mutationFn: (patch: SubscriptionUpdate) =>
+      answer(api.PATCH('/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}', { ...ofSubscription, body: patch })),
     onSuccess: () => {
       setEditing(null);
       refresh();
     },
   });
-  const remove = useMutation({ mutationFn: () => api(`${base}/${s.id}`, { method: 'DELETE' }), onSuccess: refresh });
-  const test = useMutation({ mutationFn: () => api(`${base}/${s.id}/test`, { method: 'POST' }), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: () => answer(api.DELETE('/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}', ofSubscription)),
+    onSuccess: refresh,
+  });
+  const test = useMutation({
+    mutationFn: () => answer(api.POST('/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/test', ofSubscription)),
+    onSuccess: refresh,
+  });
 
   return (
     <section className="card subscription" data-testid="subscription">
@@ -221,8 +235,8 @@ function SubscriptionCard({ subscription: s, base, workflowId }: { subscription:
             setEditing({
               url: s.url,
               secret: '',
-              levelFilter: s.levelFilter,
-              triggerFilter: s.triggerFilter,
+              levelFilter: s.levelFilter.filter(among(LEVELS)),
+              triggerFilter: s.triggerFilter.filter(among(TRIGGERS)),
               active: s.active,
               includeFinalOutput: s.includeFinalOutput,
               includeTraceSpans: s.includeTraceSpans,
@@ -257,18 +271,20 @@ function SubscriptionCard({ subscription: s, base, workflowId }: { subscription:
           secretHelp={s.hasSecret ? 'Leave empty to keep the current secret.' : 'Optional; at least 8 characters.'}
         />
       )}
-      {open && <Deliveries subscriptionId={s.id} base={base} />}
+      {open && <Deliveries subscriptionId={s.id} workflowId={workflowId} />}
     </section>
   );
 }
 
-function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: string }) {
+function Deliveries({ subscriptionId, workflowId }: { subscriptionId: string; workflowId: string }) {
   const client = useQueryClient();
   const deliveries = useInfiniteQuery({
     queryKey: ['deliveries', subscriptionId],
     queryFn: ({ pageParam }) =>
-      api<DeliveryPage>(
-        `${base}/${subscriptionId}/deliveries?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      answer(
+        api.GET('/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/deliveries', {
+          params: { path: { workflowId, subscriptionId }, query: pageParam ? { limit: 20, cursor: pageParam } : { limit: 20 } },
+        }),
       ),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -277,7 +293,12 @@ function Deliveries({ subscriptionId, base }: { subscriptionId: string; base: st
       query.state.data?.pages.some((p) => p.data.some((d) => d.status === 'pending')) ? 2000 : 10_000,
   });
   const redeliver = useMutation({
-    mutationFn: (deliveryId: string) => api(`${base}/${subscriptionId}/deliveries/${deliveryId}/redeliver`, { method: 'POST' }),
+    mutationFn: (deliveryId: string) =>
+      answer(
+        api.POST('/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { workflowId, subscriptionId, deliveryId } },
+        }),
+      ),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', subscriptionId] }),
   });
   const list = deliveries.data?.pages.flatMap((p) => p.data) ?? [];

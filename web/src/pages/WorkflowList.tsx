@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
 import { InlineForm, NamedSelect } from '../components/fields';
 import { Badge, ConfirmButton, ConfirmCell, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
-import { starterState } from '../editor/catalog';
+import { starterState } from '../editor/starter';
 import { useWorkflowList } from '../queries';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
-import type { Folder, Workflow } from '../types';
+import type { Workflow } from '../types';
 
 export function WorkflowListPage() {
   const { workspace } = useWorkspace();
@@ -17,7 +17,7 @@ export function WorkflowListPage() {
 
   const folders = useQuery({
     queryKey: ['folders', workspace.id],
-    queryFn: () => api<{ data: Folder[] }>(`/api/v1/folders?workspaceId=${workspace.id}`).then((r) => r.data),
+    queryFn: () => answer(api.GET('/api/v1/folders', { params: { query: { workspaceId: workspace.id } } })).then((r) => r.data),
   });
   const workflows = useWorkflowList(workspace.id);
   const invalidate = () => {
@@ -28,10 +28,7 @@ export function WorkflowListPage() {
   const [newName, setNewName] = useState('');
   const create = useMutation({
     mutationFn: (name: string) =>
-      api<{ data: Workflow }>('/api/v1/workflows', {
-        method: 'POST',
-        body: { workspaceId: workspace.id, name, folderId: folderId ?? null, state: starterState() },
-      }),
+      answer(api.POST('/api/v1/workflows', { body: { workspaceId: workspace.id, name, folderId: folderId ?? null, state: starterState() } })),
     onSuccess: ({ data }) => {
       invalidate();
       navigate(`/workflows/${data.id}`);
@@ -39,22 +36,24 @@ export function WorkflowListPage() {
   });
   const update = useMutation({
     mutationFn: ({ id, ...patch }: { id: string; name?: string; folderId?: string | null }) =>
-      api(`/api/v1/workflows/${id}`, { method: 'PATCH', body: patch }),
+      answer(api.PATCH('/api/v1/workflows/{workflowId}', { params: { path: { workflowId: id } }, body: patch })),
     onSuccess: invalidate,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/workflows/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/api/v1/workflows/{workflowId}', { params: { path: { workflowId: id } } })),
     onSuccess: invalidate,
   });
 
   // Export / import / duplicate: the export document of the API (README "Export and import"), as a file or a copy.
-  const exportDocument = (id: string) => api<{ data: unknown }>(`/api/v1/workflows/${id}/export`).then((r) => r.data);
+  const exportDocument = (id: string) =>
+    answer(api.GET('/api/v1/workflows/{workflowId}/export', { params: { path: { workflowId: id } } })).then((r) => r.data);
   const importDocument = useMutation({
     mutationFn: ({ document, name }: { document: unknown; name?: string }) =>
-      api<{ data: Workflow; missingEnvironment: string[] }>('/api/v1/workflows/import', {
-        method: 'POST',
-        body: { workspaceId: workspace.id, document, folderId: folderId ?? null, ...(name ? { name } : {}) },
-      }),
+      answer(
+        api.POST('/api/v1/workflows/import', {
+          body: { workspaceId: workspace.id, document, folderId: folderId ?? null, ...(name ? { name } : {}) },
+        }),
+      ),
     onSuccess: ({ data, missingEnvironment }) => {
       invalidate();
       setImported(missingEnvironment.length > 0 ? `“${data.name}” needs these environment variables: ${missingEnvironment.join(', ')}` : null);
@@ -81,18 +80,19 @@ export function WorkflowListPage() {
 
   const [folderName, setFolderName] = useState('');
   const createFolder = useMutation({
-    mutationFn: (name: string) => api('/api/v1/folders', { method: 'POST', body: { workspaceId: workspace.id, name } }),
+    mutationFn: (name: string) => answer(api.POST('/api/v1/folders', { body: { workspaceId: workspace.id, name } })),
     onSuccess: () => {
       setFolderName('');
       invalidate();
     },
   });
   const renameFolder = useMutation({
-    mutationFn: ({ id, name }: { id: string; name: string }) => api(`/api/v1/folders/${id}`, { method: 'PATCH', body: { name } }),
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      answer(api.PATCH('/api/v1/folders/{folderId}', { params: { path: { folderId: id } }, body: { name } })),
     onSuccess: invalidate,
   });
   const deleteFolder = useMutation({
-    mutationFn: (id: string) => api(`/api/v1/folders/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/api/v1/folders/{folderId}', { params: { path: { folderId: id } } })),
     onSuccess: () => {
       navigate('/workflows');
       invalidate();

@@ -2,13 +2,14 @@
 // mounted while another tab shows, so its undo history and unsaved edits survive a look at the API tab.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { api } from '../api';
+import { answer, api } from '../api';
+import { Boundary } from '../components/boundary';
 import { Badge, ErrorBox, QueryView } from '../components/ui';
 import { Editor, type EditorHandle } from '../editor/Editor';
 import { Link, navigate } from '../router';
 import { useWorkspace } from '../session';
-import { useWorkflowStatus } from '../queries';
-import type { Workflow } from '../types';
+import { readWorkflow, useWorkflowStatus } from '../queries';
+import { asWorkflow, type Workflow } from '../types';
 import { ApiTab } from './ApiTab';
 import { DeployPanel } from './DeployPanel';
 import { ExecutionsTab } from './ExecutionsTab';
@@ -28,7 +29,7 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
   const { workspace, workspaces, selectWorkspace } = useWorkspace();
   const workflow = useQuery({
     queryKey: ['workflow', workflowId],
-    queryFn: () => api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`).then((r) => r.data),
+    queryFn: () => readWorkflow(workflowId),
     staleTime: Infinity,
   });
   const status = useWorkflowStatus(workflowId);
@@ -52,10 +53,10 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
   );
 
   const rename = useMutation({
-    mutationFn: (name: string) => api<{ data: Workflow }>(`/api/v1/workflows/${workflowId}`, { method: 'PATCH', body: { name } }),
+    mutationFn: (name: string) => answer(api.PATCH('/api/v1/workflows/{workflowId}', { params: { path: { workflowId } }, body: { name } })),
     onSuccess: ({ data }) => {
       knownUpdatedAt.current = data.updatedAt;
-      onSaved(data);
+      onSaved(asWorkflow(data));
     },
   });
 
@@ -99,12 +100,17 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
           <ErrorBox error={rename.error} />
           <div className="workflow-body">
             <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
-              <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+              <Boundary what="The editor">
+                <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+              </Boundary>
             </div>
-            {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
-            {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
-            {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
-            {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
+            {/* A failing tab stops here, so the editor beside it (and its unsaved edits) stays. */}
+            <Boundary what="This tab" back={<Link to={`/workflows/${workflowId}`} className="btn small ghost">Back to the editor</Link>} resetKeys={[tab]}>
+              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
+              {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
+              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+              {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
+            </Boundary>
           </div>
         </div>
       )}

@@ -1,8 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { databaseTestFiles } from './test/support/database-test-files.js';
+
+// With TEST_DATABASE_URL (CI's second pass, on PostgreSQL) only the files that can see it run: the others would
+// repeat the first pass exactly. test/support/database-test-files.ts says how a file is classified.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'clients/**/test/**/*.test.ts'],
+    include: onPostgres
+      ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients'])
+      : ['test/**/*.test.ts', 'clients/**/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -27,10 +27,10 @@ import { openFileStorage } from '../services/files/open-storage.js';
 import { createRateLimiter } from '../services/rate-limiter.js';
 import { createReadiness } from '../services/readiness.js';
 import { canRunInWorkspace } from '../services/access.js';
-import { loadOrCreateSecret } from './secret.js';
 import { setupToken } from '../services/setup.js';
 import { createUsageMeter } from '../services/usage-meter.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
+import { loadOrCreateSecret } from './secret.js';
 
 export type { AppContext } from '../services/app-context.js';
 

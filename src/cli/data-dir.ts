@@ -4,8 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { acquireDataDirLock, DataDirBusyError, type DataDirHolder, type DataDirLock } from './data-dir-lock.js';
 import { setupLink, setupToken } from '../services/setup.js';
+import { acquireDataDirLock, DataDirBusyError, type DataDirHolder, type DataDirLock } from './data-dir-lock.js';
 
 /** Holds the data directory for this command, or ends the process with a message. Nothing to hold on PostgreSQL. */
 export async function lockDataDir(config: Config, command: string): Promise<DataDirLock | undefined> {

@@ -6,9 +6,9 @@ import { AppError, notFound } from '../errors.js';
 import { canRunInWorkspace } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
+import { CHANGES_CHANNEL } from '../db/change-feed.js';
 import { cancelQueuedExecution } from './async-executions.js';
 import { cancelPaused } from './approvals.js';
-import { CHANGES_CHANNEL } from '../db/change-feed.js';
 
 /** How long the request waits for the run to end after asking every process to stop it. */
 const SETTLE_WAIT_MS = 5_000;

@@ -12,13 +12,13 @@ import { contentHash } from '../services/crypto.js';
 import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
+import type { SubWorkflowRequest } from '../blocks/types.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
-import type { SubWorkflowRequest } from '../blocks/types.js';
 
 interface FinishedRun {
   outcome: ExecutionOutcome;

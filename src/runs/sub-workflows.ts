@@ -8,9 +8,9 @@ import type { SubWorkflowRequest, SubWorkflowResult } from '../blocks/types.js';
 import { workflows } from '../db/schema.js';
 import type { TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
+import { MAX_SUB_WORKFLOW_DEPTH } from '../services/sub-workflow-chains.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
 import { loadDeployedWorkflow, type RunTarget } from './deployed-workflow.js';
-import { MAX_SUB_WORKFLOW_DEPTH } from '../services/sub-workflow-chains.js';
 import type { RunExecution } from './types.js';
 
 /** The run whose workflow block asks. */

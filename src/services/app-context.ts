@@ -6,6 +6,8 @@ import type { Database, Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
+import type { Cancellations } from '../runs/cancel-broadcast.js';
+import type { RunRecorder } from '../runs/run-recorder.js';
 import type { KeyUsage } from './api-key-usage.js';
 import type { AppCaches } from './cache/app-caches.js';
 import type { Cipher } from './crypto.js';
@@ -14,8 +16,6 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { Readiness } from './readiness.js';
 // The two run-lifecycle parts every process holds, named by their own modules rather than runs/index.ts: the index
 // reaches every run module, and most of them take this context, so importing it here would close type cycles.
-import type { Cancellations } from '../runs/cancel-broadcast.js';
-import type { RunRecorder } from '../runs/run-recorder.js';
 import type { UsageMeter } from './usage-meter.js';
 
 export interface AppContext {

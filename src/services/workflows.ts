@@ -6,11 +6,11 @@ import { deployments, folders, workflows } from '../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { emptyState, validateState, type WorkflowState } from '../workflow/index.js';
+import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
 import { checkSubWorkflows } from './sub-workflow-chains.js';
-import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
 type DeploymentRow = typeof deployments.$inferSelect;

@@ -18,10 +18,10 @@ import {
   syncAnswer,
 } from '../runs/index.js';
 import type { AppContext } from '../services/app-context.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../services/webhook-signature.js';
 import { findWebhookPath } from './webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from './webhook-request.js';
 import { webhookSecret } from './webhook-secret.js';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../services/webhook-signature.js';
 
 export interface WebhookCallRequest {
   path: string;

@@ -14,8 +14,7 @@ export function useRead<T>(key: string, read: () => Promise<T>): { pending: bool
     return () => {
       current = false;
     };
-    // `read` is a new closure each render; the key says what it reads.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `read` is a new closure each render; the key says what it reads, so the key alone is the dependency.
   }, [key]);
   const settled = result?.key === key ? result : null;
   return { pending: !settled, data: settled?.data, error: settled?.error };

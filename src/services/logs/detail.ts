@@ -6,8 +6,8 @@ import { executions, stateSnapshots, workflows } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
-import { completedOnly } from './filters.js';
 import { toFullCost, type FullCost } from '../cost.js';
+import { completedOnly } from './filters.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
 export interface LogDetail extends Omit<LogEntry, 'cost'> {

@@ -3,11 +3,11 @@ import { and, asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { executions, workflows } from '../../db/schema.js';
+import { toFullCost, type FullCost } from '../cost.js';
 import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
 import { beyond, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
 import type { LogsQuery } from './params.js';
-import { toFullCost, type FullCost } from '../cost.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
 /** A list item: the log entry (docs/api.md 6.1), plus what `details=full` and the include flags add. */

@@ -6,11 +6,11 @@ import { errorMessage } from '../api';
 import { readWorkflow, useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
 import type { BlockPolicy } from '../types';
+import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
 import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import { RefInput } from './RefInput';
-import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 
 type Config = Record<string, unknown>;
 

@@ -21,6 +21,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type
 import { answer, api, errorMessage } from '../api';
 import { Boundary } from '../components/boundary';
 import type { Workflow } from '../types';
+import { Link, navigate, useLocation, useNavigationGuard } from '../router';
+import { useColorMode } from '../theme';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
 import {
@@ -45,9 +47,7 @@ import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
-import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { pastRunOf } from './past-run';
-import { useColorMode } from '../theme';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 import { ContextMenu, DraftBanner, PastRunBanner, ShortcutSheet } from './overlays';

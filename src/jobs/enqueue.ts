@@ -26,7 +26,15 @@ export interface JobSpec {
   tenant?: string;
 }
 
-export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
+export interface EnqueueOptions {
+  /**
+   * A job whose pre-assigned id is already queued is left alone instead of failing the insert: the id names what the
+   * job is for (a schedule's tick), so whoever queues it second, in any process, queues nothing.
+   */
+  skipQueuedIds?: boolean;
+}
+
+export async function enqueueJobs(db: Db, specs: JobSpec[], options: EnqueueOptions = {}): Promise<string[]> {
   if (specs.length === 0) return [];
   const now = new Date();
   const rows = specs.map((spec) => ({
@@ -43,7 +51,10 @@ export async function enqueueJobs(db: Db, specs: JobSpec[]): Promise<string[]> {
   );
   // One round trip: the rows and the wake-up (enqueue sits on the path that completes every execution).
   await db.execute(sql`
-    with inserted as (insert into jobs (id, kind, payload, run_at, created_at, tenant) values ${values} returning 1)
+    with inserted as (
+      insert into jobs (id, kind, payload, run_at, created_at, tenant) values ${values}
+      ${options.skipQueuedIds ? sql`on conflict (id) do nothing` : sql``}
+      returning 1)
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from inserted) as done`);
   nudgeLocalWorkers();
   return rows.map((row) => row.id);

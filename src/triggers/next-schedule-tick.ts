@@ -3,8 +3,8 @@
 // process — inserts the same id, and ON CONFLICT DO NOTHING keeps it to one job, so one run.
 import { Cron } from 'croner';
 import type { Db } from '../db/client.js';
-import { jobs } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { enqueueJobs } from '../jobs/enqueue.js';
 
 export const SCHEDULE_TICK_JOB = 'schedule.tick';
 
@@ -27,16 +27,12 @@ export function tickJobId(workflowId: string, blockId: string, fireAt: number): 
   return `sched_${workflowId}_${blockId}_${fireAt}`;
 }
 
-/** Queues the tick unless a job for it already exists. Future ticks need no wake-up: workers poll for them. */
+/** Queues the tick unless a job for it already exists (in the caller's transaction, when given one). */
 export async function enqueueTick(tx: Db, tick: Omit<TickPayload, 'executionId'>): Promise<void> {
   const payload: TickPayload = { ...tick, executionId: newId('exec') };
-  await tx
-    .insert(jobs)
-    .values({
-      id: tickJobId(tick.workflowId, tick.blockId, tick.fireAt),
-      kind: SCHEDULE_TICK_JOB,
-      payload,
-      runAt: new Date(tick.fireAt),
-    })
-    .onConflictDoNothing();
+  await enqueueJobs(
+    tx,
+    [{ id: tickJobId(tick.workflowId, tick.blockId, tick.fireAt), kind: SCHEDULE_TICK_JOB, payload, runAt: new Date(tick.fireAt) }],
+    { skipQueuedIds: true },
+  );
 }

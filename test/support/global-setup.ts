@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client.js';
+import { buildWeb } from '../../web/build-if-stale.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,6 +23,9 @@ const PREFIX = 'pglite-template-';
 const TEMPLATE_NAME = /^pglite-template-[0-9a-f]{16}\.tar$/;
 
 export default async function setup(project: TestProject): Promise<void> {
+  // The browser tests serve web/dist: built here once when stale, not by each browser-test file at the same time
+  // into the same folder.
+  await buildWeb({ quiet: true });
   // The PostgreSQL pass (vitest.config.ts) opens no test database on PGlite: no template to make.
   if (process.env.TEST_DATABASE_URL) return;
   mkdirSync(CACHE, { recursive: true });

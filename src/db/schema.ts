@@ -189,6 +189,11 @@ export const executions = pgTable(
     traceSpans: jsonb<unknown[]>('trace_spans'),
     files: jsonb<unknown[]>('files'),
     error: text('error'),
+    /**
+     * Blocks that reported an error in a run that still succeeded (workflow/block-errors.ts); 0 for any other run
+     * and for logs written before it was kept.
+     */
+    blockErrorCount: integer('block_error_count').notNull().default(0),
     /** Which process runs it, for recovering runs orphaned by a crash. */
     runnerId: text('runner_id'),
     /** Set on a sub-workflow's run: the execution whose workflow block ran it. */

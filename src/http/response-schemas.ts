@@ -236,6 +236,10 @@ const logFields = {
   totalDurationMs: z.number(),
   files: z.unknown(),
   deploymentVersion: z.number().int().nullable().describe('The deployment version that ran; null for a manual run of the draft'),
+  blockErrorCount: z
+    .number()
+    .int()
+    .describe('Blocks that reported an error in a run that still succeeded (an API block answered 500); 0 for any other run, and for logs written before the count was kept'),
 };
 export const logEntry = z.strictObject({
   ...logFields,
@@ -343,6 +347,11 @@ export const webhookEvent = z.strictObject({
     cost: fullCost,
     files: z.unknown(),
     deploymentVersion: z.number().int().nullable(),
+    blockErrorCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Blocks that reported an error in a run that still succeeded; absent from events made before it was sent'),
     finalOutput: z.unknown().optional(),
     traceSpans: z.array(traceSpan).optional(),
     rateLimits: z.unknown().optional(),

@@ -35,6 +35,8 @@ export interface ExecutionRecord {
   traceSpans: unknown[] | null;
   files: unknown[] | null;
   error: string | null;
+  /** Blocks that reported an error in a run that still succeeded (workflow/block-errors.ts); 0 otherwise. */
+  blockErrorCount: number;
   runnerId: string | null;
   parentExecutionId: string | null;
   /** X-Request-Id of the request that started the run; null for schedules. */
@@ -85,10 +87,10 @@ export interface RecordBatch {
 const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workflow_id text, deployment_version int,
   snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
   total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
-  files jsonb, error text, runner_id text, parent_execution_id text, request_id text, pause jsonb`;
+  files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb`;
 const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
-  level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error, runner_id,
-  parent_execution_id, request_id, pause`;
+  level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error,
+  block_error_count, runner_id, parent_execution_id, request_id, pause`;
 
 const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
@@ -112,6 +114,7 @@ const executionJson = (rows: ExecutionRecord[]) =>
       trace_spans: r.traceSpans,
       files: r.files,
       error: r.error,
+      block_error_count: r.blockErrorCount,
       runner_id: r.runnerId,
       parent_execution_id: r.parentExecutionId,
       request_id: r.requestId,
@@ -156,7 +159,8 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         status = excluded.status, level = excluded.level, ended_at = excluded.ended_at,
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
-        files = excluded.files, error = excluded.error, pause = excluded.pause
+        files = excluded.files, error = excluded.error, block_error_count = excluded.block_error_count,
+        pause = excluded.pause
       where executions.status = 'running'
       returning execution_id)`);
   }

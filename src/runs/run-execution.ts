@@ -6,6 +6,7 @@ import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
 import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
+import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { summarizeCost } from '../services/cost.js';
 import { contentHash } from '../services/crypto.js';
@@ -70,6 +71,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     traceSpans: null,
     files,
     error: null,
+    blockErrorCount: 0,
     runnerId: RUNNER_ID,
     parentExecutionId: input.parent?.executionId ?? null,
     requestId: input.origin?.requestId ?? null,
@@ -141,6 +143,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
             totalDurationMs: activeMs,
             finalOutput: result.output,
             error: result.error === undefined ? null : storableText(result.error),
+            blockErrorCount: reportedBlockErrors(result.success ? 'success' : 'error', result.traceSpans).length,
             pause: pauses?.summary() ?? null,
           }),
     };

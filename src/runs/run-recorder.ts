@@ -215,6 +215,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
       traceSpans: [],
       files: null,
       cost: null,
+      blockErrorCount: 0,
       models: [],
       // A pause that cannot be stored cannot be resumed: the run ends here.
       pause: null,

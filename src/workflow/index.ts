@@ -45,3 +45,5 @@ export { getPath, resolveValue, stringifyForTemplate } from './resolve.js';
 export type { ReferenceResolver } from './resolve.js';
 export { validateState } from './validate.js';
 export type { Problem, BlockCatalog, BlockCatalogEntry, ValidationResult } from './validate.js';
+export { reportedBlockErrors, blockErrorLabel, blocksReportedLabel } from './block-errors.js';
+export type { BlockErrorSpan, ReportedBlockError } from './block-errors.js';

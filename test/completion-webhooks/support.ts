@@ -43,6 +43,7 @@ export const EVENT_DATA_FIELDS = [
   'cost',
   'files',
   'deploymentVersion',
+  'blockErrorCount',
 ];
 
 /** `api_trigger → function` that throws: a run that ends with level error. */

@@ -172,6 +172,7 @@ describe('GET /api/v1/logs', () => {
       totalDurationMs: row.totalDurationMs,
       cost: { total: row.costTotal },
       files: null,
+      blockErrorCount: 0,
     });
     expect(entry.id).toMatch(/^log_/);
     expect(entry.executionId).toMatch(/^exec_/);
@@ -427,7 +428,7 @@ describe('GET /api/v1/logs/{id}', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(
-      ['cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'error', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
+      ['blockErrorCount', 'cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'error', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
     );
     expect(d).toMatchObject({
       id: row.id,

@@ -41,6 +41,7 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
     traceSpans: null,
     files: null,
     error: null,
+    blockErrorCount: 0,
     runnerId: null,
     parentExecutionId: null,
     requestId: null,

@@ -68,7 +68,7 @@ export type ExecuteInput = Omit<JsonBody<'/api/workflows/{workflowId}/execute', 
 type RawLogQuery = NonNullable<paths['/api/v1/logs']['get']['parameters']['query']>;
 type ListParam = 'workflowIds' | 'folderIds' | 'triggers';
 type NumberParam = 'limit' | 'minDurationMs' | 'maxDurationMs' | 'minCost' | 'maxCost';
-type FlagParam = 'includeTraceSpans' | 'includeFinalOutput';
+type FlagParam = 'includeTraceSpans' | 'includeFinalOutput' | 'blockErrors';
 type DateParam = 'startDate' | 'endDate';
 
 /** The logs API's query with lists as arrays, numbers, booleans and dates (sent as the server's text forms). */

@@ -18,6 +18,8 @@ export interface CompletedExecution {
   trigger: string;
   /** Null for a manual run of the draft (and for the test event, which ran nothing). */
   deploymentVersion: number | null;
+  /** Blocks that reported an error in a run that still succeeded (workflow/block-errors.ts). */
+  blockErrorCount: number;
   startedAt: string;
   endedAt: string;
   totalDurationMs: number;
@@ -52,6 +54,7 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     level: row.level ?? (row.status === 'success' ? 'info' : 'error'),
     trigger: row.trigger,
     deploymentVersion: row.deploymentVersion,
+    blockErrorCount: row.blockErrorCount,
     startedAt: row.startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     totalDurationMs: row.totalDurationMs ?? endedAt.getTime() - row.startedAt.getTime(),
@@ -84,6 +87,8 @@ export function completionPayload(input: {
     files: e.files,
     // Our addition (extra fields are allowed): which deployment ran, so receivers can tell releases apart.
     deploymentVersion: e.deploymentVersion,
+    // Also ours: a run that succeeded although blocks reported errors (an API block's 500) is not a clean success.
+    blockErrorCount: e.blockErrorCount,
   };
   if (include.includeFinalOutput) data.finalOutput = e.finalOutput;
   if (include.includeTraceSpans) data.traceSpans = e.traceSpans;

@@ -22,6 +22,7 @@ export async function sendTestEvent(app: AppContext, subscription: SubscriptionR
     level: 'info',
     trigger: 'manual',
     deploymentVersion: null,
+    blockErrorCount: 0,
     startedAt: now.toISOString(),
     endedAt: now.toISOString(),
     totalDurationMs: 0,

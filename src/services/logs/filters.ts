@@ -22,6 +22,8 @@ export function logFilters(q: LogsQuery): SQL[] {
   if (q.minCost !== undefined) where.push(sql`${executions.costTotal} >= ${q.minCost}::float8`);
   if (q.maxCost !== undefined) where.push(sql`${executions.costTotal} <= ${q.maxCost}::float8`);
   if (q.model) where.push(sql`${executions.models} @> array[${q.model}]::text[]`);
+  // Only a run that succeeded has a count above 0 (workflow/block-errors.ts), so `true` needs no status test.
+  if (q.blockErrors !== undefined) where.push(q.blockErrors ? sql`${executions.blockErrorCount} > 0` : eq(executions.blockErrorCount, 0));
   return where;
 }
 
@@ -29,7 +31,7 @@ export function logFilters(q: LogsQuery): SQL[] {
  * The filters on what is fixed when a run starts (workspace, workflow, folder, trigger, deployment version,
  * execution id, start time).
  * They also narrow the running rows that hold back an ascending walk (horizon.ts): a run this query could never
- * return cannot land behind its cursor. Level, duration, cost and models are only known at completion.
+ * return cannot land behind its cursor. Level, duration, cost, models and block errors are only known at completion.
  */
 export function knownAtStartFilters(q: LogsQuery): SQL[] {
   const where: SQL[] = [eq(executions.workspaceId, q.workspaceId)];

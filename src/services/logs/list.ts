@@ -78,6 +78,7 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
       totalDurationMs: executions.totalDurationMs,
       costTotal: executions.costTotal,
       files: executions.files,
+      blockErrorCount: executions.blockErrorCount,
       cost: full ? executions.cost : sql<unknown>`null`,
       traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`,
       finalOutput: q.includeFinalOutput ? executions.finalOutput : sql<unknown>`null`,

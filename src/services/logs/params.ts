@@ -100,6 +100,8 @@ export const logsQuerySchema = z
     maxDurationMs: nonNegativeNumber.optional(),
     minCost: nonNegativeNumber.optional(),
     maxCost: nonNegativeNumber.optional(),
+    /** true: succeeded runs in which a block reported an error; false: runs in which none did. */
+    blockErrors: flag.optional(),
     model: storableString.trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
     limit: pageSize.default(DEFAULT_PAGE_SIZE),
     cursor: cursor.optional(),

@@ -19,6 +19,7 @@ export type LogEntryRow = Pick<
   | 'totalDurationMs'
   | 'costTotal'
   | 'files'
+  | 'blockErrorCount'
 >;
 
 export interface LogEntry {
@@ -34,6 +35,8 @@ export interface LogEntry {
   totalDurationMs: number;
   cost: { total: number };
   files: unknown;
+  /** Blocks that reported an error in a run that still succeeded; 0 for any other run (workflow/block-errors.ts). */
+  blockErrorCount: number;
 }
 
 export interface WorkflowSummary {
@@ -61,6 +64,7 @@ export function toLogEntry(row: LogEntryRow): LogEntry {
     totalDurationMs: row.totalDurationMs ?? 0,
     cost: { total: row.costTotal },
     files: row.files ?? null,
+    blockErrorCount: row.blockErrorCount,
   };
 }
 

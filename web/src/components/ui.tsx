@@ -1,6 +1,7 @@
 // Small shared pieces: loading and error states, a query's states, tables, buttons that ask before destroying, copy,
 // JSON view, time.
 import { useEffect, useState, type ReactNode } from 'react';
+import { blockErrorLabel } from '../../../src/workflow/block-errors.js';
 import { ApiError, errorMessage } from '../api';
 
 export function Spinner({ label }: { label?: string }) {
@@ -244,6 +245,19 @@ export function Badge({ tone, children }: { tone: 'ok' | 'error' | 'warn' | 'inf
 /** A log's level: `error` for a run that failed or was stopped, else `info`. */
 export function LevelBadge({ level }: { level: string | null | undefined }) {
   return level === 'error' ? <Badge tone="error">error</Badge> : <Badge tone="ok">info</Badge>;
+}
+
+/**
+ * How a listed run ended: its level, except that a run which succeeded while blocks reported errors (an API block's
+ * 500) says so in amber rather than passing for a clean success.
+ */
+export function OutcomeBadge({ level, blockErrorCount }: { level: string | null | undefined; blockErrorCount: number }) {
+  if (level === 'error' || blockErrorCount === 0) return <LevelBadge level={level} />;
+  return (
+    <span data-testid="block-errors" data-count={blockErrorCount}>
+      <Badge tone="warn">Succeeded · {blockErrorLabel(blockErrorCount)}</Badge>
+    </span>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {

@@ -3,6 +3,7 @@
 // the server to stop the run (POST /api/v1/executions/{id}/cancel); a run that reaches an approval block ends its
 // stream paused, and is approved or rejected here (or on the Approvals page).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { blocksReportedLabel, reportedBlockErrors } from '../../../src/workflow/block-errors.js';
 import { api, ApiError, errorMessage, readEventStream, toApiError } from '../api';
 import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
 import { formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
@@ -127,11 +128,13 @@ function applyRecord(s: RunProgress, record: ManualRunRecord): RunProgress {
     case 'block_finished': {
       const id = record.blockId;
       const previous = s.blocks[id];
+      // A block that failed in an earlier iteration stays failed, as its log shows it (past-run.ts, block-errors.ts).
+      const error = record.error ?? previous?.error;
       return withBlock(s, id, {
         ...previous,
-        status: record.error ? 'error' : 'success',
+        status: error ? 'error' : 'success',
         output: record.output,
-        error: record.error,
+        error,
         durationMs: record.durationMs,
         runs: (previous?.runs ?? 0) + 1,
       });
@@ -173,17 +176,21 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
     );
   }
   // A block that reported an error without failing the run (an API block's HTTP error, an error connection taken):
-  // the run succeeded, but the user should see that first, not a plain green "succeeded".
-  const reported = run.status === 'success' ? run.order.filter((id) => run.blocks[id].status === 'error') : [];
+  // the run succeeded, but the user should see that first, not a plain green "succeeded". The logs count them by the
+  // same rule (src/workflow/block-errors.ts).
+  const reported = reportedBlockErrors(
+    run.status,
+    run.order.map((id) => ({ blockId: id, name: names.get(id), status: run.blocks[id].status, error: run.blocks[id].error })),
+  );
   return (
     <div className="run-panel" data-testid="run-panel" data-status={run.status}>
       <div className={`run-summary ${run.status}${reported.length > 0 ? ' with-errors' : ''}`} data-testid="run-summary">
-        {reported.length > 0 ? `Succeeded — ${reported.length} block${reported.length === 1 ? '' : 's'} reported an error` : SUMMARY[run.status]}
+        {reported.length > 0 ? `Succeeded — ${blocksReportedLabel(reported.length)}` : SUMMARY[run.status]}
         {run.durationMs !== undefined && run.status !== 'paused' && <span> in {formatDuration(run.durationMs)}</span>}
       </div>
       {reported.length > 0 && (
         <div className="error-box small" data-testid="run-reported-error">
-          <strong>{names.get(reported[0]) ?? reported[0]}</strong>: {run.blocks[reported[0]].error}
+          <strong>{reported[0].name}</strong>: {reported[0].error}
           <div className="muted tiny">The run went on: the workflow handles this error (an error connection, or a block that reports errors in its output).</div>
         </div>
       )}

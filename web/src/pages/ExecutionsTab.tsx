@@ -3,20 +3,28 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answer, api } from '../api';
-import { Badge, formatDuration, formatTime, LevelBadge, QueryView, Table } from '../components/ui';
+import { Badge, formatDuration, formatTime, OutcomeBadge, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import { versionLabel } from './Logs';
 
 const PAGE = 50;
 
+/** What each outcome choice asks the logs API for. */
+const OUTCOME_QUERY = {
+  '': {},
+  info: { level: 'info' },
+  'block-errors': { blockErrors: 'true' },
+  error: { level: 'error' },
+} as const;
+
 export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string; workspaceId: string }) {
-  const [level, setLevel] = useState<'' | 'info' | 'error'>('');
+  const [outcome, setOutcome] = useState<keyof typeof OUTCOME_QUERY>('');
   const runs = useQuery({
-    queryKey: ['executions', workflowId, level],
+    queryKey: ['executions', workflowId, outcome],
     queryFn: () =>
       answer(
         api.GET('/api/v1/logs', {
-          params: { query: { workspaceId, workflowIds: workflowId, limit: String(PAGE), ...(level ? { level } : {}) } },
+          params: { query: { workspaceId, workflowIds: workflowId, limit: String(PAGE), ...OUTCOME_QUERY[outcome] } },
         }),
       ).then((r) => r.data),
     refetchInterval: 10_000,
@@ -27,9 +35,10 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
         <h2>Executions</h2>
         <label className="row gap small">
           Show
-          <select aria-label="Filter by outcome" value={level} onChange={(e) => setLevel(e.target.value as typeof level)}>
+          <select aria-label="Filter by outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)}>
             <option value="">all runs</option>
             <option value="info">succeeded</option>
+            <option value="block-errors">succeeded with block errors</option>
             <option value="error">failed or stopped</option>
           </select>
         </label>
@@ -44,7 +53,7 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
               <tr key={log.id} data-testid="execution-row">
                 <td>{formatTime(log.startedAt)}</td>
                 <td>
-                  <LevelBadge level={log.level} />
+                  <OutcomeBadge level={log.level} blockErrorCount={log.blockErrorCount} />
                 </td>
                 <td>
                   <Badge tone="info">{log.trigger}</Badge>

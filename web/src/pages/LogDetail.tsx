@@ -3,6 +3,7 @@
 // under their container) and the final output.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { blocksReportedLabel, reportedBlockErrors, type ReportedBlockError } from '../../../src/workflow/block-errors.js';
 import { answer, api } from '../api';
 import { Badge, formatCost, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
@@ -44,6 +45,8 @@ export function LogDetailPage({ logId }: { logId: string }) {
 function LogView({ log: d }: { log: LogDetail }) {
   const tokens = d.cost.tokens;
   const models = Object.entries(d.cost.models ?? {});
+  // From the trace by the rule the stored count follows, so logs from before the count was kept say it too.
+  const blockErrors = useMemo(() => reportedBlockErrors(d.status, d.executionData.traceSpans ?? []), [d]);
   return (
     <div className="page">
       <div className="page-head">
@@ -51,7 +54,7 @@ function LogView({ log: d }: { log: LogDetail }) {
           Logs /
         </Link>
         <h1>{d.workflow?.name ?? d.workflowId}</h1>
-        <StatusBadge status={d.status} level={d.level} />
+        <StatusBadge status={d.status} level={d.level} withBlockErrors={blockErrors.length > 0} />
         <Badge tone="info">{d.trigger}</Badge>
         <Link to={`/workflows/${d.workflowId}?execution=${d.executionId}`} className="btn small grow-right">
           Open in editor
@@ -73,6 +76,7 @@ function LogView({ log: d }: { log: LogDetail }) {
           {d.error}
         </div>
       )}
+      {blockErrors.length > 0 && <BlockErrors errors={blockErrors} />}
       {d.approvals && <Approvals approvals={d.approvals} spans={d.executionData.traceSpans ?? []} />}
       {models.length > 0 && (
         <section className="card">
@@ -105,13 +109,33 @@ function LogView({ log: d }: { log: LogDetail }) {
 }
 
 /** How the run ended; a log without `status` (an older server) shows its level. */
-function StatusBadge({ status, level }: { status: string | undefined; level: LogDetail['level'] }) {
+function StatusBadge({ status, level, withBlockErrors }: { status: string | undefined; level: LogDetail['level']; withBlockErrors: boolean }) {
   const shown = status ?? (level === 'error' ? 'error' : 'info');
-  const tone = shown === 'success' || shown === 'info' ? 'ok' : shown === 'cancelled' ? 'warn' : shown === 'error' ? 'error' : 'muted';
+  const tone =
+    withBlockErrors || shown === 'cancelled' ? 'warn' : shown === 'success' || shown === 'info' ? 'ok' : shown === 'error' ? 'error' : 'muted';
   return (
     <span data-testid="log-status" data-status={shown}>
       <Badge tone={tone}>{shown}</Badge>
     </span>
+  );
+}
+
+/** A run that succeeded although blocks reported errors: that first, with each block's error, before the trace. */
+function BlockErrors({ errors }: { errors: ReportedBlockError[] }) {
+  return (
+    <section className="block-errors-box" data-testid="log-block-errors">
+      <strong>Succeeded — {blocksReportedLabel(errors.length)}</strong>
+      <ul>
+        {errors.map((e) => (
+          <li key={e.blockId} data-testid="block-error" data-block-name={e.name}>
+            <strong>{e.name}</strong>: {e.error}
+          </li>
+        ))}
+      </ul>
+      <div className="muted tiny">
+        The run went on: the workflow handles these errors (an error connection, or a block that reports errors in its output).
+      </div>
+    </section>
   );
 }
 

@@ -3,7 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { answer, api, ApiError } from '../api';
 import { CheckboxGroup, NamedSelect } from '../components/fields';
-import { Badge, formatCost, formatDuration, formatTime, LevelBadge, Loading, QueryView, Table } from '../components/ui';
+import { Badge, formatCost, formatDuration, formatTime, Loading, OutcomeBadge, QueryView, Table } from '../components/ui';
 import { useWorkflowList, workflowNames } from '../queries';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
@@ -13,6 +13,7 @@ const FILTER_KEYS = [
   'workflowIds',
   'triggers',
   'level',
+  'blockErrors',
   'startDate',
   'endDate',
   'executionId',
@@ -28,6 +29,8 @@ const FILTER_KEYS = [
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 const PAGE_SIZE = 50;
+/** The Level choice that stands for `blockErrors=true` rather than a level. */
+const BLOCK_ERRORS = 'block-errors';
 
 /** Logs API calls count against a small per-minute budget on the free plan: wait as the server says, then retry. */
 export const rateLimitRetry = {
@@ -124,11 +127,22 @@ export function LogsPage() {
         </label>
         <label>
           Level
-          <select value={draft.level ?? ''} onChange={(e) => set('level', e.target.value)}>
+          {/* One choice, two parameters: block errors are a kind of `info` run, never combined with a level. */}
+          <select
+            value={draft.blockErrors === 'true' ? BLOCK_ERRORS : (draft.level ?? '')}
+            onChange={(e) =>
+              setDraft((d) => ({
+                ...d,
+                level: e.target.value && e.target.value !== BLOCK_ERRORS ? e.target.value : undefined,
+                blockErrors: e.target.value === BLOCK_ERRORS ? 'true' : undefined,
+              }))
+            }
+          >
             <option value="">Any</option>
             {LEVELS.map((l) => (
               <option key={l}>{l}</option>
             ))}
+            <option value={BLOCK_ERRORS}>Succeeded with block errors</option>
           </select>
         </label>
         <CheckboxGroup
@@ -211,7 +225,7 @@ export function LogsPage() {
               </td>
               <td>{versionLabel(log.deploymentVersion)}</td>
               <td>
-                <LevelBadge level={log.level} />
+                <OutcomeBadge level={log.level} blockErrorCount={log.blockErrorCount} />
               </td>
               <td>{formatDuration(log.totalDurationMs)}</td>
               <td>{formatCost(log.cost.total)}</td>

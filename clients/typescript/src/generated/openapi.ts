@@ -2575,6 +2575,7 @@ export interface paths {
                     maxDurationMs?: string;
                     minCost?: string;
                     maxCost?: string;
+                    blockErrors?: "0" | "1" | "true" | "false";
                     model?: string;
                     limit?: string;
                     cursor?: string;
@@ -4089,6 +4090,8 @@ export interface components {
             files: unknown;
             /** @description The deployment version that ran; null for a manual run of the draft */
             deploymentVersion: number | null;
+            /** @description Blocks that reported an error in a run that still succeeded (an API block answered 500); 0 for any other run, and for logs written before the count was kept */
+            blockErrorCount: number;
             /** @description {total}, or the full cost with details=full */
             cost: {
                 total: number;
@@ -4145,6 +4148,8 @@ export interface components {
                 files: unknown;
                 /** @description The deployment version that ran; null for a manual run of the draft */
                 deploymentVersion: number | null;
+                /** @description Blocks that reported an error in a run that still succeeded (an API block answered 500); 0 for any other run, and for logs written before the count was kept */
+                blockErrorCount: number;
                 /** @enum {string} */
                 status: "success" | "error" | "cancelled";
                 /** @description The run whose workflow block started this one (a sub-workflow) */
@@ -4370,6 +4375,8 @@ export interface components {
                 };
                 files: unknown;
                 deploymentVersion: number | null;
+                /** @description Blocks that reported an error in a run that still succeeded; absent from events made before it was sent */
+                blockErrorCount?: number;
                 finalOutput?: unknown;
                 traceSpans?: components["schemas"]["TraceSpan"][];
                 rateLimits?: unknown;

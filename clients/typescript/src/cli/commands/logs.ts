@@ -11,6 +11,7 @@ export function registerLogs(program: Command): void {
     .option('-f, --follow', 'keep printing new logs until interrupted')
     .option('--workflow <workflow...>', 'only these workflows (ids or names)')
     .addOption(new Option('--level <level>', 'only this level').choices(['info', 'error']))
+    .option('--block-errors', 'only runs that succeeded while blocks reported errors (an API block answered 500)')
     .option('--trigger <trigger...>', 'only these triggers (api, webhook, schedule, manual, chat)')
     .option('--since <time>', 'runs started from this time on (ISO 8601); with --follow the default is now')
     .addOption(new Option('-n, --limit <count>', 'without --follow: how many (newest)').default(20).argParser(positiveInt('--limit')))
@@ -18,18 +19,38 @@ export function registerLogs(program: Command): void {
     .action(
       action(
         async (
-          options: CommonOptions & { follow?: boolean; workflow?: string[]; level?: 'info' | 'error'; trigger?: string[]; since?: string; limit: number; interval: number },
+          options: CommonOptions & {
+            follow?: boolean;
+            workflow?: string[];
+            level?: 'info' | 'error';
+            blockErrors?: boolean;
+            trigger?: string[];
+            since?: string;
+            limit: number;
+            interval: number;
+          },
         ) => {
           if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) throw new UsageError('--since must be a time such as 2025-01-31T12:00:00Z');
           const session = openSession(options);
           const workspaceId = await session.workspaceId();
           const workflowIds = options.workflow ? await Promise.all(options.workflow.map(async (w) => (await resolveWorkflow(session, w)).id)) : undefined;
           const names = new Map((await session.client.workflows.list({ workspaceId })).map((w) => [w.id, w.name]));
-          const query = { workspaceId, workflowIds, level: options.level, triggers: options.trigger, startDate: options.since };
+          const query = {
+            workspaceId,
+            workflowIds,
+            level: options.level,
+            blockErrors: options.blockErrors,
+            triggers: options.trigger,
+            startDate: options.since,
+          };
           const print = (log: LogEntry) => {
             if (options.json) return jsonLine(log);
             const name = names.get(log.workflowId) ?? log.workflowId;
-            out([log.startedAt, log.level.padEnd(5), log.trigger.padEnd(8), `${log.totalDurationMs} ms`.padStart(9), name, log.executionId].join('  '));
+            const columns = [log.startedAt, log.level.padEnd(5), log.trigger.padEnd(8), `${log.totalDurationMs} ms`.padStart(9), name, log.executionId];
+            // A success that is not a clean one (src/workflow/block-errors.ts); absent from an older server's answer.
+            const blockErrors = log.blockErrorCount ?? 0;
+            if (blockErrors > 0) columns.push(`succeeded, ${blockErrors} block error${blockErrors === 1 ? '' : 's'}`);
+            out(columns.join('  '));
           };
 
           if (!options.follow) {

@@ -1,0 +1,1 @@
+ALTER TABLE "executions" ADD COLUMN "block_error_count" integer DEFAULT 0 NOT NULL;

@@ -2,6 +2,8 @@
 // it prints, what it saves, and the exit codes scripts branch on.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +195,39 @@ describe('sluice logs', { timeout: 120_000 }, () => {
       follower.kill('SIGINT');
     }
     expect(await exited, stderr).toBe(0);
+  });
+
+  it('marks a run that succeeded while a block reported an error, and --block-errors lists only those', async () => {
+    const upstream = createServer((req, res) => res.writeHead(req.url === '/down' ? 500 : 200).end('{}'));
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    try {
+      const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      const lookup = (path: string) =>
+        makeState(
+          [
+            { id: 'start', type: 'api_trigger', config: { inputFormat: [] } },
+            { id: 'fetch', type: 'api', name: 'Fetch', config: { url: `${base}${path}`, method: 'GET', retries: 0 } },
+          ],
+          [['start', 'fetch']],
+        );
+      const down = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Lookup down', state: lookup('/down') });
+      const up = await s.client.workflows.create({ workspaceId: s.t.workspaceId, name: 'Lookup up', state: lookup('/up') });
+      await s.client.workflows.deploy(down.id);
+      await s.client.workflows.deploy(up.id);
+      const marked = (await s.client.executeWorkflow(down.id, {})).executionId;
+      const clean = (await s.client.executeWorkflow(up.id, {})).executionId;
+
+      const human = await sluice(['logs', '--workflow', 'Lookup down', 'Lookup up']);
+      expect(human.code, human.stderr).toBe(0);
+      const lineOf = (executionId: string) => human.stdout.split('\n').find((line) => line.includes(executionId));
+      expect(lineOf(marked)).toMatch(/^\S+ {2}info .*Lookup down {2}exec_\w+ {2}succeeded, 1 block error$/);
+      expect(lineOf(clean)).not.toContain('block error');
+      const only = await sluice(['logs', '--workflow', 'Lookup down', 'Lookup up', '--block-errors', '--json']);
+      expect(only.code, only.stderr).toBe(0);
+      expect(lines(only.stdout).map((l) => [l.executionId, l.blockErrorCount])).toEqual([[marked, 1]]);
+    } finally {
+      await new Promise((done) => upstream.close(done));
+    }
   });
 });
 

@@ -44,4 +44,21 @@ describe('a past run on the canvas', () => {
     expect(run.blocks.start).toMatchObject({ status: 'success', output: { result: 'start' } });
     expect(run).toMatchObject({ status: 'error', error: 'Block "Step" failed', output: { x: 1 }, durationMs: 40 });
   });
+
+  it('leaves the blocks of a sub-workflow off this canvas, even one whose id a block here has too', () => {
+    const run = pastRunOf({
+      status: 'success',
+      error: null,
+      executionId: 'exec_2',
+      totalDurationMs: 20,
+      executionData: {
+        traceSpans: [
+          span('start', 'success'),
+          span('child', 'success', { type: 'workflow', children: [span('start', 'success'), span('fetch', 'error', { error: 'HTTP 500' })] }),
+        ],
+      },
+    });
+    expect(run.order).toEqual(['start', 'child']);
+    expect(run.blocks.start).toMatchObject({ status: 'success', runs: 1 });
+  });
 });

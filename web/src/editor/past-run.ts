@@ -32,6 +32,8 @@ export function pastRunOf(log: Pick<LogDetail, 'status' | 'error' | 'executionId
         runs: (previous?.runs ?? 0) + 1,
       };
     }
+    // A workflow block's children are the blocks of the workflow it ran, not of this canvas.
+    if (span.type === 'workflow') return;
     for (const child of span.children ?? []) visit(child, span.blockId);
   };
   for (const span of log.executionData?.traceSpans ?? []) visit(span);

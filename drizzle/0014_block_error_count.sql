@@ -1,1 +1,2 @@
-ALTER TABLE "executions" ADD COLUMN "block_error_count" integer DEFAULT 0 NOT NULL;
+ALTER TABLE "executions" ADD COLUMN "block_error_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "executions_ws_block_errors_idx" ON "executions" USING btree ("workspace_id","started_at","id") WHERE "executions"."block_error_count" > 0;

@@ -218,6 +218,8 @@ export const executions = pgTable(
     index('executions_models_idx').using('gin', t.models),
     index('executions_ws_duration_idx').on(t.workspaceId, t.totalDurationMs),
     index('executions_ws_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.level} = 'error'`),
+    // `blockErrors=true`: runs that succeeded while a block reported an error are as rare as failures.
+    index('executions_ws_block_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.blockErrorCount} > 0`),
     index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt, t.id),
     index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
     // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history.

@@ -1,31 +1,7 @@
 // A text input (or textarea) with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<`
 // or `{{` opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes.
-import { createContext, useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { normalizeName } from './catalog';
-
-export interface Suggestion {
-  /** Inserted text, brackets included: `<fetch.data>` or `{{API_TOKEN}}`. */
-  value: string;
-  detail?: string;
-}
-
-export const SuggestionsContext = createContext<Suggestion[]>([]);
-
-interface Token {
-  kind: 'block' | 'env';
-  query: string;
-  start: number;
-  end: number;
-}
-
-function tokenAt(text: string, caret: number): Token | null {
-  const before = text.slice(0, caret);
-  const block = /<([A-Za-z0-9_ .[\]-]*)$/.exec(before);
-  if (block) return { kind: 'block', query: normalizeName(block[1]), start: caret - block[0].length, end: caret };
-  const env = /\{\{\s*([A-Za-z0-9_]*)$/.exec(before);
-  if (env) return { kind: 'env', query: env[1].toLowerCase(), start: caret - env[0].length, end: caret };
-  return null;
-}
+import { useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { matchesFor, SuggestionsContext, tokenAt, type Suggestion, type Token } from './suggestions';
 
 export function RefInput({
   value,
@@ -49,13 +25,7 @@ export function RefInput({
   const [token, setToken] = useState<Token | null>(null);
   const [active, setActive] = useState(0);
 
-  const matches = useMemo(() => {
-    if (!token) return [];
-    return all
-      .filter((s) => (token.kind === 'block' ? s.value.startsWith('<') : s.value.startsWith('{{')))
-      .filter((s) => s.value.toLowerCase().replace(/[<>{}]/g, '').includes(token.query))
-      .slice(0, 12);
-  }, [all, token]);
+  const matches = useMemo(() => matchesFor(all, token), [all, token]);
 
   const refresh = (text: string, caret: number | null) => {
     const next = caret === null ? null : tokenAt(text, caret);

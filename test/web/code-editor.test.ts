@@ -60,6 +60,12 @@ async function codeJourney() {
   // `<` offers the outputs of the other blocks; picking one inserts it.
   await page.keyboard.type('<');
   const option = page.getByRole('option', { name: /<start\.input>/ });
+  await option.waitFor();
+  // Escape closes the list and keeps the keyboard in the field; Ctrl+Space opens it again.
+  await page.keyboard.press('Escape');
+  await expect.poll(() => option.count()).toBe(0);
+  expect(await isFocused(code)).toBe(true);
+  await page.keyboard.press('Control+Space');
   await option.click();
   await page.keyboard.type(' };');
   await expect.poll(() => code.textContent()).toContain('input: <start.input> };');

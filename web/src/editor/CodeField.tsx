@@ -1,15 +1,15 @@
 // A code editor (CodeMirror 6) for the settings that are code or long text: a function's code and condition
 // expressions (JavaScript), JSON bodies, prompts (plain text). It highlights the language and the references in it,
 // completes `<block.field>` / `{{ENV}}` as the plain inputs do (suggestions.ts), and marks the problems of its text
-// (field-problems.ts) inline and under the field. Tab indents; Escape then Tab leaves the field (CodeMirror's own
+// (field-problems.ts) inline and under the field. Tab indents; Escape then Tab leaves the field (CodeMirror's
 // convention, README "Editor"). Its undo history is its own: Ctrl+Z inside it undoes typing there, not the workflow.
-import { autocompletion, type CompletionSource } from '@codemirror/autocomplete';
+import { autocompletion, closeCompletion, completionStatus, type CompletionSource } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import { Annotation, EditorState, Transaction, type Extension } from '@codemirror/state';
+import { Annotation, EditorState, Prec, Transaction, type Extension } from '@codemirror/state';
 import {
   Decoration,
   EditorView,
@@ -81,6 +81,24 @@ const highlightReferences = ViewPlugin.fromClass(
   { decorations: (plugin) => plugin.decorations },
 );
 
+/**
+ * Escape closes the completion list when one is shown, and only then is it this field's: otherwise it goes on to the
+ * editor, which takes the focus out of the field (use-shortcuts.ts) so the next Tab moves on. A completion still being
+ * looked up is dropped without keeping the Escape.
+ */
+const escapeKeymap = Prec.highest(
+  keymap.of([
+    {
+      key: 'Escape',
+      run: (view) => {
+        const status = completionStatus(view.state);
+        if (status !== null) closeCompletion(view);
+        return status === 'active';
+      },
+    },
+  ]),
+);
+
 /** Colours are the app's variables, which follow its light or dark mode by themselves (styles.css, light-dark()). */
 const appTheme = EditorView.theme({
   '&': { border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--panel)', color: 'var(--text)' },
@@ -128,7 +146,8 @@ export function CodeField({ label, value, onChange, language, problems = NO_PROB
         extensions: [
           history(),
           indentOnInput(),
-          // Tab indents rather than leaving: CodeMirror lets the keyboard out with Escape and then Tab.
+          // Tab indents rather than leaving: the keyboard leaves with Escape, then Tab.
+          escapeKeymap,
           keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
           autocompletion({ override: [referenceCompletions(suggestions)], icons: false }),
           syntaxHighlighting(classHighlighter),
@@ -181,7 +200,8 @@ export function CodeField({ label, value, onChange, language, problems = NO_PROB
   return (
     <div className={`code-field code-${language} nokey`} data-language={language}>
       <div ref={host} />
-      <ul id={problemsId} className="field-problems" aria-label={`Problems in ${label}`} hidden={shownProblems.length === 0}>
+      {/* Named by nothing of its own: the field's label must name the editable area alone. It describes that area. */}
+      <ul id={problemsId} className="field-problems" hidden={shownProblems.length === 0}>
         {shownProblems.map((problem, index) => (
           <li key={index} className={problem.severity === 'error' ? 'error-text' : 'warn-text'}>
             ⚠ {problem.message}

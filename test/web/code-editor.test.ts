@@ -1,9 +1,11 @@
 // The code editor in the workflow editor (issue 23 item 5): function code, conditions, JSON bodies and prompts are
 // edited in CodeMirror — highlighting, Tab indents (Escape then Tab leaves), `<block.field>` completion, inline
 // problems from the server's validation and from JSON syntax, an undo of its own — and it lands in the editor's chunk.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pageTools, useBrowserApp } from './support/browser-app.js';
+import { entryChunks, pageTools, useBrowserApp, webManifest } from './support/browser-app.js';
 
 const app = useBrowserApp({ owner: true });
 const { shot, block, waitSaved, signedIn, keyApi, withFailureShot } = pageTools(app);
@@ -30,7 +32,18 @@ async function savedCode(workflowId: string): Promise<string> {
 
 describe('code editor', { timeout: 150_000 }, () => {
   it('edits function code, references and JSON bodies in a code editor and runs the result', withFailureShot('failure-code-editor', codeJourney));
+  it('comes with the editor, not with the sign-in page', codeEditorChunk);
 });
+
+/** CodeMirror is in the editor page's chunk, loaded when a workflow is opened, and in none the sign-in page loads. */
+function codeEditorChunk() {
+  const manifest = webManifest();
+  // A class name only CodeMirror's view module spells out.
+  const hasCodeMirror = (file: string) => readFileSync(join('web/dist', file), 'utf8').includes('cm-content');
+  const all = [...new Set(Object.values(manifest).map((chunk) => chunk.file))].filter((file) => file.endsWith('.js'));
+  expect(all.filter(hasCodeMirror)).toEqual([manifest['src/pages/WorkflowPage.tsx'].file]);
+  expect(entryChunks().filter(hasCodeMirror)).toEqual([]);
+}
 
 async function codeJourney() {
   await signedIn();

@@ -149,5 +149,19 @@ async function codeJourney() {
   await expect.poll(background).not.toBe(light);
   await shot('code-4-dark');
   await page.getByRole('button', { name: 'Switch to light mode' }).click();
+
+  // A prompt is plain text in the same editor: no code colours, but references complete and stand out.
+  await page.getByTestId('palette-agent').click();
+  const prompt = codeBox('User prompt');
+  await prompt.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' to <func');
+  await page.getByRole('option', { name: /<function1\.result>/ }).waitFor();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => prompt.textContent()).toBe('Say hello to <function1.result>');
+  expect(await prompt.locator('.cm-reference').textContent()).toBe('<function1.result>');
+  expect(await prompt.locator('[class*="tok-"]').count()).toBe(0);
+  await waitSaved();
+  await shot('code-5-prompt');
   expect(app.errors).toEqual([]);
 }

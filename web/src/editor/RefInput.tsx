@@ -1,27 +1,22 @@
-// A text input (or textarea) with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<`
-// or `{{` opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes.
+// A one-line text input with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<` or `{{`
+// opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes. Longer text and code are edited in
+// CodeField.tsx, which offers the same suggestions.
 import { useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { matchesFor, SuggestionsContext, tokenAt, type Suggestion, type Token } from './suggestions';
 
 export function RefInput({
   value,
   onChange,
-  multiline = false,
-  rows = 4,
   placeholder,
-  className,
   label,
 }: {
   value: string;
   onChange: (value: string) => void;
-  multiline?: boolean;
-  rows?: number;
   placeholder?: string;
-  className?: string;
   label?: string;
 }) {
   const all = useContext(SuggestionsContext);
-  const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  const ref = useRef<HTMLInputElement>(null);
   const [token, setToken] = useState<Token | null>(null);
   const [active, setActive] = useState(0);
 
@@ -67,7 +62,6 @@ export function RefInput({
     value,
     placeholder,
     'aria-label': label,
-    className: `${className ?? ''} ${multiline ? '' : ''}`,
     spellCheck: false,
     onChange: (e: { target: { value: string; selectionStart: number | null } }) => {
       onChange(e.target.value);
@@ -81,7 +75,7 @@ export function RefInput({
 
   return (
     <div className="ref-input">
-      {multiline ? <textarea rows={rows} {...common} /> : <input {...common} />}
+      <input {...common} />
       {token && matches.length > 0 && (
         <ul className="suggestions" role="listbox">
           {matches.map((s, i) => (

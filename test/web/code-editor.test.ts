@@ -163,5 +163,19 @@ async function codeJourney() {
   expect(await prompt.locator('[class*="tok-"]').count()).toBe(0);
   await waitSaved();
   await shot('code-5-prompt');
+
+  // The workflow's undo reaches into a code field that is open: typing there was one workflow step, undone from the canvas.
+  await page.getByTestId('palette-function').click();
+  const second = codeBox(CODE);
+  await second.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('return 7;');
+  await page.getByLabel('Block name').fill('Seven');
+  await block('Seven').click();
+  await page.keyboard.press('Control+z');
+  await block('Function 2').waitFor();
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => second.textContent()).toBe('return { ok: true };');
+  await waitSaved();
   expect(app.errors).toEqual([]);
 }

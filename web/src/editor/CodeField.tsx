@@ -21,7 +21,7 @@ import {
   type ViewUpdate,
 } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
-import { useContext, useEffect, useId, useMemo, useRef, type MutableRefObject } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { findReferences } from '../../../src/workflow/references.js';
 import { inlineProblems } from './field-problems';
 import type { FieldProblem } from './problems';
@@ -58,6 +58,15 @@ function referenceCompletions(suggestions: MutableRefObject<Suggestion[]>): Comp
     if (!token || options.length === 0) return null;
     return { from: line.from + token.start, to: context.pos, options, filter: false };
   };
+}
+
+/** Only the part that differs is replaced, so a caret elsewhere in the text stays where it was. */
+function changedPart(before: string, after: string) {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return { from: start, to: before.length - end, insert: after.slice(start, after.length - end) };
 }
 
 const referenceMark = Decoration.mark({ class: 'cm-reference' });
@@ -132,6 +141,8 @@ function languageExtensions(language: CodeLanguage): Extension[] {
 export function CodeField({ label, value, onChange, language, problems = NO_PROBLEMS, placeholder, numbered = false }: CodeFieldProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  /** Counts the editors made (a new label makes a new one), so the marks are put on each. */
+  const [made, setMade] = useState(0);
   const problemsId = useId();
   const suggestions = useRef<Suggestion[]>([]);
   suggestions.current = useContext(SuggestionsContext);
@@ -165,6 +176,7 @@ export function CodeField({ label, value, onChange, language, problems = NO_PROB
       }),
     });
     view.current = editor;
+    setMade((count) => count + 1);
     return () => {
       editor.destroy();
       view.current = null;
@@ -177,7 +189,7 @@ export function CodeField({ label, value, onChange, language, problems = NO_PROB
     const shown = editor?.state.doc.toString();
     if (!editor || shown === undefined || shown === value) return;
     editor.dispatch({
-      changes: { from: 0, to: shown.length, insert: value },
+      changes: changedPart(shown, value),
       annotations: [fromWorkflow.of(true), Transaction.addToHistory.of(false)],
     });
   }, [value]);
@@ -195,7 +207,7 @@ export function CodeField({ label, value, onChange, language, problems = NO_PROB
         .map((range) => ({ from: range.from, to: range.to, severity: problem.severity, message: problem.message })),
     );
     editor.dispatch(setDiagnostics(editor.state, diagnostics));
-  }, [shownKey]);
+  }, [shownKey, made]);
 
   return (
     <div className={`code-field code-${language} nokey`} data-language={language}>

@@ -92,7 +92,7 @@ describe('autosave: a save', () => {
     ]);
     expect(failedSave(refused, edited)).toEqual({
       status: 'invalid',
-      problems: { byNode: { a: ['name: must contain a non-space character'] }, byEdge: {}, general: [] },
+      problems: { byNode: { a: ['name: must contain a non-space character'] }, byField: {}, byEdge: {}, general: [] },
     });
     expect(failedSave(new ApiError(400, 'BAD_REQUEST', 'Malformed JSON'), edited)).toMatchObject({ status: 'error', error: 'Malformed JSON' });
     expect(failedSave(new ApiError(503, 'UNAVAILABLE', 'Service unavailable'), edited)).toMatchObject({

@@ -169,7 +169,8 @@ async function clipboardJourney() {
   await block('Fetch 1').waitFor();
   await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
   await block('Check 1').click();
-  await expect.poll(() => page.getByLabel('Condition 1 expression').inputValue()).toBe('<fetch1.status> === 200');
+  // A code field (CodeMirror): its text is the content's, not an input's value.
+  await expect.poll(() => page.getByLabel('Condition 1 expression').textContent()).toBe('<fetch1.status> === 200');
   // Undo takes the whole duplicate back.
   await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
   await page.keyboard.press('Control+z');

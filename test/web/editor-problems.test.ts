@@ -34,7 +34,7 @@ function flow(): WorkflowState {
 
 describe('editor problems', () => {
   it('a valid workflow shows no problems', () => {
-    expect(shown(flow())).toEqual({ byNode: {}, byEdge: {}, general: [] });
+    expect(shown(flow())).toEqual({ byNode: {}, byField: {}, byEdge: {}, general: [] });
   });
 
   it('a connection to a block that is gone is shown on that connection and on the block it leaves', () => {
@@ -73,12 +73,35 @@ describe('editor problems', () => {
     expect(problems.byNode.fetch.join('\n')).toMatch(/config\.url: .*<nobody\.id>.*names no block/);
   });
 
+  it('a problem inside a setting is also placed on that field of the form, down to the condition or JSON key', () => {
+    const state = flow();
+    state.blocks.fetch.config.url = 'https://example.com/<nobody.id>';
+    state.blocks.reply.config.body = { order: '<ghost.data>' };
+    state.blocks.check = {
+      id: 'check',
+      type: 'condition',
+      name: 'Check',
+      position: { x: 300, y: 100 },
+      enabled: true,
+      config: { conditions: [{ id: 'a', title: 'if', expression: 'true' }, { id: 'b', title: 'else if', expression: '<nope.status> === 1' }] },
+    };
+    state.edges.push({ id: 'e3', source: 'fetch', target: 'check', sourceHandle: 'source' });
+    const problems = shown(state);
+    expect(problems.byField.fetch).toEqual([{ path: ['url'], message: 'reference <nobody.id> names no block' }]);
+    expect(problems.byField.reply).toEqual([{ path: ['body', 'order'], message: 'reference <ghost.data> names no block' }]);
+    expect(problems.byField.check).toEqual([{ path: ['conditions', '1', 'expression'], message: 'reference <nope.status> names no block' }]);
+    // Not about a setting: on the block only.
+    expect(problems.byField.start).toBeUndefined();
+  });
+
   it("a container's settings problem is shown on the container block", () => {
     const state = flow();
     state.blocks.repeat = { id: 'repeat', type: 'loop', name: 'Repeat', position: { x: 0, y: 200 }, enabled: true, config: {} };
     state.loops.repeat = { id: 'repeat', nodes: [], loopType: 'for' };
     const problems = shown(state);
     expect(problems.byNode.repeat).toEqual(['iterations: a for loop needs iterations']);
+    // The editor keeps a container's settings in its config: the field is the setting's key.
+    expect(problems.byField.repeat).toEqual([{ path: ['iterations'], message: 'a for loop needs iterations' }]);
   });
 
   it('a problem about no particular block is shown on the canvas as a whole', () => {
@@ -94,6 +117,7 @@ describe('editor problems', () => {
     // A path naming a block that is not in the state (deleted meanwhile) is not lost either.
     expect(placeProblems([{ path: 'state.blocks.ghost.config.url', message: 'is required' }], state)).toEqual({
       byNode: {},
+      byField: {},
       byEdge: {},
       general: ['state.blocks.ghost.config.url: is required'],
     });

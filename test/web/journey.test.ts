@@ -7,14 +7,12 @@
 // (git-ignored) for people to look at.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER_EMAIL, OWNER_PASSWORD, pageTools, setupLink, useBrowserApp } from './support/browser-app.js';
+import { entryChunks, OWNER_EMAIL, OWNER_PASSWORD, pageTools, setupLink, useBrowserApp } from './support/browser-app.js';
 
 const WEBHOOK_SECRET = 'whsec-journey-0123';
 const run = promisify(execFile);
@@ -79,19 +77,6 @@ describe('web app journey', { timeout: 150_000 }, () => {
 /** Issue 22: the sign-in page loads React, the API client and its own few pages; the signed-in app comes later. */
 const FIRST_LOAD_LIMIT = 250_000;
 
-/** The built entry chunk and every chunk it imports statically, as web/dist/.vite/manifest.json lists them. */
-function entryChunks(): string[] {
-  type Chunk = { file: string; imports?: string[] };
-  const manifest = JSON.parse(readFileSync(resolve('web/dist/.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const next of manifest[key].imports ?? []) visit(next);
-  };
-  visit('index.html');
-  return [...seen].map((key) => manifest[key].file);
-}
 
 async function firstLoadJourney() {
   const context = await app.browser.newContext();

@@ -1,7 +1,7 @@
 // One Sluice server and one headless chromium per browser-test file, and the page moves every journey uses (drop a
 // palette block, connect two handles, wait for the autosave). Each file starts its own server, so files run in
 // parallel workers and a failure in one file cannot leave another's data behind.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -31,6 +31,28 @@ export interface BrowserAppOptions {
   /** Create the owner account and an API key through the API before the first test (not through the setup page). */
   owner?: boolean;
   env?: Record<string, string>;
+}
+
+/** A chunk of the built web app, as web/dist/.vite/manifest.json lists it. */
+export interface WebChunk {
+  file: string;
+  imports?: string[];
+}
+
+export const webManifest = (): Record<string, WebChunk> =>
+  JSON.parse(readFileSync(resolve('web/dist/.vite/manifest.json'), 'utf8')) as Record<string, WebChunk>;
+
+/** The built entry chunk and every chunk it imports statically: what the sign-in page loads. */
+export function entryChunks(): string[] {
+  const manifest = webManifest();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const next of manifest[key].imports ?? []) visit(next);
+  };
+  visit('index.html');
+  return [...seen].map((key) => manifest[key].file);
 }
 
 /** The setup link `sluice serve` prints on first run. */

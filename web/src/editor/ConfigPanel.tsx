@@ -8,8 +8,11 @@ import { useWorkspace } from '../session';
 import type { BlockPolicy } from '../types';
 import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
+import { CodeField } from './CodeField';
+import { problemsUnder } from './field-problems';
 import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
+import type { FieldProblem } from './problems';
 import { RefInput } from './RefInput';
 
 type Config = Record<string, unknown>;
@@ -19,6 +22,8 @@ export interface ConfigPanelProps {
   /** The workflow being edited (left out of the workflow block's choices: a workflow cannot call itself). */
   workflowId?: string;
   problems: string[];
+  /** The same problems where they lie in one of the block's settings, marked in that field. */
+  fieldProblems: FieldProblem[];
   onChange: (patch: Partial<BlockData>, key: string) => void;
   /** The name as typed; the block's references follow it (one undo step until the field is left). */
   onRename: (name: string) => void;
@@ -31,7 +36,7 @@ export interface ConfigPanelProps {
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
-export function ConfigPanel({ node, workflowId, problems, onChange, onRename, onRenameEnd, focusName, onConditionsChange, onDelete }: ConfigPanelProps) {
+export function ConfigPanel({ node, workflowId, problems, fieldProblems, onChange, onRename, onRenameEnd, focusName, onConditionsChange, onDelete }: ConfigPanelProps) {
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
@@ -72,6 +77,7 @@ export function ConfigPanel({ node, workflowId, problems, onChange, onRename, on
             config={config}
             workflowId={workflowId}
             value={config[field.key]}
+            problems={problemsUnder(fieldProblems, field.key)}
             onChange={(value) => setConfig(field.key, value)}
             onConditionsChange={onConditionsChange}
           />
@@ -99,6 +105,7 @@ function Field({
   value,
   config,
   workflowId,
+  problems,
   onChange,
   onConditionsChange,
 }: {
@@ -106,6 +113,7 @@ function Field({
   value: unknown;
   config: Config;
   workflowId?: string;
+  problems: FieldProblem[];
   onChange: (value: unknown) => void;
   onConditionsChange: (conditions: Condition[]) => void;
 }) {
@@ -117,10 +125,10 @@ function Field({
       control = <RefInput label={field.label} value={text} placeholder={field.placeholder} onChange={onChange} />;
       break;
     case 'textarea':
-      control = <RefInput label={field.label} value={text} multiline onChange={onChange} />;
+      control = <CodeField label={field.label} language="text" value={text} problems={problems} placeholder={field.placeholder} onChange={onChange} />;
       break;
     case 'code':
-      control = <RefInput label={field.label} value={text} multiline rows={10} className="mono" onChange={onChange} />;
+      control = <CodeField label={field.label} language="javascript" numbered value={text} problems={problems} onChange={onChange} />;
       break;
     case 'select':
       control = (
@@ -132,7 +140,7 @@ function Field({
       );
       break;
     case 'json':
-      control = <JsonField label={field.label} value={value} onChange={onChange} />;
+      control = <JsonField label={field.label} value={value} problems={problems} onChange={onChange} />;
       break;
     case 'keyValue':
       control = <KeyValueField label={field.label} value={value} onChange={onChange} keyName="key" />;
@@ -141,7 +149,7 @@ function Field({
       control = <KeyValueField label={field.label} value={value} onChange={onChange} keyName="name" />;
       break;
     case 'conditions':
-      control = <ConditionsField value={config.conditions} onChange={onConditionsChange} />;
+      control = <ConditionsField value={config.conditions} problems={problems} onChange={onConditionsChange} />;
       break;
     case 'inputFormat':
       control = <InputFormatField value={value} onChange={onChange} />;
@@ -162,40 +170,43 @@ function Field({
   );
 }
 
-/** JSON when the text parses, otherwise the text itself (so `<api.data>` or a half-typed object still saves). */
-function JsonField({ label, value, onChange }: { label: string; value: unknown; onChange: (value: unknown) => void }) {
-  const [text, setText] = useState(() =>
-    value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2),
-  );
-  const [valid, setValid] = useState(true);
+/**
+ * JSON when the text parses, otherwise the text itself (so `<api.data>` or a half-typed object still saves); text that
+ * starts like JSON but does not parse is marked where it goes wrong (field-problems.ts).
+ */
+function JsonField({ label, value, problems, onChange }: { label: string; value: unknown; problems: FieldProblem[]; onChange: (value: unknown) => void }) {
+  const [text, setText] = useState(() => jsonText(value));
+  // The value this field last handed over: another one came from the workflow (its undo, a rename) and is shown.
+  const [handedOver, setHandedOver] = useState(value);
+  if (value !== handedOver) {
+    setHandedOver(value);
+    setText(jsonText(value));
+  }
   return (
-    <>
-      <RefInput
-        label={label}
-        multiline
-        rows={5}
-        className="mono"
-        value={text}
-        onChange={(next) => {
-          setText(next);
-          if (next.trim() === '') {
-            setValid(true);
-            onChange(undefined);
-            return;
-          }
+    <CodeField
+      label={label}
+      language="json"
+      value={text}
+      problems={problems}
+      onChange={(next) => {
+        setText(next);
+        let parsed: unknown = next;
+        if (next.trim() === '') parsed = undefined;
+        else {
           try {
-            onChange(JSON.parse(next));
-            setValid(true);
+            parsed = JSON.parse(next);
           } catch {
-            onChange(next);
-            setValid(/^\s*<[^>]+>\s*$/.test(next) || !/^\s*[[{]/.test(next));
+            // Kept as the text typed.
           }
-        }}
-      />
-      {!valid && <div className="muted tiny warn-text">Not valid JSON yet: it will be sent as text.</div>}
-    </>
+        }
+        setHandedOver(parsed);
+        onChange(parsed);
+      }}
+    />
   );
 }
+
+const jsonText = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 function KeyValueField({
   label,
@@ -353,7 +364,7 @@ function InputMapField({ label, value, childId, onChange }: { label: string; val
   );
 }
 
-function ConditionsField({ value, onChange }: { value: unknown; onChange: (value: Condition[]) => void }) {
+function ConditionsField({ value, problems, onChange }: { value: unknown; problems: FieldProblem[]; onChange: (value: Condition[]) => void }) {
   const list = Array.isArray(value) ? (value as Condition[]) : [];
   const hasElse = list.length > 1 && list[list.length - 1].title === 'else';
   const normalize = (items: Condition[]) =>
@@ -377,10 +388,11 @@ function ConditionsField({ value, onChange }: { value: unknown; onChange: (value
             )}
           </div>
           {condition.title !== 'else' || index === 0 ? (
-            <RefInput
+            <CodeField
               label={`Condition ${index + 1} expression`}
-              className="mono"
+              language="javascript"
               value={condition.expression}
+              problems={problemsUnder(problems, String(index))}
               placeholder="<api.status> === 200"
               onChange={(v) => set(index, v)}
             />

@@ -42,17 +42,19 @@ import {
   type RenameSession,
 } from './model';
 import { EditorStatusContext, nodeTypes } from './nodes';
-import { SuggestionsContext, type Suggestion } from './RefInput';
+import { SuggestionsContext, type Suggestion } from './suggestions';
 import { RunPanel, useManualRun } from './RunPanel';
 import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { pastRunOf } from './past-run';
+import type { FieldProblem } from './problems';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
 import { ContextMenu, DraftBanner, PastRunBanner, ShortcutSheet } from './overlays';
 import { copySelection, parseClipboard, pasteNodes, PASTE_OFFSET, type ClipboardDocument } from './clipboard';
 
+const NO_FIELD_PROBLEMS: FieldProblem[] = [];
 const PALETTE_MIME = 'application/x-sluice-block';
 /** Fitting the view leaves room at the bottom right, where the minimap sits over the canvas. */
 const FIT_VIEW = { maxZoom: 1, padding: { top: '40px', left: '40px', right: '60px', bottom: '130px' } } as const;
@@ -740,6 +742,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                     node={selectedNode}
                     workflowId={workflow.id}
                     problems={problems.byNode[selectedNode.id] ?? []}
+                    fieldProblems={problems.byField[selectedNode.id] ?? NO_FIELD_PROBLEMS}
                     onChange={(patch, key) => updateNode(selectedNode.id, patch, key)}
                     onRename={(name) => renameBlock(selectedNode.id, name)}
                     focusName={justAdded === selectedNode.id}

@@ -1,61 +1,26 @@
-// A text input (or textarea) with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<`
-// or `{{` opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes.
-import { createContext, useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { normalizeName } from './catalog';
-
-export interface Suggestion {
-  /** Inserted text, brackets included: `<fetch.data>` or `{{API_TOKEN}}`. */
-  value: string;
-  detail?: string;
-}
-
-export const SuggestionsContext = createContext<Suggestion[]>([]);
-
-interface Token {
-  kind: 'block' | 'env';
-  query: string;
-  start: number;
-  end: number;
-}
-
-function tokenAt(text: string, caret: number): Token | null {
-  const before = text.slice(0, caret);
-  const block = /<([A-Za-z0-9_ .[\]-]*)$/.exec(before);
-  if (block) return { kind: 'block', query: normalizeName(block[1]), start: caret - block[0].length, end: caret };
-  const env = /\{\{\s*([A-Za-z0-9_]*)$/.exec(before);
-  if (env) return { kind: 'env', query: env[1].toLowerCase(), start: caret - env[0].length, end: caret };
-  return null;
-}
+// A one-line text input with autocomplete for `<block.field>` references and `{{ENV}}` variables: typing `<` or `{{`
+// opens a list of what is reachable; arrows move, Enter/Tab insert, Escape closes. Longer text and code are edited in
+// CodeField.tsx, which offers the same suggestions.
+import { useContext, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { matchesFor, SuggestionsContext, tokenAt, type Suggestion, type Token } from './suggestions';
 
 export function RefInput({
   value,
   onChange,
-  multiline = false,
-  rows = 4,
   placeholder,
-  className,
   label,
 }: {
   value: string;
   onChange: (value: string) => void;
-  multiline?: boolean;
-  rows?: number;
   placeholder?: string;
-  className?: string;
   label?: string;
 }) {
   const all = useContext(SuggestionsContext);
-  const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  const ref = useRef<HTMLInputElement>(null);
   const [token, setToken] = useState<Token | null>(null);
   const [active, setActive] = useState(0);
 
-  const matches = useMemo(() => {
-    if (!token) return [];
-    return all
-      .filter((s) => (token.kind === 'block' ? s.value.startsWith('<') : s.value.startsWith('{{')))
-      .filter((s) => s.value.toLowerCase().replace(/[<>{}]/g, '').includes(token.query))
-      .slice(0, 12);
-  }, [all, token]);
+  const matches = useMemo(() => matchesFor(all, token), [all, token]);
 
   const refresh = (text: string, caret: number | null) => {
     const next = caret === null ? null : tokenAt(text, caret);
@@ -97,7 +62,6 @@ export function RefInput({
     value,
     placeholder,
     'aria-label': label,
-    className: `${className ?? ''} ${multiline ? '' : ''}`,
     spellCheck: false,
     onChange: (e: { target: { value: string; selectionStart: number | null } }) => {
       onChange(e.target.value);
@@ -111,7 +75,7 @@ export function RefInput({
 
   return (
     <div className="ref-input">
-      {multiline ? <textarea rows={rows} {...common} /> : <input {...common} />}
+      <input {...common} />
       {token && matches.length > 0 && (
         <ul className="suggestions" role="listbox">
           {matches.map((s, i) => (

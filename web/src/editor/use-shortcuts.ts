@@ -14,6 +14,8 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ['Delete / Backspace', 'Delete the selection'],
   ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo'],
   ['Escape', 'Leave a field, close a menu'],
+  ['Escape, then Tab', 'Leave a code field for the next field (Tab alone indents there)'],
+  ['Ctrl+Space', 'In a code field: list the references to insert (typing < or {{ lists them too)'],
   ['Right click', 'Block or canvas menu'],
   ['?', 'This list'],
 ];
@@ -43,7 +45,11 @@ export function useShortcuts(visible: boolean, actions: ShortcutActions) {
   useEffect(() => {
     if (!visible) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && isTyping(event.target)) return void (event.target as HTMLElement).blur();
+      if (event.key === 'Escape' && isTyping(event.target)) {
+        // Unless the field used the Escape itself (a code field closing its completion list).
+        if (!event.defaultPrevented) (event.target as HTMLElement).blur();
+        return;
+      }
       if (isTyping(event.target)) return;
       const mod = event.metaKey || event.ctrlKey;
       const key = event.key.toLowerCase();

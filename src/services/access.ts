@@ -66,6 +66,12 @@ export async function canRunInWorkspace(app: AppContext, principal: Reach, works
   return (await cachedWorkspaceRole(app, principal, workspaceId)) !== undefined;
 }
 
+/** Whether the principal's cached role there is at least `needed` (where a refusal is silence, as in a cancel broadcast). */
+export async function hasRunRole(app: AppContext, principal: Reach, workspaceId: string, needed: WorkspaceRole): Promise<boolean> {
+  const role = await cachedWorkspaceRole(app, principal, workspaceId);
+  return role !== undefined && atLeast(role, needed);
+}
+
 /** For a workspace the caller named explicitly: 403 when it is out of reach. */
 export async function assertWorkspaceAccess(db: Db, principal: Principal, workspaceId: string): Promise<void> {
   if (!(await canAccessWorkspace(db, principal, workspaceId))) throw forbidden();

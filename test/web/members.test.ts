@@ -85,6 +85,9 @@ async function membersJourney() {
   await invitee.getByRole('button', { name: 'Join Default' }).click();
   await invitee.getByRole('heading', { name: 'Workflows' }).waitFor();
   await invitee.getByText(INVITEE, { exact: true }).waitFor();
+  // A viewer's workflow list offers no changes, and says why.
+  await invitee.getByTestId('viewer-hint').waitFor();
+  expect(await invitee.getByRole('button', { name: 'New workflow' }).count()).toBe(0);
   // The link was used: opened again it says so.
   const again = await newPage();
   await again.goto(link);

@@ -573,17 +573,19 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
             )}
             <SaveIndicator save={autosave.save} onRetry={() => void autosave.flush()} />
             <span className="grow" />
-            {!readOnly && (<>
-            <button className="btn ghost small" onClick={arrangeAll} title="Lay the blocks out left to right along their connections">
-              ⇶ Arrange
-            </button>
-            <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
-              ↶ Undo
-            </button>
-            <button className="btn ghost small" onClick={redo} disabled={!history.canRedo} title="Redo (Ctrl+Shift+Z)">
-              ↷ Redo
-            </button>
-            </>)}
+            {!readOnly && (
+              <>
+                <button className="btn ghost small" onClick={arrangeAll} title="Lay the blocks out left to right along their connections">
+                  ⇶ Arrange
+                </button>
+                <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
+                  ↶ Undo
+                </button>
+                <button className="btn ghost small" onClick={redo} disabled={!history.canRedo} title="Redo (Ctrl+Shift+Z)">
+                  ↷ Redo
+                </button>
+              </>
+            )}
           </div>
           {readOnly && (
             <div className="banner info" role="note" data-testid="view-only">
@@ -646,53 +648,55 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
           )}
           {help && <ShortcutSheet onClose={() => setHelp(false)} />}
           <div className="editor-body">
-            {!readOnly && <aside className="palette" aria-label="Blocks">
-              <input
-                ref={searchRef}
-                className="palette-search"
-                type="search"
-                aria-label="Search blocks"
-                placeholder="Search blocks  ( / )"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    addFirstMatch();
-                  }
-                }}
-              />
-              {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
-                <div key={group}>
-                  <h4>{group}</h4>
-                  {matches.filter((t) => t.group === group).map((t) => {
-                    const disabled = t.type === 'api_trigger' && hasApiTrigger;
-                    return (
-                      <div
-                        key={t.type}
-                        className={`palette-item ${disabled ? 'disabled' : ''}`}
-                        draggable={!disabled}
-                        data-testid={`palette-${t.type}`}
-                        title={disabled ? 'A workflow has at most one API trigger' : `${t.description} — drag onto the canvas or click`}
-                        onDragStart={(e) => {
-                          e.dataTransfer.setData(PALETTE_MIME, t.type);
-                          e.dataTransfer.effectAllowed = 'move';
-                        }}
-                        onClick={() => !disabled && addBlock(t.type)}
-                      >
-                        <span className="block-icon" style={{ background: t.color }}>
-                          {t.icon}
-                        </span>
-                        {t.label}
-                      </div>
-                    );
-                  })}
-                </div>
-              ))}
-              <p className="muted tiny hint">
-                Click or drag a block in. Drag from a block's right edge to connect. Press <kbd>?</kbd> for shortcuts.
-              </p>
-            </aside>}
+            {!readOnly && (
+              <aside className="palette" aria-label="Blocks">
+                <input
+                  ref={searchRef}
+                  className="palette-search"
+                  type="search"
+                  aria-label="Search blocks"
+                  placeholder="Search blocks  ( / )"
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      addFirstMatch();
+                    }
+                  }}
+                />
+                {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
+                  <div key={group}>
+                    <h4>{group}</h4>
+                    {matches.filter((t) => t.group === group).map((t) => {
+                      const disabled = t.type === 'api_trigger' && hasApiTrigger;
+                      return (
+                        <div
+                          key={t.type}
+                          className={`palette-item ${disabled ? 'disabled' : ''}`}
+                          draggable={!disabled}
+                          data-testid={`palette-${t.type}`}
+                          title={disabled ? 'A workflow has at most one API trigger' : `${t.description} — drag onto the canvas or click`}
+                          onDragStart={(e) => {
+                            e.dataTransfer.setData(PALETTE_MIME, t.type);
+                            e.dataTransfer.effectAllowed = 'move';
+                          }}
+                          onClick={() => !disabled && addBlock(t.type)}
+                        >
+                          <span className="block-icon" style={{ background: t.color }}>
+                            {t.icon}
+                          </span>
+                          {t.label}
+                        </div>
+                      );
+                    })}
+                  </div>
+                ))}
+                <p className="muted tiny hint">
+                  Click or drag a block in. Drag from a block's right edge to connect. Press <kbd>?</kbd> for shortcuts.
+                </p>
+              </aside>
+            )}
             <div className="canvas" ref={wrapper} onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }} onDrop={onDrop}>
               <ReactFlow<FlowNode, FlowEdge>
                 colorMode={colorMode}

@@ -109,6 +109,11 @@ async function membersJourney() {
     return { status: res.status, body: (await res.json()) as unknown };
   }, workflowId);
   expect(refused).toEqual({ status: 403, body: { code: 'FORBIDDEN', error: VIEWER_REFUSAL } });
+  // Webhook subscriptions are shown, not offered for change.
+  await invitee.getByRole('tab', { name: 'Webhooks' }).click();
+  await invitee.getByTestId('viewer-hint').waitFor();
+  expect(await invitee.getByRole('button', { name: 'Add subscription' }).count()).toBe(0);
+  await invitee.getByRole('tab', { name: 'Deploy' }).click();
 
   // ---- the owner makes them an editor; they deploy -------------------------------------------------------------
   const role = page.getByLabel(`Role of ${INVITEE}`);

@@ -118,7 +118,7 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
             <Boundary what="This tab" back={<Link to={`/workflows/${workflowId}`} className="btn small ghost">Back to the editor</Link>} resetKeys={[tab]}>
               {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
-              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
             </Boundary>
           </div>

@@ -227,4 +227,12 @@ describe('members', () => {
     expect((await t.request('PATCH', `${path}/${someone.userId}`, { body: { role: 'owner' } })).status).toBe(400);
     expect((await t.request('PATCH', `${path}/usr_nobody`, { body: { role: 'viewer' } })).status).toBe(404);
   });
+
+  it('reads a membership stored as `member` (before viewers existed) as an editor', async () => {
+    const legacy = await memberWithKey('legacy@example.com', 'member');
+    const listed = (await t.request('GET', `/api/v1/workspaces/${t.workspaceId}/members`)).body.data;
+    expect(listed.find((m: { userId: string }) => m.userId === legacy.userId).role).toBe('editor');
+    const values = await fixture();
+    expect((await t.request('POST', `/api/v1/workflows/${values.workflowId}/deploy`, { apiKey: legacy.key })).status).toBe(200);
+  });
 });

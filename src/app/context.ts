@@ -26,7 +26,7 @@ import { createFileServices } from '../services/files/file-services.js';
 import { openFileStorage } from '../services/files/open-storage.js';
 import { createRateLimiter } from '../services/rate-limiter.js';
 import { createReadiness } from '../services/readiness.js';
-import { canRunInWorkspace } from '../services/access.js';
+import { hasRunRole } from '../services/access.js';
 import { setupToken } from '../services/setup.js';
 import { createUsageMeter } from '../services/usage-meter.js';
 import { bootstrapAdmin } from '../services/workspaces.js';
@@ -94,8 +94,9 @@ export async function createAppContext(config: Config, logger: Logger, database?
       onCharged: (ownerId, cost) => usage.add(ownerId, cost),
       onCommitted: (runs) => metrics.recorderBatch(runs),
     }),
+    // Cancelling is an editor's (docs/api.md "Members and invites"): a viewer's request is ignored where the run is.
     cancellations: createCancellations(db.changes, (request, workspaceId) =>
-      canRunInWorkspace(app, { userId: request.userId, keyWorkspaceId: request.keyWorkspaceId }, workspaceId),
+      hasRunRole(app, { userId: request.userId, keyWorkspaceId: request.keyWorkspaceId }, workspaceId, 'editor'),
     ),
     metrics,
     tracing,

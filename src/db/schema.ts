@@ -49,10 +49,35 @@ export const workspaceMembers = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').notNull().default('member'),
+    /** owner | admin | editor | viewer (services/access.ts). */
+    role: text('role').notNull().default('editor'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('workspace_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Invite links to a workspace (services/invites.ts): one-time, expiring. Only the SHA-256 of the token is stored, as
+ * for API keys; revoking deletes the row.
+ */
+export const workspaceInvites = pgTable(
+  'workspace_invites',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    /** When set, only this address may accept. */
+    email: text('email'),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('workspace_invites_token_idx').on(t.tokenHash), index('workspace_invites_workspace_idx').on(t.workspaceId)],
 );
 
 export const apiKeys = pgTable(

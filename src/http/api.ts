@@ -15,6 +15,7 @@ import { chatRoutes } from './routes/chat.js';
 import { executeRoutes } from './routes/execute.js';
 import { executionRoutes } from './routes/executions.js';
 import { fileRoutes } from './routes/files.js';
+import { inviteRoutes } from './routes/invites.js';
 import { folderRoutes } from './routes/folders.js';
 import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
@@ -44,6 +45,8 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
   const v1 = new OpenAPIHono<AppEnv>()
     // Web app sign-in/out/sign-up and the current session: no key, their own small body limit.
     .route('/auth', authSessionRoutes)
+    // Invite links: the token is the capability, so no key (routes/invites.ts).
+    .route('/invites', inviteRoutes)
     .route('/me', guarded(meRoutes))
     .route('/block-types', guarded(blockTypeRoutes))
     .route('/workspaces', guarded(workspaceRoutes))

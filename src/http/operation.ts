@@ -183,17 +183,21 @@ export const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
 
 // ── Errors ──
 
-type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 503;
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 429 | 503;
 
 /** The error answers (components.responses): the Error body, with the headers each one carries. */
 const errorResponses: Record<ErrorStatus, { name: string; description: string; headers?: readonly HeaderName[] }> = {
   400: { name: 'BadRequest', description: 'VALIDATION_ERROR (details name each problem), or INVALID_JSON for an unreadable body' },
   401: { name: 'Unauthorized', description: 'UNAUTHORIZED: missing, invalid or revoked credentials' },
   402: { name: 'UsageLimitExceeded', description: 'USAGE_LIMIT_EXCEEDED: the workspace owner\'s usage limit for the period is reached' },
-  403: { name: 'Forbidden', description: 'FORBIDDEN: no access to that workspace, or a session request without X-CSRF-Token' },
+  403: {
+    name: 'Forbidden',
+    description: "FORBIDDEN: no access to that workspace, the caller's role there does not allow it (\"Viewers cannot deploy workflows\"), or a session request without X-CSRF-Token",
+  },
   404: { name: 'NotFound', description: 'NOT_FOUND: no such resource (or none the caller can see)' },
   408: { name: 'ExecutionTimeout', description: 'EXECUTION_TIMEOUT: the run took longer than the execution time-out' },
   409: { name: 'Conflict', description: 'The request conflicts with the current state (code says which)' },
+  410: { name: 'Gone', description: 'INVITE_EXPIRED or INVITE_USED: the invite link cannot be used any more' },
   413: { name: 'PayloadTooLarge', description: 'PAYLOAD_TOO_LARGE: the request body is over the limit' },
   415: { name: 'UnsupportedMediaType', description: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json' },
   429: {

@@ -4,7 +4,8 @@
 // Objects are strict for that reason; values the API passes through from users (outputs, states) are open.
 import { z } from 'zod';
 import { FIELD_KINDS } from '../services/block-types.js';
-import { MEMBER_ROLES } from '../services/workspaces.js';
+import { WORKSPACE_ROLES } from '../services/access.js';
+import { ASSIGNABLE_ROLES } from '../services/workspaces.js';
 import { TRIGGER_TYPES } from '../workflow/index.js';
 
 const timestamp = z.string().describe('ISO 8601');
@@ -374,7 +375,8 @@ export const readiness = z
   })
   .describe('200 with status ok when every check passes, else 503 with status unavailable');
 
-const memberRole = z.enum(MEMBER_ROLES);
+const memberRole = z.enum(WORKSPACE_ROLES).describe('owner, admin, editor or viewer (docs/api.md "Members and invites")');
+const assignableRole = z.enum(ASSIGNABLE_ROLES);
 export const workspace = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -385,8 +387,24 @@ export const workspace = z.strictObject({
 });
 export const member = z.strictObject({ userId: z.string(), email: z.string(), role: memberRole, joinedAt: timestamp });
 export const addedMember = z
-  .strictObject({ userId: z.string(), email: z.string(), role: z.enum(['admin', 'member']), joinedAt: timestamp })
+  .strictObject({ userId: z.string(), email: z.string(), role: assignableRole, joinedAt: timestamp })
   .describe('The member as added (an address without an account gets one, without a password); a member added again keeps the date they joined');
+
+export const invite = z
+  .strictObject({ id: z.string(), role: assignableRole, email: z.string().nullable().describe('Only this address may accept'), createdAt: timestamp, expiresAt: timestamp })
+  .describe('A pending invite link (the token is only in the answer that created it)');
+export const createdInvite = invite
+  .extend({ url: z.string().describe('The link to hand over, `<base>/invite?token=…`: shown once') })
+  .describe('The invite as created, with its one-time link');
+export const invitePreview = z
+  .strictObject({
+    workspaceId: z.string(),
+    workspaceName: z.string(),
+    role: assignableRole,
+    email: z.string().nullable().describe('When set, only this address may accept'),
+    expiresAt: timestamp,
+  })
+  .describe('What an invite link offers, for the page that accepts it');
 
 export const envVar = z
   .strictObject({ name: z.string(), updatedAt: timestamp })
@@ -532,8 +550,11 @@ export const responseSchemas = {
   Health: health,
   Readiness: readiness,
   ...entity('Workspace', workspace),
-  ...listed('Member', member),
+  ...entity('Member', member),
   ...answered('AddedMember', addedMember),
+  ...listed('Invite', invite),
+  ...answered('CreatedInvite', createdInvite),
+  InvitePreview: invitePreview,
   ...listed('EnvVar', envVar),
   UsageLimits: usageLimits,
   ...entity('Folder', folder),

@@ -14,7 +14,7 @@ import { AppError, notFound } from '../errors.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult } from '../jobs/types.js';
 import { TRIGGER_TYPES } from '../workflow/index.js';
-import { assertWorkspaceAccess, canRunInWorkspace } from '../services/access.js';
+import { assertWorkspaceAccess, canRunInWorkspace, requireRunRole } from '../services/access.js';
 import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
@@ -54,6 +54,7 @@ export async function resumeExecution(
 ): Promise<ResumeAnswer> {
   const row = await pausedRow(app.db, executionId);
   if (!row || !(await canRunInWorkspace(app, principal, row.workspaceId))) throw notFound('Execution');
+  await requireRunRole(app, principal, row.workspaceId, 'editor', 'approve or reject runs');
   const decision: Decision = { approved: body.approved, data: body.data ?? {}, decidedBy: principal.userId, decidedAt: new Date().toISOString() };
   // The decision and the job that acts on it commit together: no crash can leave a decided run with nobody to resume it.
   const accepted = await app.db.transaction(async (tx) => {

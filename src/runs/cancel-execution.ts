@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { executions } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
-import { canRunInWorkspace } from '../services/access.js';
+import { canRunInWorkspace, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { CHANGES_CHANNEL } from '../db/change-feed.js';
@@ -32,7 +32,12 @@ async function logStatus(app: AppContext, executionId: string) {
 }
 
 export async function cancelExecution(app: AppContext, principal: Principal, executionId: string): Promise<CancelAnswer> {
-  const mayReach = (workspaceId: string) => canRunInWorkspace(app, principal, workspaceId);
+  // Out of reach reads as unknown (false → 404); in reach but a viewer is refused (403).
+  const mayReach = async (workspaceId: string) => {
+    if (!(await canRunInWorkspace(app, principal, workspaceId))) return false;
+    await requireRunRole(app, principal, workspaceId, 'editor', 'cancel runs');
+    return true;
+  };
   const finished = () => new AppError('EXECUTION_NOT_RUNNING', 409, 'The execution has already finished; there is nothing to cancel');
 
   const before = await logStatus(app, executionId);

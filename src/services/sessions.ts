@@ -177,10 +177,10 @@ async function admitSignInAttempt(db: Db, email: string, address: string, now: D
 const invalidCredentials = () => new AppError('UNAUTHORIZED', 401, 'Invalid email or password');
 
 /**
- * Checks email and password; the same answer (and about the same time) for an unknown email and a wrong password.
- * `clientAddress` is where the request came from (see http/client-address.ts), for the per-address limit.
+ * The password check of a sign-in, with its limits: also what accepting an invite as an existing user goes through, so
+ * an invite link is no way around the lock-out. Answers the user, or throws 401 / 429.
  */
-export async function signIn(db: Db, input: { email: string; password: string; clientAddress: string }, now = new Date()) {
+export async function checkSignInPassword(db: Db, input: { email: string; password: string; clientAddress: string }, now = new Date()) {
   const email = normalizeEmail(input.email);
   const counted = await admitSignInAttempt(db, email, input.clientAddress, now);
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -189,6 +189,15 @@ export async function signIn(db: Db, input: { email: string; password: string; c
   // Only failures count: a success hands its attempt back (it does not wipe the failures before it).
   const { start } = signInWindow(now);
   await Promise.all(counted.map((bucket) => returnAttempt(db, bucket, start)));
+  return user;
+}
+
+/**
+ * Checks email and password; the same answer (and about the same time) for an unknown email and a wrong password.
+ * `clientAddress` is where the request came from (see http/client-address.ts), for the per-address limit.
+ */
+export async function signIn(db: Db, input: { email: string; password: string; clientAddress: string }, now = new Date()) {
+  const user = await checkSignInPassword(db, input, now);
   // Expired sessions of this user go now (through the user index), so the table never grows without bound.
   await db.delete(sessions).where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, now)));
   const { token, session } = await createSession(db, user.id, now);

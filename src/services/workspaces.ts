@@ -5,11 +5,15 @@ import type { Db } from '../db/client.js';
 import { users, workspaceMembers, workspaces } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { requireRole, toWorkspaceRole, type WorkspaceRole } from './access.js';
 import { findKeyByValue, storeApiKey, type Principal } from './api-keys.js';
 import { lockOwnerProvisioning } from './owner-lock.js';
 
-export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+/** The roles a member can be given; `owner` is only ever the workspace's creator. */
+export const ASSIGNABLE_ROLES = ['admin', 'editor', 'viewer'] as const;
+export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+
+const MANAGE_MEMBERS = 'manage members';
 
 export interface WorkspaceView {
   id: string;
@@ -60,7 +64,7 @@ export async function listWorkspaces(db: Db, principal: Principal): Promise<Work
       name: r.ws.name,
       plan: r.plan,
       ownerId: r.ws.ownerId,
-      role: r.role,
+      role: toWorkspaceRole(r.role),
       createdAt: r.ws.createdAt.toISOString(),
     }));
 }
@@ -72,31 +76,25 @@ export async function listMembers(db: Db, workspaceId: string) {
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(eq(workspaceMembers.workspaceId, workspaceId))
     .orderBy(asc(workspaceMembers.createdAt));
-  return rows.map((r) => ({ ...r, joinedAt: r.joinedAt.toISOString() }));
+  return rows.map((r) => ({ ...r, role: toWorkspaceRole(r.role), joinedAt: r.joinedAt.toISOString() }));
 }
 
-async function memberRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
+async function memberRole(db: Db, workspaceId: string, userId: string): Promise<WorkspaceRole | undefined> {
   const [row] = await db
     .select({ role: workspaceMembers.role })
     .from(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
     .limit(1);
-  return row?.role;
+  return row ? toWorkspaceRole(row.role) : undefined;
 }
 
-/** Only owners and admins change membership; the owner cannot be removed or demoted. */
-async function assertCanManageMembers(db: Db, workspaceId: string, actorId: string): Promise<void> {
-  const role = await memberRole(db, workspaceId, actorId);
-  if (role !== 'owner' && role !== 'admin') {
-    throw new AppError('FORBIDDEN', 403, 'Only workspace owners and admins can change members');
-  }
-}
+type Actor = Pick<Principal, 'userId' | 'keyWorkspaceId'>;
 
 export async function addMember(
   db: Db,
-  input: { workspaceId: string; actorId: string; email: string; role: Exclude<MemberRole, 'owner'>; plan: Plan },
+  input: { workspaceId: string; actor: Actor; email: string; role: AssignableRole; plan: Plan },
 ) {
-  await assertCanManageMembers(db, input.workspaceId, input.actorId);
+  await requireRole(db, input.actor, input.workspaceId, 'admin', MANAGE_MEMBERS);
   const user = await findOrCreateUser(db, input.email, input.plan);
   const existing = await memberRole(db, input.workspaceId, user.id);
   if (existing === 'owner') throw new AppError('VALIDATION_ERROR', 400, 'The workspace owner is already a member');
@@ -109,8 +107,23 @@ export async function addMember(
   return { userId: user.id, email: user.email, role: input.role, joinedAt: row.joinedAt.toISOString() };
 }
 
-export async function removeMember(db: Db, input: { workspaceId: string; actorId: string; userId: string }) {
-  await assertCanManageMembers(db, input.workspaceId, input.actorId);
+/** Only owners and admins change membership; the owner cannot be demoted. */
+export async function changeMemberRole(db: Db, input: { workspaceId: string; actor: Actor; userId: string; role: AssignableRole }) {
+  await requireRole(db, input.actor, input.workspaceId, 'admin', MANAGE_MEMBERS);
+  const role = await memberRole(db, input.workspaceId, input.userId);
+  if (!role) throw notFound('Member');
+  if (role === 'owner') throw new AppError('VALIDATION_ERROR', 400, 'The workspace owner cannot be demoted');
+  await db
+    .update(workspaceMembers)
+    .set({ role: input.role })
+    .where(and(eq(workspaceMembers.workspaceId, input.workspaceId), eq(workspaceMembers.userId, input.userId)));
+  const member = (await listMembers(db, input.workspaceId)).find((m) => m.userId === input.userId);
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+export async function removeMember(db: Db, input: { workspaceId: string; actor: Actor; userId: string }) {
+  await requireRole(db, input.actor, input.workspaceId, 'admin', MANAGE_MEMBERS);
   const role = await memberRole(db, input.workspaceId, input.userId);
   if (!role) throw notFound('Member');
   if (role === 'owner') throw new AppError('VALIDATION_ERROR', 400, 'The workspace owner cannot be removed');

@@ -18,6 +18,7 @@ import {
   type StoredResponse,
   syncAnswer,
 } from '../runs/index.js';
+import { requireRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
@@ -44,6 +45,8 @@ export async function prepareManualRun(
   request: { principal: Principal; workflowId: string; readBody(): Promise<ManualRunBody>; origin?: RunOrigin },
 ): Promise<PreparedRun> {
   const row = await getWorkflowForPrincipal(app.db, request.principal, request.workflowId);
+  // A draft run executes whatever the draft holds: it is editing, not reading.
+  await requireRole(app.db, request.principal, row.workspaceId, 'editor', 'run drafts');
   const owner = await workspaceOwner(app.db, row.workspaceId);
   const { headers } = await admitRun(app, owner, { rateBucket: null });
   const body = await request.readBody();

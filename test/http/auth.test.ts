@@ -102,7 +102,7 @@ describe('tenant isolation', () => {
     expect(outsiderMember.status).toBe(201);
     expect(outsiderMember.body.data.email).toBe('outsider@example.com');
     const members = await t.request('GET', `/api/v1/workspaces/${ws2.body.data.id}/members`, { apiKey: t.personalKey });
-    expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['member', 'owner']);
+    expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['editor', 'owner']);
     // The answer is the member as the list shows them; added again with another role, they keep the date they joined.
     const listed = members.body.data.find((m: { email: string }) => m.email === 'outsider@example.com');
     expect(outsiderMember.body.data).toEqual(listed);

@@ -30,6 +30,9 @@ function conforms(name: keyof typeof responseSchemas, body: unknown) {
 }
 
 describe('documented responses match real ones', () => {
+  /** An invite made with the members' answers, accepted once first-run setup is over. */
+  let inviteToken = '';
+
   it('workflows, deployments, export and import', async () => {
     conforms('Me', (await t.request('GET', '/api/v1/me')).body);
     conforms('BlockTypeList', (await t.request('GET', '/api/v1/block-types')).body);
@@ -231,6 +234,21 @@ describe('documented responses match real ones', () => {
     const memberList = await t.request('GET', members);
     expect(memberList.body.data).toHaveLength(2);
     conforms('MemberList', memberList.body);
+    const changed = await t.request('PATCH', `${members}/${added.body.data.userId}`, { body: { role: 'viewer' } });
+    expect(changed.status).toBe(200);
+    conforms('MemberResponse', changed.body);
+
+    const invites = `/api/v1/workspaces/${t.workspaceId}/invites`;
+    const invite = await t.request('POST', invites, { body: { role: 'editor', email: 'invited@example.com' } });
+    expect(invite.status).toBe(201);
+    conforms('CreatedInviteResponse', invite.body);
+    conforms('InviteList', (await t.request('GET', invites)).body);
+    const token = new URL(invite.body.data.url).searchParams.get('token');
+    const preview = await t.request('GET', `/api/v1/invites/${token}`, { apiKey: null });
+    expect(preview.status).toBe(200);
+    conforms('InvitePreview', preview.body);
+    // Accepting (which signs in) is checked after first-run setup, which needs nobody to have a password yet.
+    inviteToken = token!;
 
     const env = `/api/v1/workspaces/${t.workspaceId}/env`;
     const set = await t.request('PUT', env, { body: { variables: { DOC_TOKEN: 'secret-value', DOC_URL: 'https://example.com' } } });
@@ -301,6 +319,13 @@ describe('documented responses match real ones', () => {
     expect(bySession.rateLimit.authType).toBe('session');
     conforms('WorkspaceList', (await t.request('GET', '/api/v1/workspaces', { ...anonymous, headers: { cookie } })).body);
     conforms('AuthOptions', (await t.request('GET', '/api/v1/auth/options', anonymous)).body);
+
+    const accepted = await t.request('POST', `/api/v1/invites/${inviteToken}/accept`, {
+      ...anonymous,
+      body: { email: 'invited@example.com', password: 'invited-password-1' },
+    });
+    expect(accepted.status).toBe(200);
+    conforms('SignedIn', accepted.body);
   });
 
   it('names a schema for every documented body, and each resolves', () => {

@@ -8,6 +8,8 @@ import { useSession } from './session';
 // The signed-in app (TanStack Query, the top bar, every page) is fetched once somebody is signed in: the sign-in page's
 // first load is React, the API client and this file's few pages.
 const SignedInApp = lazy(() => import('./Shell').then((m) => ({ default: m.SignedInApp })));
+// Only whoever opens an invite link needs its page: a chunk of its own, out of the sign-in page's first load.
+const InvitePage = lazy(() => import('./pages/Invite').then((m) => ({ default: m.InvitePage })));
 
 const loading = (
   <div className="page-message">
@@ -20,6 +22,14 @@ export function App() {
   const { pathname } = useLocation();
   if (session.status === 'loading') return loading;
   if (session.status === 'error') return <div className="page-message"><ErrorBox error={session.error} /></div>;
+  // An invite link opens its page whoever is signed in: joining signs in as the invitee.
+  if (pathname === '/invite') {
+    return (
+      <Suspense fallback={loading}>
+        <InvitePage />
+      </Suspense>
+    );
+  }
   if (!session.session) return pathname === '/setup' ? <SetupPage /> : <SignInPage />;
   return (
     <Suspense fallback={loading}>

@@ -19,6 +19,7 @@ const LogDetailPage = lazy(() => import('./pages/LogDetail').then((m) => ({ defa
 const LogsPage = lazy(() => import('./pages/Logs').then((m) => ({ default: m.LogsPage })));
 const ApprovalsPage = lazy(() => import('./pages/Approvals').then((m) => ({ default: m.ApprovalsPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
+const MembersPage = lazy(() => import('./pages/Members').then((m) => ({ default: m.MembersPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -72,6 +73,7 @@ function Shell() {
   else if (section === 'logs') page = <LogsPage />;
   else if (section === 'approvals') page = <ApprovalsPage />;
   else if (section === 'settings') page = <SettingsPage />;
+  else if (section === 'members') page = <MembersPage />;
   else page = <div className="page-message">Nothing here. <Link to="/workflows">Go to workflows</Link></div>;
 
   return (
@@ -101,6 +103,7 @@ function Shell() {
             Approvals <WaitingCount workspaceId={workspace.id} />
           </Link>
           <Link to="/logs" className={section === 'logs' ? 'active' : ''}>Logs</Link>
+          <Link to="/members" className={section === 'members' ? 'active' : ''}>Members</Link>
           <Link to="/settings" className={section === 'settings' ? 'active' : ''}>Settings</Link>
         </nav>
         <div className="topbar-user">

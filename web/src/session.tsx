@@ -7,6 +7,11 @@ import type { SessionInfo, Workspace } from './types';
 
 const WORKSPACE_KEY = 'sluice.workspaceId';
 
+/** The workspace to show after the next sign-in (accepting an invite lands in the workspace it invited to). */
+export function rememberWorkspace(id: string) {
+  localStorage.setItem(WORKSPACE_KEY, id);
+}
+
 /** Where the session stands: being asked for the first time, unreadable, or known (null: nobody is signed in). */
 export type SessionState =
   | { status: 'loading' }

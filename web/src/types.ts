@@ -45,6 +45,8 @@ export type Delivery = Api.Delivery;
 export type DeliveryPage = Api.DeliveryPage;
 
 export type Folder = Api.Folder;
+/** The answer of creating an invite: the only one that holds its link. */
+export type CreatedInvite = Api.CreatedInvite;
 /** The answer of creating a key: the only one that holds the key itself. */
 export type CreatedApiKey = Api.CreatedApiKey;
 

@@ -2,6 +2,7 @@
 // types come from the server's OpenAPI document. Refusals throw SluiceError; 429s are retried after Retry-After.
 import { createApi, type RequestOptions, type SluiceClientOptions } from './api.js';
 import { logCalls } from './logs.js';
+import { memberCalls } from './members.js';
 import { runCalls } from './runs.js';
 import type { BlockType, Me } from './types.js';
 import { webhookCalls } from './webhook-subscriptions.js';
@@ -21,6 +22,8 @@ export function createSluiceClient(options: SluiceClientOptions) {
       transport.answer(transport.api.GET('/api/v1/block-types', { signal: opts.signal })).then((r) => r.data),
     workflows: workflowCalls(transport),
     webhooks: webhookCalls(transport),
+    /** Members of a workspace and invite links. */
+    members: memberCalls(transport),
     ...runCalls(transport),
     ...logCalls(transport),
   };

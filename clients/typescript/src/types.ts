@@ -46,6 +46,14 @@ export type Readiness = Schemas['Readiness'];
 export type Workspace = Schemas['Workspace'];
 export type Member = Schemas['Member'];
 export type AddedMember = Schemas['AddedMember'];
+/** owner, admin, editor or viewer. */
+export type WorkspaceRole = Member['role'];
+export type Invite = Schemas['Invite'];
+/** A new invite with its one-time link, which no later answer contains. */
+export type CreatedInvite = Schemas['CreatedInvite'];
+export type InvitePreview = Schemas['InvitePreview'];
+export type InviteCreate = JsonBody<'/api/v1/workspaces/{workspaceId}/invites', 'post'>;
+export type MemberUpdate = JsonBody<'/api/v1/workspaces/{workspaceId}/members/{userId}', 'patch'>;
 export type EnvVar = Schemas['EnvVar'];
 export type UsageLimits = Schemas['UsageLimits'];
 export type Folder = Schemas['Folder'];

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { Context } from 'hono';
 import { notFound } from '../../errors.js';
-import { assertWorkspaceAccess, canAccessWorkspace } from '../../services/access.js';
+import { assertWorkspaceAccess, canAccessWorkspace, requireRole } from '../../services/access.js';
 import { createFolder, deleteFolder, findFolder, listFolders, toFolderView, updateFolder } from '../../services/folders.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
@@ -23,6 +23,14 @@ async function loadFolder(c: Context<AppEnv>) {
   return row;
 }
 
+const FOLDERS = 'change folders';
+
+async function loadFolderToChange(c: Context<AppEnv>) {
+  const row = await loadFolder(c);
+  await requireRole(c.get('app').db, c.get('principal'), row.workspaceId, 'editor', FOLDERS);
+  return row;
+}
+
 export const folderRoutes = new OpenAPIHono<AppEnv>()
   .openapi(operation({ method: 'get', path: '/', summary: 'List folders', query: workspaceQuery, response: 'FolderList' }), async (c) => {
     const { workspaceId } = readQuery(c, workspaceQuery);
@@ -35,7 +43,7 @@ export const folderRoutes = new OpenAPIHono<AppEnv>()
     async (c) => {
       const body = await readBody(c, folderCreate);
       const { db } = c.get('app');
-      await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
+      await requireRole(db, c.get('principal'), body.workspaceId, 'editor', FOLDERS);
       return c.json({ data: await createFolder(db, body) }, 201);
     },
   )
@@ -45,7 +53,7 @@ export const folderRoutes = new OpenAPIHono<AppEnv>()
   .openapi(
     operation({ method: 'patch', path: '/{folderId}', summary: 'Rename or move a folder', body: folderUpdate, response: 'FolderResponse' }),
     async (c) => {
-      const row = await loadFolder(c);
+      const row = await loadFolderToChange(c);
       const body = await readBody(c, folderUpdate);
       return c.json({ data: await updateFolder(c.get('app').db, row, body) });
     },
@@ -53,7 +61,7 @@ export const folderRoutes = new OpenAPIHono<AppEnv>()
   .openapi(
     operation({ method: 'delete', path: '/{folderId}', summary: 'Delete a folder (its workflows move to the root)', success: 204 }),
     async (c) => {
-      await deleteFolder(c.get('app').db, await loadFolder(c));
+      await deleteFolder(c.get('app').db, await loadFolderToChange(c));
       return c.body(null, 204);
     },
   );

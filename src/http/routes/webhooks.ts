@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { requireRole } from '../../services/access.js';
 import { LOG_LEVELS, TRIGGER_TYPES } from '../../services/completion-webhooks/constants.js';
 import { listDeliveries, redeliver } from '../../services/completion-webhooks/delivery-history.js';
 import { sendTestEvent } from '../../services/completion-webhooks/test-event.js';
@@ -69,8 +70,17 @@ function loadWorkflow(c: Context<AppEnv>) {
   return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
 }
 
-async function loadSubscription(c: Context<AppEnv>) {
+const MANAGE_WEBHOOKS = 'manage webhook subscriptions';
+
+/** The workflow of a subscription change: editors and up (webhook secrets and targets are theirs to set). */
+async function loadWorkflowToChange(c: Context<AppEnv>) {
   const workflow = await loadWorkflow(c);
+  await requireRole(c.get('app').db, c.get('principal'), workflow.workspaceId, 'editor', MANAGE_WEBHOOKS);
+  return workflow;
+}
+
+async function loadSubscription(c: Context<AppEnv>, forChange = false) {
+  const workflow = forChange ? await loadWorkflowToChange(c) : await loadWorkflow(c);
   const subscriptionId = parseWith(id, c.req.param('subscriptionId'), 'subscription id', 'subscriptionId');
   return getSubscription(c.get('app').db, workflow.id, subscriptionId);
 }
@@ -97,7 +107,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       conflict: 'The workflow has as many subscriptions as it may (LIMIT_EXCEEDED)',
     }),
     async (c) => {
-      const workflow = await loadWorkflow(c);
+      const workflow = await loadWorkflowToChange(c);
       const body = await readBody(c, subscriptionCreate);
       return c.json({ data: toSubscriptionView(await createSubscription(c.get('app'), workflow, body)) }, 201);
     },
@@ -112,7 +122,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       response: 'DeliveryResponse',
     }),
     async (c) => {
-      const workflow = await loadWorkflow(c);
+      const workflow = await loadWorkflowToChange(c);
       const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
       return c.json({ data: await redeliver(c.get('app'), { workflowId: workflow.id }, deliveryId) }, 202);
     },
@@ -137,7 +147,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       response: 'SubscriptionResponse',
     }),
     async (c) => {
-      const row = await loadSubscription(c);
+      const row = await loadSubscription(c, true);
       const body = await readBody(c, subscriptionUpdate);
       return c.json({ data: toSubscriptionView(await updateSubscription(c.get('app'), row, body)) });
     },
@@ -145,7 +155,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
   .openapi(
     operation({ method: 'delete', path: `${base}/{subscriptionId}`, middleware: authenticated, summary: 'Delete a subscription', success: 204 }),
     async (c) => {
-      const row = await loadSubscription(c);
+      const row = await loadSubscription(c, true);
       await deleteSubscription(c.get('app').db, row);
       return c.body(null, 204);
     },
@@ -160,7 +170,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       response: 'DeliveryResponse',
     }),
     async (c) => {
-      const row = await loadSubscription(c);
+      const row = await loadSubscription(c, true);
       return c.json({ data: await sendTestEvent(c.get('app'), row) }, 202);
     },
   )
@@ -190,7 +200,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       response: 'DeliveryResponse',
     }),
     async (c) => {
-      const row = await loadSubscription(c);
+      const row = await loadSubscription(c, true);
       const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
       return c.json({ data: await redeliver(c.get('app'), { workflowId: row.workflowId, subscriptionId: row.id }, deliveryId) }, 202);
     },

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { Context } from 'hono';
-import { assertWorkspaceAccess } from '../../services/access.js';
+import { assertWorkspaceAccess, requireRole } from '../../services/access.js';
 import {
   activateDeployment,
   createWorkflow,
@@ -55,6 +55,13 @@ function loadWorkflow(c: Context<AppEnv>) {
   return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
 }
 
+/** A workflow the caller may change: 404 out of reach, 403 when its role there is below editor (`action` says what). */
+async function loadWorkflowToChange(c: Context<AppEnv>, action: string) {
+  const row = await loadWorkflow(c);
+  await requireRole(c.get('app').db, c.get('principal'), row.workspaceId, 'editor', action);
+  return row;
+}
+
 export const workflowRoutes = new OpenAPIHono<AppEnv>()
   .openapi(
     operation({ method: 'get', path: '/', summary: 'List workflows of a workspace', query: workflowListQuery, response: 'WorkflowList' }),
@@ -77,7 +84,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
     async (c) => {
       const body = await readBody(c, workflowCreate);
       const { db } = c.get('app');
-      await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
+      await requireRole(db, c.get('principal'), body.workspaceId, 'editor', 'create workflows');
       return c.json({ data: toWorkflowView(await createWorkflow(db, body)) }, 201);
     },
   )
@@ -93,7 +100,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
     async (c) => {
       const body = await readBody(c, workflowImport);
       const { db } = c.get('app');
-      await assertWorkspaceAccess(db, c.get('principal'), body.workspaceId);
+      await requireRole(db, c.get('principal'), body.workspaceId, 'editor', 'import workflows');
       const { row, missingEnvironment } = await importWorkflow(db, body);
       return c.json({ data: toWorkflowView(row), missingEnvironment }, 201);
     },
@@ -123,20 +130,20 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
       response: 'WorkflowResponse',
     }),
     async (c) => {
-      const row = await loadWorkflow(c);
+      const row = await loadWorkflowToChange(c, 'edit workflows');
       const body = await readBody(c, workflowUpdate);
       return c.json({ data: toWorkflowView(await updateWorkflow(c.get('app').db, row, body)) });
     },
   )
   .openapi(operation({ method: 'delete', path: '/{workflowId}', summary: 'Delete a workflow', success: 204 }), async (c) => {
-    const row = await loadWorkflow(c);
+    const row = await loadWorkflowToChange(c, 'delete workflows');
     await deleteWorkflow(c.get('app').db, row.id);
     return c.body(null, 204);
   })
   .openapi(
     operation({ method: 'post', path: '/{workflowId}/deploy', summary: 'Deploy the draft as the next version', response: 'DeployResult' }),
     async (c) => {
-      const row = await loadWorkflow(c);
+      const row = await loadWorkflowToChange(c, 'deploy workflows');
       const deployment = await deployWorkflow(c.get('app').db, row.id, c.get('principal').userId);
       return c.json({ version: deployment.version, deployedAt: deployment.createdAt.toISOString() });
     },
@@ -150,7 +157,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
       conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED)',
     }),
     async (c) => {
-      const row = await loadWorkflow(c);
+      const row = await loadWorkflowToChange(c, 'undeploy workflows');
       await undeployWorkflow(c.get('app').db, row);
       return c.json({ isDeployed: false });
     },
@@ -170,7 +177,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
       response: 'DeployResult',
     }),
     async (c) => {
-      const row = await loadWorkflow(c);
+      const row = await loadWorkflowToChange(c, 'roll back deployments');
       const version = parseWith(versionParam, c.req.param('version'), 'version', 'version');
       const { deployment, deployedAt } = await activateDeployment(c.get('app').db, row, version);
       return c.json({ version: deployment.version, deployedAt });

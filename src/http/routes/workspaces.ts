@@ -1,20 +1,44 @@
 import { $, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { assertWorkspaceAccess } from '../../services/access.js';
+import { assertWorkspaceAccess, requireRole } from '../../services/access.js';
 import { deleteEnvVar, ENV_NAME_PATTERN, listEnvVarNames, setEnvVars } from '../../services/env-vars.js';
-import { addMember, createWorkspace, listMembers, listWorkspaces, MEMBER_ROLES, removeMember } from '../../services/workspaces.js';
+import { createInvite, DEFAULT_INVITE_HOURS, listPendingInvites, MAX_INVITE_HOURS, revokeInvite } from '../../services/invites.js';
+import {
+  addMember,
+  ASSIGNABLE_ROLES,
+  changeMemberRole,
+  createWorkspace,
+  listMembers,
+  listWorkspaces,
+  removeMember,
+} from '../../services/workspaces.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
 import { parseWith, readBody } from '../validation.js';
 
 const workspaceCreate = z.strictObject({ name });
-const memberAdd = z.strictObject({
-  email: z.email().max(320),
-  role: z.enum(MEMBER_ROLES.filter((r) => r !== 'owner') as ['admin', 'member']).default('member'),
+/** `member`, the name editors had before viewers existed, is still taken on input. */
+const assignableRole = z
+  .enum([...ASSIGNABLE_ROLES, 'member'])
+  .transform((role) => (role === 'member' ? 'editor' : role))
+  .describe('admin, editor or viewer (`member` is read as editor)');
+const memberAdd = z.strictObject({ email: z.email().max(320), role: assignableRole.default('editor') });
+const memberUpdate = z.strictObject({ role: assignableRole });
+const inviteCreate = z.strictObject({
+  role: assignableRole,
+  email: z.email().max(320).optional().describe('Only this address may accept'),
+  expiresInHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INVITE_HOURS)
+    .default(DEFAULT_INVITE_HOURS)
+    .describe(`Hours until the link stops working (default ${DEFAULT_INVITE_HOURS}, at most ${MAX_INVITE_HOURS})`),
 });
 
+const CHANGE_ENV = 'change environment variables';
 const envName = z.string().regex(ENV_NAME_PATTERN, 'must be a valid variable name (letters, digits, _)');
 const envVarsSet = z.strictObject({
   variables: z
@@ -67,7 +91,7 @@ export const workspaceRoutes = $(
       const { db, config } = c.get('app');
       const member = await addMember(db, {
         workspaceId: c.req.param('workspaceId'),
-        actorId: c.get('principal').userId,
+        actor: c.get('principal'),
         email: body.email,
         role: body.role,
         plan: config.defaultPlan,
@@ -75,14 +99,67 @@ export const workspaceRoutes = $(
       return c.json({ data: member }, 201);
     },
   )
+  .openapi(
+    operation({
+      method: 'patch',
+      path: '/{workspaceId}/members/{userId}',
+      summary: "Change a member's role (owners and admins; the owner cannot be demoted)",
+      body: memberUpdate,
+      response: 'MemberResponse',
+    }),
+    async (c) => {
+      const body = await readBody(c, memberUpdate);
+      const member = await changeMemberRole(c.get('app').db, {
+        workspaceId: c.req.param('workspaceId'),
+        actor: c.get('principal'),
+        userId: parseWith(id, c.req.param('userId'), 'user id', 'userId'),
+        role: body.role,
+      });
+      return c.json({ data: member });
+    },
+  )
   .openapi(operation({ method: 'delete', path: '/{workspaceId}/members/{userId}', summary: 'Remove a member', success: 204 }), async (c) => {
     await removeMember(c.get('app').db, {
       workspaceId: c.req.param('workspaceId'),
-      actorId: c.get('principal').userId,
+      actor: c.get('principal'),
       userId: parseWith(id, c.req.param('userId'), 'user id', 'userId'),
     });
     return c.body(null, 204);
   })
+  .openapi(
+    operation({
+      method: 'post',
+      path: '/{workspaceId}/invites',
+      summary: 'Create a one-time invite link (owners and admins; the link is shown once)',
+      body: inviteCreate,
+      success: 201,
+      response: 'CreatedInviteResponse',
+    }),
+    async (c) => {
+      const body = await readBody(c, inviteCreate);
+      const { db, config } = c.get('app');
+      const invite = await createInvite(db, {
+        workspaceId: c.req.param('workspaceId'),
+        actor: c.get('principal'),
+        role: body.role,
+        email: body.email,
+        expiresInHours: body.expiresInHours,
+        baseUrl: config.baseUrl,
+      });
+      return c.json({ data: invite }, 201);
+    },
+  )
+  .openapi(operation({ method: 'get', path: '/{workspaceId}/invites', summary: 'Pending invites (no links)', response: 'InviteList' }), async (c) =>
+    c.json({ data: await listPendingInvites(c.get('app').db, c.get('principal'), c.req.param('workspaceId')) }),
+  )
+  .openapi(
+    operation({ method: 'delete', path: '/{workspaceId}/invites/{inviteId}', summary: 'Revoke a pending invite', success: 204 }),
+    async (c) => {
+      const inviteId = parseWith(id, c.req.param('inviteId'), 'invite id', 'inviteId');
+      await revokeInvite(c.get('app').db, c.get('principal'), c.req.param('workspaceId'), inviteId);
+      return c.body(null, 204);
+    },
+  )
   .openapi(
     operation({
       method: 'get',
@@ -101,8 +178,9 @@ export const workspaceRoutes = $(
       response: 'EnvVarList',
     }),
     async (c) => {
-      const body = await readBody(c, envVarsSet);
       const { db, cipher } = c.get('app');
+      await requireRole(db, c.get('principal'), c.req.param('workspaceId'), 'editor', CHANGE_ENV);
+      const body = await readBody(c, envVarsSet);
       await setEnvVars(db, cipher, c.req.param('workspaceId'), body.variables);
       return c.json({ data: await listEnvVarNames(db, c.req.param('workspaceId')) });
     },
@@ -111,6 +189,7 @@ export const workspaceRoutes = $(
     operation({ method: 'delete', path: '/{workspaceId}/env/{name}', summary: 'Delete an environment variable', success: 204 }),
     async (c) => {
       const name = parseWith(envName, c.req.param('name'), 'variable name', 'name');
+      await requireRole(c.get('app').db, c.get('principal'), c.req.param('workspaceId'), 'editor', CHANGE_ENV);
       await deleteEnvVar(c.get('app').db, c.req.param('workspaceId'), name);
       return c.body(null, 204);
     },

@@ -31,6 +31,8 @@ export type Pool =
   | 'sacrificialFolder'
   | 'sacrificialKey'
   | 'member'
+  | 'sacrificialInvite'
+  | 'inviteToken'
   | 'envName'
   | 'log'
   | 'execution'
@@ -197,11 +199,13 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const scratchWorkspace = (await ok('POST', '/api/v1/workspaces', { name: `${name} scratch` })).body.data.id as string;
   const gone = await ok('POST', `/api/v1/workspaces/${scratchWorkspace}/members`, { email: `gone-${name}@fuzz.test` });
   await ok('PUT', `/api/v1/workspaces/${scratchWorkspace}/env`, { variables: { FUZZ_VAR: 'value' } });
+  const invites = [];
+  for (let i = 0; i < 3; i++) invites.push((await ok('POST', `/api/v1/workspaces/${scratchWorkspace}/invites`, { role: 'viewer' })).body.data);
 
   // People: a member of Default signed in to the web app, and an outsider with a key of their own.
   const memberEmail = `member-${name}@fuzz.test`;
   const member = await ok('POST', '/api/v1/auth/sign-up', { email: memberEmail, password: PASSWORD }, null);
-  await ok('POST', `/api/v1/workspaces/${t.workspaceId}/members`, { email: memberEmail, role: 'member' });
+  await ok('POST', `/api/v1/workspaces/${t.workspaceId}/members`, { email: memberEmail, role: 'editor' });
   const memberCookie = (member.headers.get('set-cookie') ?? '').split(';')[0]!;
   const outsider = await ok('POST', '/api/v1/auth/sign-up', { email: `outsider-${name}@fuzz.test`, password: PASSWORD }, null);
   const outsiderCookie = (outsider.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -269,6 +273,8 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       sacrificialFolder: sacrificialFolders,
       sacrificialKey: sacrificialKeys,
       member: [gone.body.data.userId as string, t.userId],
+      sacrificialInvite: invites.map((i: { id: string }) => i.id),
+      inviteToken: invites.map((i: { url: string }) => new URL(i.url).searchParams.get('token')!),
       envName: ['FUZZ_VAR'],
       log: [log],
       execution: [executionId],

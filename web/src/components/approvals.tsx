@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answer, api } from '../api';
+import { canEdit } from '../roles';
 import { Link } from '../router';
+import { useWorkspace } from '../session';
 import type { CancelAnswer } from '../types';
 import { Badge, ConfirmButton, ErrorBox, formatTime, LevelBadge, Spinner } from './ui';
 
@@ -71,6 +73,7 @@ export function ApprovalActions({
 }) {
   const client = useQueryClient();
   const [note, setNote] = useState('');
+  const { workspaces } = useWorkspace();
   const refresh = () => void client.invalidateQueries({ queryKey: pausedRunsKey(workspaceId) });
   const decide = useMutation({
     mutationFn: async (action: 'approve' | 'reject' | 'cancel'): Promise<Decision> => {
@@ -84,6 +87,14 @@ export function ApprovalActions({
     },
     onError: refresh,
   });
+  // Read-only for viewers, as the server is (docs/api.md "Members and invites").
+  if (!canEdit(workspaces.find((w) => w.id === workspaceId)?.role)) {
+    return (
+      <p className="small muted" data-testid="viewer-hint">
+        Viewers cannot approve, reject or cancel runs. Ask a workspace owner or admin for the editor role.
+      </p>
+    );
+  }
   return (
     <div className="approval-actions" data-testid="approval-actions">
       <label className="field">

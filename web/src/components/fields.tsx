@@ -23,15 +23,17 @@ export function NamedSelect({
   none,
   label,
   onChange,
+  disabled,
 }: {
   items: readonly { id: string; name: string }[] | undefined;
   value: string;
   none: string;
   label?: string;
   onChange: (id: string) => void;
+  disabled?: boolean;
 }) {
   return (
-    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+    <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
       <option value="">{none}</option>
       {items?.map((item) => (
         <option key={item.id} value={item.id}>

@@ -23,6 +23,7 @@ import { Boundary } from '../components/boundary';
 import type { Workflow } from '../types';
 import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { useColorMode } from '../theme';
+import { VIEWER_HINT } from '../roles';
 import { BLOCK_TYPES, newBlockId, normalizeName, specOf, uniqueName } from './catalog';
 import { ConfigPanel } from './ConfigPanel';
 import {
@@ -69,6 +70,8 @@ export interface EditorProps {
   handle: MutableRefObject<EditorHandle | null>;
   onSaved: (workflow: Workflow) => void;
   visible: boolean;
+  /** A viewer's canvas: the blocks and their settings can be looked at, not changed, run or saved. */
+  readOnly?: boolean;
 }
 
 export function Editor(props: EditorProps) {
@@ -90,7 +93,7 @@ function centreOf(element: HTMLElement | null): XYPosition {
   return box ? { x: box.left + box.width / 2 - 100, y: box.top + box.height / 2 - 40 } : { x: 400, y: 300 };
 }
 
-function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: EditorProps) {
+function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, readOnly = false }: EditorProps) {
   // Built once per workflow: afterwards the canvas is the source of truth and the server only hears from it.
   const initial = useMemo(() => fromState(workflow.state), [workflow.id]);
   const [nodes, setNodes] = useState<FlowNode[]>(initial.nodes);
@@ -121,7 +124,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   // ---- autosave ----------------------------------------------------------------------------------------------
   const dragging = nodes.some((n) => n.dragging);
   const state = useMemo(() => toState(nodes, edges), [nodes, edges]);
-  const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging, normalize: normalizeState });
+  const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging || readOnly, normalize: normalizeState });
   const run = useManualRun(workflow.id, autosave.flush);
   handle.current = { flush: autosave.flush };
 
@@ -451,7 +454,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
   const selectAll = useCallback(() => {
     setNodes((current) => current.map((n) => (n.selected ? n : { ...n, selected: true })));
   }, []);
-  useShortcuts(visible, {
+  useShortcuts(visible && !readOnly, {
     undo,
     redo,
     selectAll,
@@ -556,7 +559,13 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
       <SuggestionsContext.Provider value={suggestions}>
         <div className="editor">
           <div className="editor-toolbar">
-            <button className="btn primary" onClick={() => { setPanel('run'); void run.start(); }} disabled={run.running} data-testid="run-button">
+            <button
+              className="btn primary"
+              onClick={() => { setPanel('run'); void run.start(); }}
+              disabled={run.running || readOnly}
+              title={readOnly ? VIEWER_HINT : undefined}
+              data-testid="run-button"
+            >
               {run.running ? 'Running…' : '▶ Run'}
             </button>
             {run.running && (
@@ -566,16 +575,25 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
             )}
             <SaveIndicator save={autosave.save} onRetry={() => void autosave.flush()} />
             <span className="grow" />
-            <button className="btn ghost small" onClick={arrangeAll} title="Lay the blocks out left to right along their connections">
-              ⇶ Arrange
-            </button>
-            <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
-              ↶ Undo
-            </button>
-            <button className="btn ghost small" onClick={redo} disabled={!history.canRedo} title="Redo (Ctrl+Shift+Z)">
-              ↷ Redo
-            </button>
+            {!readOnly && (
+              <>
+                <button className="btn ghost small" onClick={arrangeAll} title="Lay the blocks out left to right along their connections">
+                  ⇶ Arrange
+                </button>
+                <button className="btn ghost small" onClick={undo} disabled={!history.canUndo} title="Undo (Ctrl+Z)">
+                  ↶ Undo
+                </button>
+                <button className="btn ghost small" onClick={redo} disabled={!history.canRedo} title="Redo (Ctrl+Shift+Z)">
+                  ↷ Redo
+                </button>
+              </>
+            )}
           </div>
+          {readOnly && (
+            <div className="banner info" role="note" data-testid="view-only">
+              View only. {VIEWER_HINT}
+            </div>
+          )}
           {shownExecution && (
             <PastRunBanner executionId={shownExecution} query={pastRun} onClose={closePastRun} />
           )}
@@ -632,53 +650,55 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
           )}
           {help && <ShortcutSheet onClose={() => setHelp(false)} />}
           <div className="editor-body">
-            <aside className="palette" aria-label="Blocks">
-              <input
-                ref={searchRef}
-                className="palette-search"
-                type="search"
-                aria-label="Search blocks"
-                placeholder="Search blocks  ( / )"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    addFirstMatch();
-                  }
-                }}
-              />
-              {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
-                <div key={group}>
-                  <h4>{group}</h4>
-                  {matches.filter((t) => t.group === group).map((t) => {
-                    const disabled = t.type === 'api_trigger' && hasApiTrigger;
-                    return (
-                      <div
-                        key={t.type}
-                        className={`palette-item ${disabled ? 'disabled' : ''}`}
-                        draggable={!disabled}
-                        data-testid={`palette-${t.type}`}
-                        title={disabled ? 'A workflow has at most one API trigger' : `${t.description} — drag onto the canvas or click`}
-                        onDragStart={(e) => {
-                          e.dataTransfer.setData(PALETTE_MIME, t.type);
-                          e.dataTransfer.effectAllowed = 'move';
-                        }}
-                        onClick={() => !disabled && addBlock(t.type)}
-                      >
-                        <span className="block-icon" style={{ background: t.color }}>
-                          {t.icon}
-                        </span>
-                        {t.label}
-                      </div>
-                    );
-                  })}
-                </div>
-              ))}
-              <p className="muted tiny hint">
-                Click or drag a block in. Drag from a block's right edge to connect. Press <kbd>?</kbd> for shortcuts.
-              </p>
-            </aside>
+            {!readOnly && (
+              <aside className="palette" aria-label="Blocks">
+                <input
+                  ref={searchRef}
+                  className="palette-search"
+                  type="search"
+                  aria-label="Search blocks"
+                  placeholder="Search blocks  ( / )"
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      addFirstMatch();
+                    }
+                  }}
+                />
+                {(['Triggers', 'Blocks', 'Containers'] as const).map((group) => (
+                  <div key={group}>
+                    <h4>{group}</h4>
+                    {matches.filter((t) => t.group === group).map((t) => {
+                      const disabled = t.type === 'api_trigger' && hasApiTrigger;
+                      return (
+                        <div
+                          key={t.type}
+                          className={`palette-item ${disabled ? 'disabled' : ''}`}
+                          draggable={!disabled}
+                          data-testid={`palette-${t.type}`}
+                          title={disabled ? 'A workflow has at most one API trigger' : `${t.description} — drag onto the canvas or click`}
+                          onDragStart={(e) => {
+                            e.dataTransfer.setData(PALETTE_MIME, t.type);
+                            e.dataTransfer.effectAllowed = 'move';
+                          }}
+                          onClick={() => !disabled && addBlock(t.type)}
+                        >
+                          <span className="block-icon" style={{ background: t.color }}>
+                            {t.icon}
+                          </span>
+                          {t.label}
+                        </div>
+                      );
+                    })}
+                  </div>
+                ))}
+                <p className="muted tiny hint">
+                  Click or drag a block in. Drag from a block's right edge to connect. Press <kbd>?</kbd> for shortcuts.
+                </p>
+              </aside>
+            )}
             <div className="canvas" ref={wrapper} onDragOver={(e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }} onDrop={onDrop}>
               <ReactFlow<FlowNode, FlowEdge>
                 colorMode={colorMode}
@@ -692,18 +712,22 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                 onNodeDragStart={onNodeDragStart}
                 onNodeDragStop={onNodeDragStop}
                 onNodeClick={() => setPanel('block')}
+                nodesDraggable={!readOnly}
+                nodesConnectable={!readOnly}
                 onNodeContextMenu={(event, node) => {
                   event.preventDefault();
+                  if (readOnly) return;
                   if (!node.selected) setNodes((current) => current.map((n) => ({ ...n, selected: n.id === node.id })));
                   setMenu({ x: event.clientX, y: event.clientY, nodeId: node.id });
                 }}
                 onPaneContextMenu={(event) => {
                   event.preventDefault();
+                  if (readOnly) return;
                   setMenu({ x: event.clientX, y: event.clientY });
                 }}
                 onPaneClick={() => setMenu(null)}
                 onEdgeClick={() => setPanel('block')}
-                deleteKeyCode={['Delete', 'Backspace']}
+                deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
                 isValidConnection={(c) => c.source !== c.target}
                 fitView
                 fitViewOptions={FIT_VIEW}
@@ -734,6 +758,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                 </button>
               </div>
               <Boundary what="This panel" resetKeys={[panel, selectedNode?.id, selectedEdge?.id]}>
+                <fieldset className="bare" disabled={readOnly}>
                 {panel === 'run' ? (
                   <RunPanel run={run} nodes={nodes} />
                 ) : selectedNode ? (
@@ -775,6 +800,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible }: Ed
                     {isContainerHint(nodes)}
                   </div>
                 )}
+                </fieldset>
               </Boundary>
             </aside>
           </div>

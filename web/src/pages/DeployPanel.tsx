@@ -3,9 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../api';
 import { Badge, ConfirmButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { useWorkflowStatus } from '../queries';
+import { VIEWER_HINT } from '../roles';
 import { Link } from '../router';
 
-export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: () => Promise<boolean> }) {
+/** `readOnly`: a viewer's panel, whose deploy controls are disabled with the reason (the server refuses them too). */
+export function DeployPanel({ workflowId, flush, readOnly = false }: { workflowId: string; flush: () => Promise<boolean>; readOnly?: boolean }) {
   const client = useQueryClient();
   const status = useWorkflowStatus(workflowId);
   const deployments = useQuery({
@@ -62,17 +64,23 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
                 className="btn primary"
                 data-testid="deploy-button"
                 onClick={() => deploy.mutate()}
-                disabled={deploy.isPending || (s?.isDeployed && !s.needsRedeployment)}
+                disabled={readOnly || deploy.isPending || (s?.isDeployed && !s.needsRedeployment)}
+                aria-describedby={readOnly ? 'deploy-viewer-hint' : undefined}
               >
                 {deploy.isPending ? 'Deploying…' : s?.isDeployed ? 'Redeploy' : 'Deploy'}
               </button>
               {s?.isDeployed && (
-                <ConfirmButton confirmLabel="Undeploy now" onConfirm={() => undeploy.mutate()} disabled={undeploy.isPending}>
+                <ConfirmButton confirmLabel="Undeploy now" onConfirm={() => undeploy.mutate()} disabled={readOnly || undeploy.isPending}>
                   Undeploy
                 </ConfirmButton>
               )}
               {s?.isDeployed && <Link to={`/workflows/${workflowId}/api`}>Call it from the API tab →</Link>}
             </div>
+            {readOnly && (
+              <p className="small muted" id="deploy-viewer-hint" data-testid="viewer-hint">
+                {VIEWER_HINT}
+              </p>
+            )}
             {deploy.data && <p className="small ok-text">Deployed version {deploy.data.version}.</p>}
           </div>
         </QueryView>
@@ -91,7 +99,7 @@ export function DeployPanel({ workflowId, flush }: { workflowId: string; flush: 
                   <td className="muted">{formatTime(d.createdAt)}</td>
                   <td className="actions">
                     {!d.isActive && (
-                      <button className="btn small" onClick={() => activate.mutate(d.version)} disabled={activate.isPending}>
+                      <button className="btn small" onClick={() => activate.mutate(d.version)} disabled={readOnly || activate.isPending}>
                         {s?.activeVersion && d.version < s.activeVersion ? 'Roll back to this' : 'Activate'}
                       </button>
                     )}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { answer, api } from '../api';
 import { InlineForm } from '../components/fields';
 import { Badge, ConfirmCell, CopyButton, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
+import { canEdit } from '../roles';
 import { reloadSession, useWorkspace } from '../session';
 import type { CreatedApiKey } from '../types';
 
@@ -94,6 +95,7 @@ function EnvVars() {
   });
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
+  const editing = canEdit(workspace.role);
   const save = useMutation({
     mutationFn: () => answer(api.PUT('/api/v1/workspaces/{workspaceId}/env', { ...inWorkspace, body: { variables: { [name.trim()]: value } } })),
     onSuccess: () => {
@@ -113,13 +115,20 @@ function EnvVars() {
       <p className="small muted">
         Use them in any block as <code>{'{{NAME}}'}</code>. Values are encrypted at rest and never shown again; set a name again to replace its value.
       </p>
-      <InlineForm onSubmit={() => name.trim() && save.mutate()}>
-        <input aria-label="Variable name" placeholder="NAME" value={name} onChange={(e) => setName(e.target.value.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))} />
-        <input aria-label="Variable value" type="password" autoComplete="off" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
-        <button className="btn primary" type="submit" disabled={save.isPending || !name.trim()}>
-          Save variable
-        </button>
-      </InlineForm>
+      {!editing && (
+        <p className="small muted" data-testid="viewer-hint">
+          Viewers see the names only and cannot change variables. Ask a workspace owner or admin for the editor role.
+        </p>
+      )}
+      {editing && (
+        <InlineForm onSubmit={() => name.trim() && save.mutate()}>
+          <input aria-label="Variable name" placeholder="NAME" value={name} onChange={(e) => setName(e.target.value.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))} />
+          <input aria-label="Variable value" type="password" autoComplete="off" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+          <button className="btn primary" type="submit" disabled={save.isPending || !name.trim()}>
+            Save variable
+          </button>
+        </InlineForm>
+      )}
       <ErrorBox error={save.error ?? remove.error} />
       <QueryView query={vars} empty="No variables yet.">
         {(list) => (
@@ -131,7 +140,7 @@ function EnvVars() {
                 </td>
                 <td className="muted">••••••••</td>
                 <td className="muted">updated {formatTime(v.updatedAt)}</td>
-                <ConfirmCell label="Delete" onConfirm={() => remove.mutate(v.name)} />
+                {editing ? <ConfirmCell label="Delete" onConfirm={() => remove.mutate(v.name)} /> : <td />}
               </tr>
             ))}
           </Table>

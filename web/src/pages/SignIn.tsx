@@ -59,8 +59,8 @@ export function SignInPage() {
           </button>
         </p>
       ) : (
-        <p className="muted small center">
-          No account? An administrator can set one up with <code>npx sluice admin set-password --email you@example.com</code>.
+        <p className="muted small center" data-testid="no-account-hint">
+          No account? Ask a workspace owner or admin for an invite link.
         </p>
       )}
     </SignInCard>

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { answer, api } from '../api';
 import { CheckboxGroup } from '../components/fields';
 import { Badge, ConfirmButton, ErrorBox, formatDuration, formatTime, JsonView, QueryView, Table } from '../components/ui';
+import { VIEWER_HINT } from '../roles';
 import { LEVELS, TRIGGERS, type Delivery, type Subscription, type SubscriptionUpdate } from '../types';
 
 const INCLUDES = [
@@ -46,7 +47,8 @@ const emptyForm = (): SubscriptionForm => ({
   includeUsageData: false,
 });
 
-export function WebhooksPanel({ workflowId }: { workflowId: string }) {
+/** `readOnly`: a viewer's panel: subscriptions and deliveries are shown, not changed (the server refuses that too). */
+export function WebhooksPanel({ workflowId, readOnly = false }: { workflowId: string; readOnly?: boolean }) {
   const client = useQueryClient();
   const ofWorkflow = { params: { path: { workflowId } } };
   const subscriptions = useQuery({
@@ -70,7 +72,7 @@ export function WebhooksPanel({ workflowId }: { workflowId: string }) {
       <section className="card">
         <div className="row gap">
           <h3 className="grow">Completion webhooks</h3>
-          {!form && (
+          {!form && !readOnly && (
             <button className="btn primary" onClick={() => setForm(emptyForm())} data-testid="new-subscription">
               Add subscription
             </button>
@@ -80,6 +82,11 @@ export function WebhooksPanel({ workflowId }: { workflowId: string }) {
           After every run that matches the filters, Sluice POSTs a signed <code>workflow.execution.completed</code> event to the URL,
           retrying on 5xx, 429 and time-outs (5 s, 15 s, 1 min, 3 min).
         </p>
+        {readOnly && (
+          <p className="small muted" data-testid="viewer-hint">
+            {VIEWER_HINT}
+          </p>
+        )}
         {form && (
           <SubscriptionEditor
             value={form}
@@ -94,7 +101,7 @@ export function WebhooksPanel({ workflowId }: { workflowId: string }) {
         )}
       </section>
       <QueryView query={subscriptions} what="subscriptions" retry empty="No subscriptions yet.">
-        {(list) => list.map((s) => <SubscriptionCard key={s.id} subscription={s} workflowId={workflowId} />)}
+        {(list) => list.map((s) => <SubscriptionCard key={s.id} subscription={s} workflowId={workflowId} readOnly={readOnly} />)}
       </QueryView>
     </div>
   );
@@ -185,7 +192,7 @@ function SubscriptionEditor({
   );
 }
 
-function SubscriptionCard({ subscription: s, workflowId }: { subscription: Subscription; workflowId: string }) {
+function SubscriptionCard({ subscription: s, workflowId, readOnly }: { subscription: Subscription; workflowId: string; readOnly: boolean }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState<SubscriptionForm | null>(null);
   const [open, setOpen] = useState(true);
@@ -223,33 +230,37 @@ function SubscriptionCard({ subscription: s, workflowId }: { subscription: Subsc
         {INCLUDES.filter(([k]) => s[k]).map(([, label]) => label).join(', ') || 'nothing extra'}
       </div>
       <div className="row gap">
-        <button className="btn small" onClick={() => test.mutate()} disabled={test.isPending} data-testid="send-test">
-          Send test event
-        </button>
-        <button className="btn small" onClick={() => update.mutate({ active: !s.active })} disabled={update.isPending}>
-          {s.active ? 'Disable' : 'Enable'}
-        </button>
-        <button
-          className="btn small"
-          onClick={() =>
-            setEditing({
-              url: s.url,
-              secret: '',
-              levelFilter: s.levelFilter.filter(among(LEVELS)),
-              triggerFilter: s.triggerFilter.filter(among(TRIGGERS)),
-              active: s.active,
-              includeFinalOutput: s.includeFinalOutput,
-              includeTraceSpans: s.includeTraceSpans,
-              includeRateLimits: s.includeRateLimits,
-              includeUsageData: s.includeUsageData,
-            })
-          }
-        >
-          Edit
-        </button>
-        <ConfirmButton confirmLabel="Delete subscription" onConfirm={() => remove.mutate()}>
-          Delete
-        </ConfirmButton>
+        {!readOnly && (
+          <>
+            <button className="btn small" onClick={() => test.mutate()} disabled={test.isPending} data-testid="send-test">
+              Send test event
+            </button>
+            <button className="btn small" onClick={() => update.mutate({ active: !s.active })} disabled={update.isPending}>
+              {s.active ? 'Disable' : 'Enable'}
+            </button>
+            <button
+              className="btn small"
+              onClick={() =>
+                setEditing({
+                  url: s.url,
+                  secret: '',
+                  levelFilter: s.levelFilter.filter(among(LEVELS)),
+                  triggerFilter: s.triggerFilter.filter(among(TRIGGERS)),
+                  active: s.active,
+                  includeFinalOutput: s.includeFinalOutput,
+                  includeTraceSpans: s.includeTraceSpans,
+                  includeRateLimits: s.includeRateLimits,
+                  includeUsageData: s.includeUsageData,
+                })
+              }
+            >
+              Edit
+            </button>
+            <ConfirmButton confirmLabel="Delete subscription" onConfirm={() => remove.mutate()}>
+              Delete
+            </ConfirmButton>
+          </>
+        )}
         <span className="grow" />
         <button className="btn ghost small" onClick={() => setOpen(!open)}>
           {open ? 'Hide deliveries' : 'Show deliveries'}
@@ -271,12 +282,12 @@ function SubscriptionCard({ subscription: s, workflowId }: { subscription: Subsc
           secretHelp={s.hasSecret ? 'Leave empty to keep the current secret.' : 'Optional; at least 8 characters.'}
         />
       )}
-      {open && <Deliveries subscriptionId={s.id} workflowId={workflowId} />}
+      {open && <Deliveries subscriptionId={s.id} workflowId={workflowId} readOnly={readOnly} />}
     </section>
   );
 }
 
-function Deliveries({ subscriptionId, workflowId }: { subscriptionId: string; workflowId: string }) {
+function Deliveries({ subscriptionId, workflowId, readOnly }: { subscriptionId: string; workflowId: string; readOnly: boolean }) {
   const client = useQueryClient();
   const deliveries = useInfiniteQuery({
     queryKey: ['deliveries', subscriptionId],
@@ -323,7 +334,8 @@ function Deliveries({ subscriptionId, workflowId }: { subscriptionId: string; wo
                   e.preventDefault();
                   redeliver.mutate(d.id);
                 }}
-                disabled={redeliver.isPending}
+                disabled={readOnly || redeliver.isPending}
+                title={readOnly ? VIEWER_HINT : undefined}
               >
                 Redeliver
               </button>

@@ -5,6 +5,7 @@ import { InlineForm, NamedSelect } from '../components/fields';
 import { Badge, ConfirmButton, ConfirmCell, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { starterState } from '../editor/starter';
 import { useWorkflowList } from '../queries';
+import { canEdit, VIEWER_HINT } from '../roles';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
 import type { Workflow } from '../types';
@@ -14,6 +15,8 @@ export function WorkflowListPage() {
   const { search } = useLocation();
   const folderId = search.get('folder');
   const client = useQueryClient();
+  // A viewer's list offers no changes (the server would refuse them); renaming still asks it and shows its answer.
+  const editing = canEdit(workspace.role);
 
   const folders = useQuery({
     queryKey: ['folders', workspace.id],
@@ -120,12 +123,14 @@ export function WorkflowListPage() {
             </li>
           ))}
         </ul>
-        <InlineForm onSubmit={() => folderName.trim() && createFolder.mutate(folderName.trim())}>
-          <input placeholder="New folder" value={folderName} onChange={(e) => setFolderName(e.target.value)} aria-label="New folder name" />
-          <button className="btn small" type="submit" disabled={createFolder.isPending}>
-            Add
-          </button>
-        </InlineForm>
+        {editing && (
+          <InlineForm onSubmit={() => folderName.trim() && createFolder.mutate(folderName.trim())}>
+            <input placeholder="New folder" value={folderName} onChange={(e) => setFolderName(e.target.value)} aria-label="New folder name" />
+            <button className="btn small" type="submit" disabled={createFolder.isPending}>
+              Add
+            </button>
+          </InlineForm>
+        )}
         <ErrorBox error={createFolder.error} />
       </aside>
       <section className="main-col">
@@ -141,36 +146,44 @@ export function WorkflowListPage() {
               'Workflows'
             )}
           </h1>
-          {currentFolder && (
+          {currentFolder && editing && (
             <ConfirmButton confirmLabel="Delete folder" onConfirm={() => deleteFolder.mutate(currentFolder.id)}>
               Delete folder
             </ConfirmButton>
           )}
-          <InlineForm className="grow-right" onSubmit={() => create.mutate(newName.trim() || 'Untitled workflow')}>
-            <input
-              placeholder="Workflow name"
-              value={newName}
-              onChange={(e) => setNewName(e.target.value)}
-              aria-label="New workflow name"
-            />
-            <button className="btn primary" type="submit" disabled={create.isPending}>
-              New workflow
-            </button>
-          </InlineForm>
-          <label className="btn" title="Import a workflow from an exported .json file">
-            Import…
-            <input
-              type="file"
-              accept="application/json,.json"
-              aria-label="Import workflow file"
-              hidden
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                e.target.value = '';
-                if (file) void upload(file);
-              }}
-            />
-          </label>
+          {editing ? (
+            <>
+              <InlineForm className="grow-right" onSubmit={() => create.mutate(newName.trim() || 'Untitled workflow')}>
+                <input
+                  placeholder="Workflow name"
+                  value={newName}
+                  onChange={(e) => setNewName(e.target.value)}
+                  aria-label="New workflow name"
+                />
+                <button className="btn primary" type="submit" disabled={create.isPending}>
+                  New workflow
+                </button>
+              </InlineForm>
+              <label className="btn" title="Import a workflow from an exported .json file">
+                Import…
+                <input
+                  type="file"
+                  accept="application/json,.json"
+                  aria-label="Import workflow file"
+                  hidden
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    e.target.value = '';
+                    if (file) void upload(file);
+                  }}
+                />
+              </label>
+            </>
+          ) : (
+            <p className="muted small grow-right" data-testid="viewer-hint">
+              {VIEWER_HINT}
+            </p>
+          )}
         </div>
         {imported && <div className="banner warn" role="status">{imported}</div>}
         <ErrorBox error={create.error ?? update.error ?? remove.error ?? renameFolder.error ?? deleteFolder.error ?? importDocument.error} />
@@ -199,6 +212,7 @@ export function WorkflowListPage() {
                     items={folders.data}
                     none="—"
                     value={w.folderId ?? ''}
+                    disabled={!editing}
                     onChange={(folderId) => update.mutate({ id: w.id, folderId: folderId || null })}
                   />
                 </td>
@@ -207,11 +221,13 @@ export function WorkflowListPage() {
                   <button className="btn small ghost" onClick={() => void download(w)} aria-label={`Export ${w.name}`}>
                     Export
                   </button>
-                  <button className="btn small ghost" onClick={() => void duplicate(w)} aria-label={`Duplicate ${w.name}`} disabled={importDocument.isPending}>
-                    Duplicate
-                  </button>
+                  {editing && (
+                    <button className="btn small ghost" onClick={() => void duplicate(w)} aria-label={`Duplicate ${w.name}`} disabled={importDocument.isPending}>
+                      Duplicate
+                    </button>
+                  )}
                 </td>
-                <ConfirmCell label="Delete" onConfirm={() => remove.mutate(w.id)} />
+                {editing ? <ConfirmCell label="Delete" onConfirm={() => remove.mutate(w.id)} /> : <td />}
               </tr>
             ))}
           </Table>

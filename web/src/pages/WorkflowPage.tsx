@@ -9,6 +9,7 @@ import { Editor, type EditorHandle } from '../editor/Editor';
 import { Link, navigate } from '../router';
 import { useWorkspace } from '../session';
 import { readWorkflow, useWorkflowStatus } from '../queries';
+import { canEdit } from '../roles';
 import { asWorkflow, type Workflow } from '../types';
 import { ApiTab } from './ApiTab';
 import { DeployPanel } from './DeployPanel';
@@ -63,6 +64,8 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
   const flush = useCallback(async () => (editorHandle.current ? editorHandle.current.flush() : true), []);
 
   const s = status.data;
+  // The role in the workflow's own workspace (a deep link may open it before the picker has switched).
+  const roleOf = (workspaceId: string) => workspaces.find((w) => w.id === workspaceId)?.role;
   return (
     <QueryView query={workflow} what="workflow" retry back={<Link to="/workflows">Back to workflows</Link>}>
       {(data) => (
@@ -101,14 +104,21 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
           <div className="workflow-body">
             <div className="tab-pane" style={{ display: tab === 'editor' ? 'flex' : 'none' }}>
               <Boundary what="The editor">
-                <Editor workflow={data} knownUpdatedAt={knownUpdatedAt} handle={editorHandle} onSaved={onSaved} visible={tab === 'editor'} />
+                <Editor
+                  workflow={data}
+                  knownUpdatedAt={knownUpdatedAt}
+                  handle={editorHandle}
+                  onSaved={onSaved}
+                  visible={tab === 'editor'}
+                  readOnly={!canEdit(roleOf(data.workspaceId))}
+                />
               </Boundary>
             </div>
             {/* A failing tab stops here, so the editor beside it (and its unsaved edits) stays. */}
             <Boundary what="This tab" back={<Link to={`/workflows/${workflowId}`} className="btn small ghost">Back to the editor</Link>} resetKeys={[tab]}>
-              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} />}
+              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
-              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} />}
+              {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}
             </Boundary>
           </div>

@@ -572,6 +572,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invite link offers (404 unknown or revoked; 410 INVITE_EXPIRED or INVITE_USED) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitePreview"];
+                    };
+                };
+                404: components["responses"]["NotFound"];
+                410: components["responses"]["Gone"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invite: a new address sets its password, an existing account gives its own; joins and signs in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignedIn"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                /** @description The address has an account without a password, or one was created meanwhile (CONFLICT) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -822,10 +946,10 @@ export interface paths {
                         /** Format: email */
                         email: string;
                         /**
-                         * @default member
+                         * @description admin, editor or viewer (`member` is read as editor)
                          * @enum {string}
                          */
-                        role?: "admin" | "member";
+                        role?: "admin" | "editor" | "viewer" | "member";
                     };
                 };
             };
@@ -881,6 +1005,218 @@ export interface paths {
                 path: {
                     workspaceId: string;
                     userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a member's role (owners and admins; the owner cannot be demoted) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description admin, editor or viewer (`member` is read as editor)
+                         * @enum {string}
+                         */
+                        role: "admin" | "editor" | "viewer" | "member";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MemberResponse"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending invites (no links) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InviteList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a one-time invite link (owners and admins; the link is shown once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description admin, editor or viewer (`member` is read as editor)
+                         * @enum {string}
+                         */
+                        role: "admin" | "editor" | "viewer" | "member";
+                        /**
+                         * Format: email
+                         * @description Only this address may accept
+                         */
+                        email?: string;
+                        /**
+                         * @description Hours until the link stops working (default 168, at most 720)
+                         * @default 168
+                         */
+                        expiresInHours?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedInviteResponse"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invite */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    inviteId: string;
                 };
                 cookie?: never;
             };
@@ -4425,7 +4761,7 @@ export interface components {
              * @description The caller's role in the workspace
              * @enum {string}
              */
-            role: "owner" | "admin" | "member";
+            role: "viewer" | "editor" | "admin" | "owner";
             /** @description ISO 8601 */
             createdAt: string;
         };
@@ -4438,25 +4774,74 @@ export interface components {
         Member: {
             userId: string;
             email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            /**
+             * @description owner, admin, editor or viewer (docs/api.md "Members and invites")
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
             /** @description ISO 8601 */
             joinedAt: string;
         };
         MemberList: {
             data: components["schemas"]["Member"][];
         };
+        MemberResponse: {
+            data: components["schemas"]["Member"];
+        };
         /** @description The member as added (an address without an account gets one, without a password); a member added again keeps the date they joined */
         AddedMember: {
             userId: string;
             email: string;
             /** @enum {string} */
-            role: "admin" | "member";
+            role: "admin" | "editor" | "viewer";
             /** @description ISO 8601 */
             joinedAt: string;
         };
         AddedMemberResponse: {
             data: components["schemas"]["AddedMember"];
+        };
+        /** @description A pending invite link (the token is only in the answer that created it) */
+        Invite: {
+            id: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "viewer";
+            /** @description Only this address may accept */
+            email: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            expiresAt: string;
+        };
+        InviteList: {
+            data: components["schemas"]["Invite"][];
+        };
+        /** @description The invite as created, with its one-time link */
+        CreatedInvite: {
+            id: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "viewer";
+            /** @description Only this address may accept */
+            email: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601 */
+            expiresAt: string;
+            /** @description The link to hand over, `<base>/invite?token=…`: shown once */
+            url: string;
+        };
+        CreatedInviteResponse: {
+            data: components["schemas"]["CreatedInvite"];
+        };
+        /** @description What an invite link offers, for the page that accepts it */
+        InvitePreview: {
+            workspaceId: string;
+            workspaceName: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "viewer";
+            /** @description When set, only this address may accept */
+            email: string | null;
+            /** @description ISO 8601 */
+            expiresAt: string;
         };
         /** @description An environment variable: its value is write-only and never returned */
         EnvVar: {
@@ -4590,8 +4975,11 @@ export interface components {
                 id: string;
                 name: string;
                 plan: string;
-                /** @enum {string} */
-                role: "owner" | "admin" | "member";
+                /**
+                 * @description owner, admin, editor or viewer (docs/api.md "Members and invites")
+                 * @enum {string}
+                 */
+                role: "viewer" | "editor" | "admin" | "owner";
             }[];
         };
     };
@@ -4626,7 +5014,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description FORBIDDEN: no access to that workspace, or a session request without X-CSRF-Token */
+        /** @description FORBIDDEN: no access to that workspace, the caller's role there does not allow it ("Viewers cannot deploy workflows"), or a session request without X-CSRF-Token */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4658,6 +5046,16 @@ export interface components {
         };
         /** @description The request conflicts with the current state (code says which) */
         Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INVITE_EXPIRED or INVITE_USED: the invite link cannot be used any more */
+        Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;

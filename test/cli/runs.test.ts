@@ -31,7 +31,7 @@ beforeAll(async () => {
   Object.assign(env, { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
   if (TEST_DATABASE_URL) {
     const database = await createBlankPostgresDatabase();
-    env.DATABASE_URL = database.url;
+    Object.assign(env, { DATABASE_URL: database.url, SLUICE_SECRET: 'runs-test-secret-runs-test-secret-0123' });
     dropDatabase = database.drop;
   }
 });

@@ -371,3 +371,34 @@ describe('refusals', () => {
     expect(deleted.status).toBe(404);
   });
 });
+
+describe('re-runs and limits', () => {
+  it('count against the sync rate limit like executions (X-RateLimit headers, 429), and are charged to the owner', async () => {
+    const limited = await startTestApp({ SLUICE_LIMIT_SYNC_FREE: '2', SLUICE_BASE_COST_USD: '0.001' });
+    try {
+      const wf = await createAndDeploy(
+        limited,
+        makeState([{ id: 'start', type: 'api_trigger', name: 'API' }, { id: 'fn', type: 'function', name: 'Fn', config: { code: 'return 1;' } }], [['start', 'fn']]),
+      );
+      const first = await limited.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
+      expect(first.status).toBe(200);
+      const again = await limited.request('POST', `/api/v1/executions/${first.body.executionId}/rerun`, { body: {} });
+      expect(again.status, again.text).toBe(200);
+      expect(again.headers.get('x-ratelimit-remaining')).toBe('0');
+      // A dry run runs nothing and is not counted.
+      expect((await limited.request('POST', `/api/v1/executions/${first.body.executionId}/rerun`, { body: { dryRun: true } })).status).toBe(200);
+      const refused = await limited.request('POST', `/api/v1/executions/${first.body.executionId}/retry`, { body: {} });
+      expect(refused.status).toBe(409); // refused for what it is before any limit is counted
+      const over = await limited.request('POST', `/api/v1/executions/${first.body.executionId}/rerun`, { body: {} });
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('RATE_LIMIT_EXCEEDED');
+      const usage = await eventually(async () => {
+        const res = await limited.request('GET', '/api/users/me/usage-limits');
+        return res.body.usage.currentPeriodCost >= 0.002 - 1e-9 && res.body.usage;
+      }, 10_000, 'both runs to be charged');
+      expect(usage.currentPeriodCost).toBeCloseTo(0.002, 6);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -22,6 +22,8 @@ export interface OriginalRun {
   state: WorkflowState | null;
   /** null when the log kept no trace (a minimal log, or one trimmed since). */
   traceSpans: TraceSpan[] | null;
+  /** Set when the original was itself a re-run: the execution it re-ran. */
+  rerunOf: string | null;
 }
 
 export async function loadOriginalRun(db: Db, executionId: string): Promise<OriginalRun | undefined> {
@@ -35,6 +37,7 @@ export async function loadOriginalRun(db: Db, executionId: string): Promise<Orig
       deploymentVersion: executions.deploymentVersion,
       snapshotHash: executions.snapshotHash,
       traceSpans: executions.traceSpans,
+      rerunOf: executions.rerunOf,
       state: stateSnapshots.state,
     })
     .from(executions)
@@ -57,10 +60,14 @@ export function originalTrigger(original: OriginalRun): { blockId?: string; inpu
   return { blockId: span.blockId, input };
 }
 
-/** What a re-run of `original` is given (the replay is built here, from the trace, in whichever process runs it). */
+/**
+ * What a re-run of `original` is given (the replay is built here, from the trace, in whichever process runs it). A
+ * re-run of a re-run keeps the first execution's idempotency keys: to an upstream they are all repeats of its calls.
+ */
 export function rerunOf(original: OriginalRun, state: WorkflowState, fromBlock: string | null): RerunOf {
-  if (fromBlock === null || !original.traceSpans) return { executionId: original.executionId, fromBlock };
-  return { executionId: original.executionId, fromBlock, replay: planRerun(state, original.traceSpans, fromBlock).replay };
+  const keys = original.rerunOf ? { idempotencyRoot: original.rerunOf } : {};
+  if (fromBlock === null || !original.traceSpans) return { executionId: original.executionId, fromBlock, ...keys };
+  return { executionId: original.executionId, fromBlock, ...keys, replay: planRerun(state, original.traceSpans, fromBlock).replay };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -172,7 +172,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       onEvent,
       // A resumed re-run replays from its pause, which recorded what the re-run replayed before it.
       replay: pauses?.replay ?? input.rerun?.replay,
-      rerunOf: input.rerun?.executionId,
+      rerunOf: input.rerun && (input.rerun.idempotencyRoot ?? input.rerun.executionId),
     });
   } catch (err) {
     app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'engine fault');

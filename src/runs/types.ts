@@ -48,6 +48,8 @@ export interface RerunOf {
   /** null when the whole workflow runs again. */
   fromBlock: string | null;
   replay?: RunWorkflowOptions['replay'];
+  /** The execution its API calls' idempotency keys name, when not `executionId` (a re-run of a re-run). */
+  idempotencyRoot?: string;
 }
 
 export interface ExecutionOutcome {

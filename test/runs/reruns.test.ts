@@ -97,6 +97,11 @@ describe('re-run', () => {
 
     const log = await logDetailOf(t, executionId);
     expect(log).toMatchObject({ status: 'success', trigger: 'api', rerunOf: original, rerunFromBlock: null, reruns: [] });
+    // A re-run of the re-run repeats the first execution's calls: same keys.
+    const fourth = await rerun(executionId, { fromBlock: 'b' });
+    expect(fourth.status, fourth.text).toBe(200);
+    expect(fourth.body.rerunOf).toBe(executionId);
+    expect(upstream.requests.at(-1)!.headers['idempotency-key']).toBe(`${original}:b:0`);
     const listed = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&rerunOf=${original}`);
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((l: { executionId: string }) => l.executionId).sort()).toEqual([executionId, third.body.executionId].sort());

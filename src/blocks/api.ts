@@ -98,6 +98,8 @@ export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
     const headers = buildHeaders(config.headers);
     // Servers (and their operators) see who calls them; a User-Agent the workflow sets wins.
     if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = `Sluice/${SLUICE_VERSION}`;
+    // A re-run's repeat of a call the original made carries a key the upstream can recognise; the workflow's own wins.
+    if (ctx.idempotencyKey !== undefined && !hasHeader(headers, 'idempotency-key')) headers['Idempotency-Key'] = ctx.idempotencyKey;
     let body: string | undefined;
     if (METHODS_WITH_BODY.has(config.method) && config.body !== undefined && config.body !== null) {
       body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);

@@ -80,6 +80,11 @@ export interface BlockRunContext<Config> {
   setVariable(name: string, value: unknown): void;
   trigger: { type: TriggerType; input: Record<string, unknown> };
   services: BlockServices;
+  /**
+   * Set in a re-run of an earlier execution: a key the same for this block and iteration in every re-run of it, for
+   * calls to the outside world to carry so an upstream that honours idempotency keys does not act twice.
+   */
+  idempotencyKey?: string;
 }
 
 export interface BlockResult {

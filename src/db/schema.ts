@@ -231,6 +231,9 @@ export const executions = pgTable(
      * for its paused time and decisions (runs/approvals.ts).
      */
     pause: jsonb<Record<string, unknown>>('pause'),
+    /** Set on a re-run (runs/rerun-source.ts): the execution it re-ran, and the block it ran from (null: all of it). */
+    rerunOf: text('rerun_of'),
+    rerunFromBlock: text('rerun_from_block'),
   },
   (t) => [
     uniqueIndex('executions_execution_id_idx').on(t.executionId),
@@ -247,6 +250,8 @@ export const executions = pgTable(
     index('executions_ws_block_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.blockErrorCount} > 0`),
     index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt, t.id),
     index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
+    // `rerunOf=` and an original's detail listing its re-runs.
+    index('executions_rerun_of_idx').on(t.rerunOf, t.startedAt).where(sql`${t.rerunOf} is not null`),
     // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history.
     index('executions_ws_version_started_idx').on(t.workspaceId, t.deploymentVersion, t.startedAt, t.id),
   ],

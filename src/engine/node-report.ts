@@ -56,6 +56,8 @@ export function reportNodeStart(run: RunContext, block: Block, path: IterationSt
         children: end.children,
         usage: end.usage,
       });
+      if (end.sourceHandle !== undefined) span.sourceHandle = end.sourceHandle;
+      if (end.continueOnError && end.error !== undefined) span.continueOnError = true;
       run.emit({
         type: 'block_finished',
         blockId: block.id,

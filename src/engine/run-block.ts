@@ -103,6 +103,7 @@ function prepare(
       },
       trigger: { type: run.trigger.type, input: run.trigger.input },
       services: run.services,
+      ...(run.rerunOf === undefined ? {} : { idempotencyKey: rerunIdempotencyKey(run.rerunOf, block.id, path) }),
     };
     const result = await definition.run(ctx);
     const output = isOutputRecord(result?.output) ? result.output : { result: result?.output ?? null };
@@ -120,6 +121,15 @@ function prepare(
     };
   };
   return { input, attempt };
+}
+
+/**
+ * `<original execution id>:<block id>:<iteration>` (docs/api.md "Re-runs"): the iteration indexes outermost first,
+ * joined by `.`, or `0` outside loops and parallels — the same key in every re-run of that execution.
+ */
+export function rerunIdempotencyKey(rerunOf: string, blockId: string, path: IterationStep[]): string {
+  const iteration = path.length === 0 ? '0' : path.map((step) => step.index).join('.');
+  return `${rerunOf}:${blockId}:${iteration}`;
 }
 
 /** One child span per attempt: its status, error and duration, and what it output. */

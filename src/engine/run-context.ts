@@ -58,6 +58,7 @@ export interface RunContext {
   finished: boolean;
   emit(event: EngineEvent): void;
   replay?: RunWorkflowOptions['replay'];
+  rerunOf?: string;
   /** Runs one node (block or container); injected so the scheduler and containers need not import each other. */
   runNode(node: GraphNode, scope: Scope, signal: AbortSignal, path: IterationStep[]): Promise<NodeOutcome>;
 }

@@ -87,6 +87,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       finished: false,
       emit,
       replay: options.replay,
+      rerunOf: options.rerunOf,
       runNode: (node, nodeScope, signal, path) =>
         (node.kind === 'block' ? runBlock : runContainer)(run!, node, nodeScope, signal, path),
     };

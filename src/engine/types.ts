@@ -46,6 +46,11 @@ export interface RunWorkflowOptions {
    * `replay: 'rerun'` (pure ones: triggers, variables, response) run again instead.
    */
   replay?: (blockId: string, path: IterationStep[]) => ReplayedBlock | undefined;
+  /**
+   * Set when this run re-runs an earlier execution (its id): the blocks that run again are handed an idempotency key
+   * made of it, the block id and the iteration, the same in every re-run of that execution (BlockRunContext).
+   */
+  rerunOf?: string;
 }
 
 /** Where a block ran: the containers around it and the iteration of each, outermost first. */
@@ -136,6 +141,10 @@ export interface TraceSpan {
   model?: string;
   /** References that pointed at blocks which had not run (they resolved to null). */
   unresolvedReferences?: string[];
+  /** The edge handle the block chose (condition blocks), when not the default: what a re-run replays. */
+  sourceHandle?: string;
+  /** The block's error was an outcome the run went on from. */
+  continueOnError?: boolean;
   children?: TraceSpan[];
 }
 

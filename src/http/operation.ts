@@ -29,7 +29,7 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Auth = 'key' | 'session' | 'optional-session' | 'chat' | 'metrics' | 'none';
 
 /** Which run an operation starts: decides the request headers it reads and the headers its answers carry. */
-type Run = 'execute' | 'chat' | 'webhook' | 'manual';
+type Run = 'execute' | 'chat' | 'webhook' | 'manual' | 'rerun';
 
 export interface Operation<P extends string = string> {
   method: Method;
@@ -131,6 +131,7 @@ const RUN_REQUEST_HEADERS: Record<Run, (keyof typeof requestHeaders)[]> = {
   chat: ['RequestId'],
   webhook: ['RequestId'],
   manual: ['RequestId'],
+  rerun: ['RequestId'],
 };
 
 /** The headers a run's answers carry besides X-Request-Id (manual runs are not rate limited). */
@@ -197,7 +198,7 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
   404: { name: 'NotFound', description: 'NOT_FOUND: no such resource (or none the caller can see)' },
   408: { name: 'ExecutionTimeout', description: 'EXECUTION_TIMEOUT: the run took longer than the execution time-out' },
   409: { name: 'Conflict', description: 'The request conflicts with the current state (code says which)' },
-  410: { name: 'Gone', description: 'INVITE_EXPIRED or INVITE_USED: the invite link cannot be used any more' },
+  410: { name: 'Gone', description: 'INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept)' },
   413: { name: 'PayloadTooLarge', description: 'PAYLOAD_TOO_LARGE: the request body is over the limit' },
   415: { name: 'UnsupportedMediaType', description: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json' },
   429: {
@@ -275,8 +276,8 @@ function requestBody(op: Operation) {
     return { requestBody: { required: false, content: { '*/*': { schema: {} } } } };
   }
   if (!op.body) return {};
-  // The manual run's body is optional: an empty one runs with the Input Format values.
-  return { requestBody: { required: op.run !== 'manual', content: { 'application/json': { schema: json(op.body) } } } };
+  // The manual run's body is optional (an empty one runs with the Input Format values), as is a re-run's.
+  return { requestBody: { required: op.run !== 'manual' && op.run !== 'rerun', content: { 'application/json': { schema: json(op.body) } } } };
 }
 
 /** The route config of one operation: what `app.openapi()` registers and the document describes. */

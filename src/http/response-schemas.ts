@@ -167,6 +167,28 @@ export const runProgress = z
 export const executionPaused = z
   .strictObject({ executionId: z.string(), status: z.literal('paused'), links: z.strictObject({ resume: z.string() }) })
   .describe('The run paused at an approval block (202)');
+const rerunOf = { rerunOf: z.string().describe('The execution this run re-ran') };
+export const rerunDryRun = z
+  .strictObject({
+    rerunOf: z.string(),
+    fromBlock: z.string().nullable().describe('The block the re-run would start from; null: the whole workflow'),
+    replayed: z.array(z.string()).describe('Blocks whose recorded output would be used: no call, no cost'),
+    willRun: z
+      .array(
+        z.strictObject({
+          blockId: z.string(),
+          type: z.string(),
+          sideEffects: z.boolean().describe('Calls the outside world (API other than GET, agent, sub-workflow, function)'),
+        }),
+      )
+      .describe('Blocks that would run again'),
+  })
+  .describe('dryRun: true — what a re-run would do, without running it');
+export const rerunResult = z
+  .union([executeResult.extend(rerunOf), rerunDryRun])
+  .describe('A re-run\'s answer: an execute answer with rerunOf (a response block answers with its own), or the dry run');
+export const rerunFailure = executeFailure.extend(rerunOf);
+export const rerunAccepted = z.union([executeAccepted.extend(rerunOf), executionPaused]);
 export const cancelAnswer = z.strictObject({
   data: z.strictObject({ executionId: z.string(), status: z.enum(['cancelled', 'cancelling']) }),
 });
@@ -219,6 +241,8 @@ export const traceSpan = z.looseObject({
   tokens: tokenUsage.optional(),
   cost: z.union([z.number(), z.strictObject({ input: z.number(), output: z.number(), total: z.number() })]).optional(),
   unresolvedReferences: z.array(z.string()).optional().describe('References to blocks that had not run (resolved to null)'),
+  sourceHandle: z.string().optional().describe('The edge handle the block chose (condition blocks), when not the default'),
+  continueOnError: z.boolean().optional().describe('The block failed, and the run went on from its error'),
   get children() {
     return z.array(traceSpan).optional();
   },
@@ -269,6 +293,11 @@ export const logDetail = z.strictObject({
       })
       .nullable()
       .describe('For a run that paused for an approval (README "Human approval")'),
+    rerunOf: z.string().nullable().describe('Set on a re-run: the execution it re-ran'),
+    rerunFromBlock: z.string().nullable().describe('Set on a re-run from a block: that block (null when it ran whole)'),
+    reruns: z
+      .array(z.strictObject({ executionId: z.string(), status: z.string(), startedAt: timestamp }))
+      .describe('The re-runs of this execution, oldest first (GET /api/v1/logs?rerunOf= lists them as logs)'),
     cost: fullCost,
     workflow: workflowRef,
     executionData,
@@ -531,6 +560,9 @@ export const responseSchemas = {
   ExecutionPaused: executionPaused,
   ExecuteAcceptedOrPaused: z.union([executeAccepted, executionPaused]),
   ResumeAccepted: resumeAccepted,
+  RerunResult: rerunResult,
+  RerunAccepted: rerunAccepted,
+  RerunFailure: rerunFailure,
   CancelAnswer: cancelAnswer,
   PausedRunList: pausedRunList,
   StreamChunk: streamChunk,

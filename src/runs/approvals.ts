@@ -177,6 +177,8 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
     owner: await workspaceOwner(app.db, row.workspaceId),
     timeoutMs: app.config.executionTimeoutMs,
     resumption: { logId: row.id, pause, decision: pause.pending! },
+    // A re-run that paused goes on as one: its calls keep carrying the original's idempotency keys.
+    ...(row.rerunOf ? { rerun: { executionId: row.rerunOf, fromBlock: row.rerunFromBlock } } : {}),
   });
   return { outcome: { type: 'complete', result: { executionId, status: outcomeStatus(outcome) } } };
 }

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { executions, jobs } from '../db/schema.js';
+import { executions, jobs, stateSnapshots } from '../db/schema.js';
 import { CANCELLED_MESSAGE } from '../engine/index.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -15,11 +15,13 @@ import { TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
 import { canAccessWorkspace } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
+import { workspaceOwner } from '../services/limits.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
 import type { RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
+import { loadOriginalRun, rerunOf } from './rerun-source.js';
 import { settleEarlierAttempt } from './interrupted.js';
 
 export const EXECUTION_JOB = 'execution.run';
@@ -27,7 +29,8 @@ export const EXECUTION_JOB = 'execution.run';
 export interface AsyncExecutionRequest {
   workflowId: string;
   workspaceId: string;
-  deploymentVersion: number;
+  /** null only for a re-run of a manual run of the draft (it runs the snapshot that ran). */
+  deploymentVersion: number | null;
   input: Record<string, unknown>;
   trigger: TriggerType;
   triggerBlockId?: string;
@@ -37,6 +40,15 @@ export interface AsyncExecutionRequest {
   executionId: string;
   /** The request that queued the run: its id goes on the log, its span parents the run's span in the worker. */
   origin?: RunOrigin;
+  /** A re-run: the worker reads the original's trace and replays from it (rerun-source.ts). */
+  rerun?: QueuedRerun;
+}
+
+/** A queued re-run: the execution it repeats, from which block, and the state it runs (by snapshot hash). */
+export interface QueuedRerun {
+  of: string;
+  fromBlock: string | null;
+  snapshotHash: string;
 }
 
 export interface QueuedExecution {
@@ -49,7 +61,7 @@ export interface QueuedExecution {
 const jobPayload = z.object({
   workflowId: z.string(),
   workspaceId: z.string(),
-  deploymentVersion: z.number().int(),
+  deploymentVersion: z.number().int().nullable(),
   input: z.record(z.string(), z.unknown()),
   trigger: z.enum(TRIGGER_TYPES),
   triggerBlockId: z.string().optional(),
@@ -58,6 +70,7 @@ const jobPayload = z.object({
   requestId: z.string().optional(),
   /** W3C traceparent of the request's span. */
   traceparent: z.string().optional(),
+  rerun: z.object({ of: z.string(), fromBlock: z.string().nullable(), snapshotHash: z.string() }).optional(),
 });
 type ExecutionJobPayload = z.infer<typeof jobPayload>;
 
@@ -109,11 +122,11 @@ export async function cancelQueuedExecution(
     .returning({ id: jobs.id });
   if (!taken) return false;
   // Logged like every accepted run, with its webhooks: a run stopped before it started (the engine runs no step).
-  const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
-  if (target) {
+  const queued = await queuedTarget(app, payload);
+  if (queued) {
     const cancelled = new AbortController();
     cancelled.abort();
-    await runExecution(app, { ...queuedRun(payload, target), signal: cancelled.signal });
+    await runExecution(app, { ...queuedRun(payload, queued.target), rerun: queued.rerun, signal: cancelled.signal });
   }
   return true;
 }
@@ -129,6 +142,40 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
   };
   await enqueueJob(app.db, { id: taskId, kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt, tenant: request.workspaceId });
   return { taskId, executionId: request.executionId, createdAt: createdAt.toISOString() };
+}
+
+/**
+ * What a job runs: the deployment version it names, or for a re-run the state that ran in the original (or the active
+ * deployment's, by hash) with the replay built from the original's trace. undefined when that is gone.
+ */
+async function queuedTarget(app: AppContext, payload: ExecutionJobPayload): Promise<{ target: RunTarget; rerun?: RunExecutionInput['rerun'] } | undefined> {
+  if (!payload.rerun) {
+    if (payload.deploymentVersion === null) return undefined;
+    const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
+    return target && { target };
+  }
+  const original = await loadOriginalRun(app.db, payload.rerun.of);
+  if (!original) return undefined;
+  // A deployment version is read as any queued run reads it; a manual run's draft only exists as its snapshot.
+  let target: RunTarget | undefined;
+  if (payload.deploymentVersion !== null) {
+    target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
+  } else {
+    const hash = payload.rerun.snapshotHash;
+    const [snapshot] = await app.db.select({ state: stateSnapshots.state }).from(stateSnapshots).where(eq(stateSnapshots.hash, hash));
+    target = snapshot && {
+      workflow: { id: payload.workflowId, workspaceId: payload.workspaceId },
+      state: snapshot.state,
+      stateHash: hash,
+      deploymentVersion: null,
+      owner: await workspaceOwner(app.db, payload.workspaceId),
+    };
+  }
+  if (!target) return undefined;
+  return {
+    target,
+    rerun: rerunOf(original, target.state, payload.rerun.fromBlock),
+  };
 }
 
 /** The run a job stands for: what was fixed when it was queued, run from the deployment version it names. */
@@ -178,13 +225,14 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
     if (row) return finished(resultFromRow(row));
   }
 
-  const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
-  if (!target) {
+  const queued = await queuedTarget(app, payload);
+  if (!queued) {
     return { outcome: { type: 'fail', error: 'The workflow or its deployment was deleted before the run started' } };
   }
 
   const outcome = await runExecution(app, {
-    ...queuedRun(payload, target),
+    ...queuedRun(payload, queued.target),
+    rerun: queued.rerun,
     signal: context.signal,
     timeoutMs: app.config.executionTimeoutMs,
     markBeforeStart: true,

@@ -50,6 +50,11 @@ export {
   type ResumeAnswer,
 } from './approvals.js';
 
+// ---- re-run an earlier execution (triggers/rerun.ts asks; these read the original and plan the replay)
+export { loadOriginalRun, originalTrigger, rerunOf, type OriginalRun } from './rerun-source.js';
+export { downstreamOf, findBlock as findRerunBlock, firstFailedBlock, planRerun, traceOrder, traceReached } from './rerun-plan.js';
+export type { RerunOf } from './types.js';
+
 // ---- cancel
 export { cancelExecution, type CancelAnswer } from './cancel-execution.js';
 export { createCancellations, type Cancellations } from './cancel-broadcast.js';

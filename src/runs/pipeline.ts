@@ -4,6 +4,7 @@
 // (async: the same execution id and files). Nothing on this path reads the database before the run starts once the
 // caches are warm; the run's log is its only write (run-recorder.ts).
 import { AppError } from '../errors.js';
+import { contentHash } from '../services/crypto.js';
 import type { EngineEvent } from '../engine/index.js';
 import type { TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -13,7 +14,7 @@ import type { StoredResponse } from './idempotency.js';
 import type { DeployedWorkflow, RunTarget } from './deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
-import type { ExecutionOutcome } from './types.js';
+import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 
 export interface PreparedRun {
@@ -27,6 +28,8 @@ export interface PreparedRun {
   headers: Record<string, string>;
   /** The HTTP request behind the run (its X-Request-Id and trace span), kept on the log and the trace. */
   origin?: RunOrigin;
+  /** A re-run of an earlier execution (triggers/rerun.ts): queued runs rebuild its replay from the original. */
+  rerun?: RerunOf;
 }
 
 /** The active deployment as a run target; 409 when the workflow is not deployed. */
@@ -70,13 +73,14 @@ export function runPrepared(app: AppContext, run: PreparedRun, options: RunOptio
     owner: run.target.owner,
     timeoutMs: app.config.executionTimeoutMs,
     origin: run.origin,
+    rerun: run.rerun,
     ...options,
   });
 }
 
 /** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */
 export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<QueuedExecution> {
-  if (run.target.deploymentVersion === null) throw new Error('Only deployed workflows run asynchronously');
+  if (run.target.deploymentVersion === null && !run.rerun) throw new Error('Only deployed workflows run asynchronously');
   return enqueueAsyncExecution(app, {
     workflowId: run.target.workflow.id,
     workspaceId: run.target.workflow.workspaceId,
@@ -87,5 +91,8 @@ export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<Queu
     files: run.files,
     executionId: run.executionId,
     origin: run.origin,
+    ...(run.rerun
+      ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? contentHash(run.target.state) } }
+      : {}),
   });
 }

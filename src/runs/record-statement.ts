@@ -43,6 +43,9 @@ export interface ExecutionRecord {
   requestId: string | null;
   /** Set while paused for an approval, and kept on the log of a run that paused (approvals.ts). */
   pause: Record<string, unknown> | null;
+  /** Set on a re-run: the execution it re-ran, and the block it ran from (null when all of it ran again). */
+  rerunOf: string | null;
+  rerunFromBlock: string | null;
 }
 
 export interface SnapshotRecord {
@@ -87,10 +90,11 @@ export interface RecordBatch {
 const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workflow_id text, deployment_version int,
   snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
   total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
-  files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb`;
+  files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb,
+  rerun_of text, rerun_from_block text`;
 const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
   level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error,
-  block_error_count, runner_id, parent_execution_id, request_id, pause`;
+  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block`;
 
 const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
@@ -119,6 +123,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
       parent_execution_id: r.parentExecutionId,
       request_id: r.requestId,
       pause: r.pause,
+      rerun_of: r.rerunOf,
+      rerun_from_block: r.rerunFromBlock,
     })),
   );
 

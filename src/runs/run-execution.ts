@@ -76,6 +76,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     parentExecutionId: input.parent?.executionId ?? null,
     requestId: input.origin?.requestId ?? null,
     pause: null,
+    rerunOf: input.rerun?.executionId ?? null,
+    rerunFromBlock: input.rerun?.fromBlock ?? null,
   };
   const started = { marker, state: input.state };
   await app.recorder.begin(started, { markNow: input.markBeforeStart });
@@ -171,7 +173,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       timeoutMs: input.timeoutMs,
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
       onEvent,
-      replay: pauses?.replay,
+      // A resumed re-run replays from its pause, which recorded what the re-run replayed before it.
+      replay: pauses?.replay ?? input.rerun?.replay,
+      rerunOf: input.rerun && (input.rerun.idempotencyRoot ?? input.rerun.executionId),
     });
   } catch (err) {
     app.logger.error({ err, executionId, requestId: input.origin?.requestId }, 'engine fault');

@@ -1,7 +1,7 @@
 // The run function's contract, apart from the function itself: what a run is asked and what it answers. The resume
 // job (approvals.ts) and sub-workflows are handed the function rather than importing it, as run-execution.ts depends
 // on them (it pauses runs and lends sub-workflows to blocks); they and it share these types from here.
-import type { ExecutionResult, EngineEvent } from '../engine/index.js';
+import type { ExecutionResult, EngineEvent, RunWorkflowOptions } from '../engine/index.js';
 import type { ExecutionCost } from '../services/cost.js';
 import type { AppContext } from '../services/app-context.js';
 import type { TriggerType, WorkflowState } from '../workflow/index.js';
@@ -39,6 +39,17 @@ export interface RunExecutionInput {
   origin?: RunOrigin;
   /** Set when a run paused for an approval goes on (approvals.ts): its log row, what already ran, the decision. */
   resumption?: Resumption;
+  /** Set when the run re-runs an earlier execution (rerun-source.ts): which, from which block, and what it replays. */
+  rerun?: RerunOf;
+}
+
+export interface RerunOf {
+  executionId: string;
+  /** null when the whole workflow runs again. */
+  fromBlock: string | null;
+  replay?: RunWorkflowOptions['replay'];
+  /** The execution its API calls' idempotency keys name, when not `executionId` (a re-run of a re-run). */
+  idempotencyRoot?: string;
 }
 
 export interface ExecutionOutcome {

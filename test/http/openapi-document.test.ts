@@ -86,7 +86,7 @@ describe('the OpenAPI document', () => {
 
   it('documents X-Request-Id on every response, and the Error body on every error response', () => {
     // A failed run answers its own body, which has the Error fields (error, code) too.
-    const failures = ['ExecuteFailure', 'ChatFailure'];
+    const failures = ['ExecuteFailure', 'ChatFailure', 'RerunFailure'];
     const errorBodies = ['#/components/schemas/Error', ...failures.map((name) => `#/components/schemas/${name}`)];
     for (const name of failures) expect(doc.components.schemas[name].required, name).toEqual(expect.arrayContaining(['error', 'code']));
     for (const { key, op: operation } of documentedOperations()) {

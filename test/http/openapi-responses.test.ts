@@ -201,6 +201,49 @@ describe('documented responses match real ones', () => {
     for (const log of logs) conforms('LogDetail', (await t.request('GET', `/api/v1/logs/${log.id}`)).body);
   });
 
+  it('re-runs: the answer, the dry run, async, a failed re-run, and the logs naming them', async () => {
+    // An app of its own: this test reads the logs API more than the shared app's per-minute limit leaves.
+    const t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
+    const worker = createAppWorker(t.app, { pollIntervalMs: 50 });
+    await worker.start();
+    try {
+      const state = makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'fail', type: 'boolean' }] } },
+          { id: 'fn', type: 'function', name: 'Fn', config: { code: 'if (<api.fail>) throw new Error("asked to"); return { ok: true };' } },
+        ],
+        [['start', 'fn']],
+      );
+      const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Rerun', state } });
+      const id = created.body.data.id;
+      await t.request('POST', `/api/v1/workflows/${id}/deploy`);
+      const first = await t.request('POST', `/api/workflows/${id}/execute`, { body: { fail: false } });
+      const original = first.body.executionId;
+      const again = await t.request('POST', `/api/v1/executions/${original}/rerun`, { body: { fromBlock: 'fn' } });
+      expect(again.status, again.text).toBe(200);
+      conforms('RerunResult', again.body);
+      conforms('RerunResult', (await t.request('POST', `/api/v1/executions/${original}/rerun`, { body: { dryRun: true } })).body);
+      const queued = await t.request('POST', `/api/v1/executions/${original}/rerun`, { body: { mode: 'async' } });
+      expect(queued.status).toBe(202);
+      conforms('RerunAccepted', queued.body);
+      const failed = await t.request('POST', `/api/v1/executions/${original}/rerun`, { body: { input: { fail: true } } });
+      expect(failed.status).toBe(500);
+      conforms('RerunFailure', failed.body);
+      await eventually(async () => (await t.request('GET', `/api/jobs/${queued.body.taskId}`)).body.status === 'completed');
+      const reruns = (await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&rerunOf=${original}`)).body;
+      expect(reruns.data).toHaveLength(3);
+      conforms('LogPage', reruns);
+      const [originalLog] = (await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${original}`)).body.data;
+      const detail = (await t.request('GET', `/api/v1/logs/${originalLog.id}`)).body;
+      expect(detail.data.reruns).toHaveLength(3);
+      conforms('LogDetail', detail);
+      conforms('LogDetail', (await t.request('GET', `/api/v1/logs/${reruns.data[0].id}`)).body);
+    } finally {
+      await worker.stop(1000);
+      await t.close();
+    }
+  });
+
   it('probes: health, and readiness both ready and not', async () => {
     const health = await t.request('GET', '/health', { apiKey: null });
     expect(health.status).toBe(200);

@@ -46,6 +46,8 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
     parentExecutionId: null,
     requestId: null,
     pause: null,
+    rerunOf: null,
+    rerunFromBlock: null,
   };
   const started = { marker, state: { blocks: {}, edges: [], loops: {}, parallels: {} } };
   const log: ExecutionRecord = {

@@ -8,6 +8,7 @@ export type {
   LogPages,
   PollOptions,
   RequestOptions,
+  RerunOptions,
   SluiceClient,
   SluiceClientOptions,
   StreamOptions,

@@ -12,6 +12,8 @@ import type {
   ExecutionPaused,
   JobStatus,
   PausedRun,
+  RerunAccepted,
+  RerunPreview,
   ResumeDecision,
   StreamChunk,
   StreamDone,
@@ -50,6 +52,16 @@ export interface WorkflowStream extends AsyncIterable<StreamChunk> {
   readonly executionId: Promise<string>;
   /** Stops reading; the server cancels the run. */
   abort(): void;
+}
+
+/** A re-run (README "Re-running a run"): the whole run again, or from a block with the blocks before it replayed. */
+export interface RerunOptions extends RequestOptions {
+  /** Block id or name to run from; without it the whole workflow runs again. */
+  fromBlock?: string;
+  /** Trigger input instead of the original's. */
+  input?: ExecuteInput;
+  /** `original` (default): the version that ran; `active`: the active deployment. */
+  deployment?: 'original' | 'active';
 }
 
 export interface WaitOptions extends RequestOptions {
@@ -93,7 +105,11 @@ export function runCalls({ api, answer }: Api) {
   const idempotency = (key?: string): Record<string, string> => (key === undefined ? {} : { 'Idempotency-Key': key });
 
   async function executeWorkflow(workflowId: string, input: ExecuteInput = {}, opts: ExecuteOptions = {}): Promise<ExecutionResponse> {
-    const { response, text, error } = await send(workflowId, { ...input }, idempotency(opts.idempotencyKey), opts.signal);
+    return executionResponse(await send(workflowId, { ...input }, idempotency(opts.idempotencyKey), opts.signal));
+  }
+
+  /** What a run answered (an execute call's, or a re-run's): a failed or timed-out run throws. */
+  function executionResponse({ response, text, error }: { response: Response; text: string | undefined; error: unknown }): ExecutionResponse {
     const executionId = response.headers.get('x-execution-id');
     const body = text === undefined ? error : parseBody(text, response);
     if (!executionId) throw errorFromResponse(response, body);
@@ -234,5 +250,62 @@ export function runCalls({ api, answer }: Api) {
   const listPausedRuns = async (workspaceId: string, opts: RequestOptions = {}): Promise<PausedRun[]> =>
     (await answer(api.GET('/api/v1/executions', { params: { query: { workspaceId, status: 'paused' } }, signal: opts.signal }))).data;
 
-  return { executeWorkflow, streamWorkflow, executeWorkflowAsync, getJob, waitForJob, cancelExecution, resumeExecution, listPausedRuns };
+  const rerunBody = (opts: RerunOptions, extra: Record<string, unknown> = {}) => ({
+    ...(opts.fromBlock === undefined ? {} : { fromBlock: opts.fromBlock }),
+    ...(opts.input === undefined ? {} : { input: opts.input }),
+    ...(opts.deployment === undefined ? {} : { deployment: opts.deployment }),
+    ...extra,
+  });
+
+  async function postRerun(executionId: string, retry: boolean, body: Record<string, unknown>, signal?: AbortSignal, parseAs: 'text' | 'json' = 'text') {
+    const params = { params: { path: { executionId } }, body, signal, parseAs } as const;
+    return retry
+      ? api.POST('/api/v1/executions/{executionId}/retry', params)
+      : api.POST('/api/v1/executions/{executionId}/rerun', params);
+  }
+
+  /**
+   * Runs a finished execution again and waits for it: whole, or from `fromBlock` with the blocks before it replayed
+   * from the original's log (no calls, no cost). A failed re-run throws EXECUTION_FAILED, like executeWorkflow.
+   */
+  async function rerunExecution(executionId: string, opts: RerunOptions = {}): Promise<ExecutionResponse> {
+    const { response, data, error } = await postRerun(executionId, false, rerunBody(opts), opts.signal);
+    return executionResponse({ response, text: typeof data === 'string' ? data : undefined, error });
+  }
+
+  /** Re-runs a failed execution from the first block that failed (409 EXECUTION_NOT_FAILED when it did not fail). */
+  async function retryExecution(executionId: string, opts: Omit<RerunOptions, 'fromBlock'> = {}): Promise<ExecutionResponse> {
+    const { response, data, error } = await postRerun(executionId, true, rerunBody(opts), opts.signal);
+    return executionResponse({ response, text: typeof data === 'string' ? data : undefined, error });
+  }
+
+  /** Queues a re-run (or with `retry`, a retry) on a worker; wait for it with waitForJob. */
+  async function rerunExecutionAsync(executionId: string, opts: RerunOptions & { retry?: boolean } = {}): Promise<RerunAccepted> {
+    const { response, data, error } = await postRerun(executionId, opts.retry === true, rerunBody(opts, { mode: 'async' }), opts.signal, 'json');
+    const body: unknown = data;
+    if (response.status !== 202 || !isRecord(body) || typeof body.taskId !== 'string') throw errorFromResponse(response, error ?? body);
+    return body as RerunAccepted;
+  }
+
+  /** What a re-run would replay and what it would run again (with side effects), without running anything. */
+  async function previewRerun(executionId: string, opts: RerunOptions & { retry?: boolean } = {}): Promise<RerunPreview> {
+    const { response, data, error } = await postRerun(executionId, opts.retry === true, rerunBody(opts, { dryRun: true }), opts.signal, 'json');
+    if (!response.ok) throw errorFromResponse(response, error);
+    return data as RerunPreview;
+  }
+
+  return {
+    executeWorkflow,
+    streamWorkflow,
+    executeWorkflowAsync,
+    getJob,
+    waitForJob,
+    cancelExecution,
+    resumeExecution,
+    listPausedRuns,
+    rerunExecution,
+    retryExecution,
+    rerunExecutionAsync,
+    previewRerun,
+  };
 }

@@ -3,13 +3,38 @@
 //   200 once its log says `cancelled`, 202 while it is still stopping.
 // - POST /api/v1/executions/{executionId}/resume — decide an approval a run waits for (runs/approvals.ts).
 // - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.
+// - POST /api/v1/executions/{executionId}/rerun and …/retry — run a finished execution again, whole or from a block,
+//   replaying what ran before that block (triggers/rerun.ts).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
+import type { Context } from 'hono';
 import { cancelExecution, listPausedRuns, resumeBody, resumeExecution } from '../../runs/index.js';
+import { enqueueRerun, prepareRerun, rerunBody, retryBody, runRerun, type RerunBody } from '../../triggers/rerun.js';
 import type { AppEnv } from '../env.js';
+import { sendResponse } from '../execution-response.js';
+import { runOrigin } from '../observe.js';
 import { operation } from '../operation.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
+
+/** A re-run's body may be left out: an empty one re-runs the whole execution now. */
+async function readRerunBody(c: Context<AppEnv>, schema: z.ZodType<RerunBody>): Promise<RerunBody> {
+  const text = await c.req.raw.clone().text();
+  return text.trim() === '' ? parseWith(schema, {}, 'request body') : readBody(c, schema);
+}
+
+const rerunConflicts =
+  'The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); ' +
+  'with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED)';
+
+async function rerun(c: Context<AppEnv>, body: RerunBody, retry: boolean) {
+  const app = c.get('app');
+  const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+  const call = await prepareRerun(app, { principal: c.get('principal'), executionId, body, retry, origin: runOrigin(c) });
+  if (call.mode === 'dry-run') return c.json(call.answer, 200);
+  if (call.mode === 'async') return sendResponse(c, await enqueueRerun(app, call), {});
+  return sendResponse(c, await runRerun(app, call, c.req.raw.signal), {});
+}
 
 const pausedRunsQuery = z.strictObject({
   workspaceId: id,
@@ -60,4 +85,38 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       const body = await readBody(c, resumeBody);
       return c.json({ data: await resumeExecution(c.get('app'), c.get('principal'), executionId, body) }, 202);
     },
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: '/{executionId}/rerun',
+      summary: 'Run a finished execution again, whole or from a block (earlier blocks replayed from the log, not run); dryRun says what would run',
+      body: rerunBody,
+      run: 'rerun',
+      response: 'RerunResult',
+      conflict: rerunConflicts,
+      errors: [410],
+      more: {
+        202: { description: 'Queued (mode: async), or paused at an approval block', schema: 'RerunAccepted' },
+        500: { description: 'The re-run failed', schema: 'RerunFailure' },
+      },
+    }),
+    async (c) => rerun(c, await readRerunBody(c, rerunBody), false),
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: '/{executionId}/retry',
+      summary: 'Re-run a failed execution from the first block that failed (409 EXECUTION_NOT_FAILED when it did not fail)',
+      body: retryBody,
+      run: 'rerun',
+      response: 'RerunResult',
+      conflict: rerunConflicts,
+      errors: [410],
+      more: {
+        202: { description: 'Queued (mode: async), or paused at an approval block', schema: 'RerunAccepted' },
+        500: { description: 'The re-run failed', schema: 'RerunFailure' },
+      },
+    }),
+    async (c) => rerun(c, await readRerunBody(c, retryBody), true),
   );

@@ -1,6 +1,6 @@
 // `GET /api/v1/logs/{id}` and `GET /api/v1/logs/executions/{executionId}`. A log of a workspace the caller cannot
 // reach, and a run still in flight, are both "not found": the answer never hints that the id exists.
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { executions, stateSnapshots, workflows } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
@@ -24,7 +24,14 @@ export interface LogDetail extends Omit<LogEntry, 'cost'> {
   error: string | null;
   /** For a run that paused for an approval: how often, how long it waited, and what was decided. */
   approvals: ApprovalsView | null;
+  /** Set on a re-run: the execution it re-ran, and the block it ran from (null when it ran whole). */
+  rerunOf: string | null;
+  rerunFromBlock: string | null;
+  /** The re-runs of this execution, oldest first (at most MAX_RERUNS_LISTED; `GET /api/v1/logs?rerunOf=` has all). */
+  reruns: Array<{ executionId: string; status: string; startedAt: string }>;
 }
+
+const MAX_RERUNS_LISTED = 100;
 
 export interface ApprovalsView {
   pauses: number;
@@ -85,6 +92,13 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
     .limit(1);
   if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Log');
   const { log } = row;
+  // Listed once finished or still going: someone who just asked for a re-run looks for it here.
+  const reruns = await db
+    .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
+    .from(executions)
+    .where(eq(executions.rerunOf, log.executionId))
+    .orderBy(asc(executions.startedAt))
+    .limit(MAX_RERUNS_LISTED);
   return {
     workspaceId: log.workspaceId,
     value: {
@@ -98,6 +112,9 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
       requestId: log.requestId,
       error: log.error,
       approvals: approvalsView(log.pause),
+      rerunOf: log.rerunOf,
+      rerunFromBlock: log.rerunFromBlock,
+      reruns: reruns.map((r) => ({ ...r, startedAt: r.startedAt.toISOString() })),
     },
   };
 }

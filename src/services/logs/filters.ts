@@ -54,6 +54,7 @@ export function knownAtStartFilters(q: LogsQuery): SQL[] {
   if (q.endDate) where.push(sql`${executions.startedAt} <= ${ts(q.endDate)}`);
   if (q.executionId) where.push(eq(executions.executionId, q.executionId));
   if (q.parentExecutionId) where.push(eq(executions.parentExecutionId, q.parentExecutionId));
+  if (q.rerunOf) where.push(eq(executions.rerunOf, q.rerunOf));
   return where;
 }
 

@@ -95,6 +95,8 @@ export const logsQuerySchema = z
     executionId: idText.optional(),
     /** The runs a workflow block of that execution started (sub-workflows). */
     parentExecutionId: idText.optional(),
+    /** The re-runs of that execution. */
+    rerunOf: idText.optional(),
     deploymentVersion: deploymentVersion.optional(),
     minDurationMs: nonNegativeNumber.optional(),
     maxDurationMs: nonNegativeNumber.optional(),

@@ -36,6 +36,7 @@ export type Pool =
   | 'envName'
   | 'log'
   | 'execution'
+  | 'failedExecution'
   | 'job'
   | 'file'
   | 'webhookPath';
@@ -246,6 +247,23 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
     const res = await t.request('GET', `${hooks(apiWorkflowId)}/${subscription}/deliveries`);
     return res.body.data?.[0]?.id as string | undefined;
   }, 10_000, 'the first delivery');
+  // A failed run for the retry route (a run that did not fail is not retried): it failed because of a workspace
+  // variable that has changed since, so retrying it succeeds.
+  const retryable = await createAndDeploy(
+    t,
+    plain(
+      [
+        { id: 'start', type: 'api_trigger', name: 'API' },
+        { id: 'call', type: 'api', name: 'Call', config: { url: '{{FUZZ_RETRY_URL}}', method: 'GET', retries: 0 } },
+      ],
+      [['start', 'call']],
+    ),
+    `${name} retryable`,
+  );
+  await ok('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { variables: { FUZZ_RETRY_URL: 'not a url' } });
+  const failedRun = await t.request('POST', `/api/workflows/${retryable}/execute`, { body: {} });
+  expect(failedRun.status, failedRun.text).toBe(500);
+  await ok('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { variables: { FUZZ_RETRY_URL: receiver.url } });
   const streamed = await ok('POST', `/api/v1/workflows/${apiWorkflowId}/run`, {});
   expect(parseSse(streamed.text).records.at(-1)).toBe('[DONE]');
 
@@ -278,6 +296,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       envName: ['FUZZ_VAR'],
       log: [log],
       execution: [executionId],
+      failedExecution: [failedRun.body.executionId as string],
       job: [job.body.taskId as string],
       file: [fileId],
       webhookPath: [openHookPath, signedHookPath],

@@ -319,6 +319,23 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     bodyLimit: MANAGEMENT_LIMIT,
   },
   { method: 'GET', pattern: '/api/v1/executions', body: 'none', query: (f) => `${ws(f)}&status=paused` },
+  // A dry run: the checks of a re-run without running one.
+  {
+    method: 'POST',
+    pattern: '/api/v1/executions/:executionId/rerun',
+    body: 'json-or-empty',
+    params: { executionId: 'execution' },
+    validBody: () => ({ fromBlock: 'start', dryRun: true }),
+    bodyLimit: MANAGEMENT_LIMIT,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/executions/:executionId/retry',
+    body: 'json-or-empty',
+    params: { executionId: 'failedExecution' },
+    validBody: () => ({ dryRun: true }),
+    bodyLimit: MANAGEMENT_LIMIT,
+  },
 
   // Unversioned API: runs, their status, usage, jobs, inbound triggers, signed downloads.
   { method: 'GET', pattern: '/api/workflows/:workflowId/status', body: 'none', params: { workflowId: 'runnableWorkflow' } },

@@ -2906,6 +2906,7 @@ export interface paths {
                     endDate?: string;
                     executionId?: string;
                     parentExecutionId?: string;
+                    rerunOf?: string;
                     deploymentVersion?: string;
                     minDurationMs?: string;
                     maxDurationMs?: string;
@@ -3258,6 +3259,256 @@ export interface paths {
                     };
                 };
                 413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/{executionId}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a finished execution again, whole or from a block (earlier blocks replayed from the log, not run); dryRun says what would run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
+                path: {
+                    executionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Block id or name to run from; without it the whole workflow runs again */
+                        fromBlock?: string;
+                        /** @description Trigger input instead of the original's (checked against the Input Format) */
+                        input?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description `original` (default): the version that ran; `active`: the active deployment
+                         * @enum {string}
+                         */
+                        deployment?: "original" | "active";
+                        /**
+                         * @description `sync` (default) answers when the run ends; `async` queues it
+                         * @enum {string}
+                         */
+                        mode?: "sync" | "async";
+                        /** @description Answer what would be replayed and what would run again, without running */
+                        dryRun?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunResult"];
+                    };
+                };
+                /** @description Queued (mode: async), or paused at an approval block */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunAccepted"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                408: components["responses"]["ExecutionTimeout"];
+                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description The re-run failed */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunFailure"];
+                    };
+                };
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/{executionId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-run a failed execution from the first block that failed (409 EXECUTION_NOT_FAILED when it did not fail) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
+                    "X-Request-Id"?: components["parameters"]["RequestId"];
+                };
+                path: {
+                    executionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Trigger input instead of the original's (checked against the Input Format) */
+                        input?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description `original` (default): the version that ran; `active`: the active deployment
+                         * @enum {string}
+                         */
+                        deployment?: "original" | "active";
+                        /**
+                         * @description `sync` (default) answers when the run ends; `async` queues it
+                         * @enum {string}
+                         */
+                        mode?: "sync" | "async";
+                        /** @description Answer what would be replayed and what would run again, without running */
+                        dryRun?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunResult"];
+                    };
+                };
+                /** @description Queued (mode: async), or paused at an approval block */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunAccepted"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                408: components["responses"]["ExecutionTimeout"];
+                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description The re-run failed */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-Execution-Id": components["headers"]["X-Execution-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunFailure"];
+                    };
+                };
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -4222,6 +4473,73 @@ export interface components {
                 status: "resuming";
             };
         };
+        /** @description A re-run's answer: an execute answer with rerunOf (a response block answers with its own), or the dry run */
+        RerunResult: {
+            /** @constant */
+            success: true;
+            executionId: string;
+            output: unknown;
+            metadata: {
+                duration: number;
+                /** @description ISO 8601 */
+                startTime: string;
+                /** @description ISO 8601 */
+                endTime: string;
+            };
+            /** @description The execution this run re-ran */
+            rerunOf: string;
+        } | {
+            rerunOf: string;
+            /** @description The block the re-run would start from; null: the whole workflow */
+            fromBlock: string | null;
+            /** @description Blocks whose recorded output would be used: no call, no cost */
+            replayed: string[];
+            /** @description Blocks that would run again */
+            willRun: {
+                blockId: string;
+                type: string;
+                /** @description Calls the outside world (API other than GET, agent, sub-workflow, function) */
+                sideEffects: boolean;
+            }[];
+        };
+        RerunAccepted: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            async: true;
+            taskId: string;
+            /** @description Same as taskId */
+            jobId: string;
+            executionId: string;
+            /** @constant */
+            status: "queued";
+            /** @description ISO 8601 */
+            createdAt: string;
+            links: {
+                status: string;
+            };
+            statusUrl: string;
+            /** @description The execution this run re-ran */
+            rerunOf: string;
+        } | components["schemas"]["ExecutionPaused"];
+        RerunFailure: {
+            /** @constant */
+            success: false;
+            executionId: string;
+            error: string;
+            /** @constant */
+            code: "EXECUTION_FAILED";
+            output: unknown;
+            metadata: {
+                duration: number;
+                /** @description ISO 8601 */
+                startTime: string;
+                /** @description ISO 8601 */
+                endTime: string;
+            };
+            /** @description The execution this run re-ran */
+            rerunOf: string;
+        };
         CancelAnswer: {
             data: {
                 executionId: string;
@@ -4407,6 +4725,10 @@ export interface components {
             };
             /** @description References to blocks that had not run (resolved to null) */
             unresolvedReferences?: string[];
+            /** @description The edge handle the block chose (condition blocks), when not the default */
+            sourceHandle?: string;
+            /** @description The block failed, and the run went on from its error */
+            continueOnError?: boolean;
             children?: components["schemas"]["TraceSpan"][];
         } & {
             [key: string]: unknown;
@@ -4510,6 +4832,17 @@ export interface components {
                         };
                     };
                 } | null;
+                /** @description Set on a re-run: the execution it re-ran */
+                rerunOf: string | null;
+                /** @description Set on a re-run from a block: that block (null when it ran whole) */
+                rerunFromBlock: string | null;
+                /** @description The re-runs of this execution, oldest first (GET /api/v1/logs?rerunOf= lists them as logs) */
+                reruns: {
+                    executionId: string;
+                    status: string;
+                    /** @description ISO 8601 */
+                    startedAt: string;
+                }[];
                 cost: {
                     total: number;
                     tokens: {
@@ -5054,7 +5387,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description INVITE_EXPIRED or INVITE_USED: the invite link cannot be used any more */
+        /** @description INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept) */
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

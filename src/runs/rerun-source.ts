@@ -1,0 +1,75 @@
+// The execution a re-run repeats, as its log keeps it: the state that ran (its snapshot), the trace a re-run replays
+// from, and the trigger input, read back from the trigger block's recorded output. Read where the re-run is asked for
+// and again by the worker that runs an async one, so a queued re-run needs nothing but ids.
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { executions, stateSnapshots } from '../db/schema.js';
+import { blockRegistry } from '../blocks/registry.js';
+import type { TraceSpan } from '../engine/index.js';
+import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
+import { planRerun } from './rerun-plan.js';
+import type { RerunOf } from './types.js';
+
+export interface OriginalRun {
+  executionId: string;
+  workspaceId: string;
+  workflowId: string;
+  status: string;
+  trigger: TriggerType;
+  deploymentVersion: number | null;
+  snapshotHash: string;
+  /** The state that ran; null when its snapshot is gone. */
+  state: WorkflowState | null;
+  /** null when the log kept no trace (a minimal log, or one trimmed since). */
+  traceSpans: TraceSpan[] | null;
+  /** Set when the original was itself a re-run: the execution it re-ran. */
+  rerunOf: string | null;
+}
+
+export async function loadOriginalRun(db: Db, executionId: string): Promise<OriginalRun | undefined> {
+  const [row] = await db
+    .select({
+      executionId: executions.executionId,
+      workspaceId: executions.workspaceId,
+      workflowId: executions.workflowId,
+      status: executions.status,
+      trigger: executions.trigger,
+      deploymentVersion: executions.deploymentVersion,
+      snapshotHash: executions.snapshotHash,
+      traceSpans: executions.traceSpans,
+      rerunOf: executions.rerunOf,
+      state: stateSnapshots.state,
+    })
+    .from(executions)
+    .leftJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
+    .where(eq(executions.executionId, executionId))
+    .limit(1);
+  if (!row) return undefined;
+  const trigger = (TRIGGER_TYPES as readonly string[]).includes(row.trigger) ? (row.trigger as TriggerType) : 'api';
+  const traceSpans = Array.isArray(row.traceSpans) && row.traceSpans.length > 0 ? (row.traceSpans as TraceSpan[]) : null;
+  return { ...row, trigger, traceSpans, state: row.state ?? null };
+}
+
+/** The trigger block that started the original run and the input it was given, as its span recorded them. */
+export function originalTrigger(original: OriginalRun): { blockId?: string; input: Record<string, unknown> } {
+  const span = (original.traceSpans ?? []).find((s) => blockRegistry[s.type]?.trigger !== undefined);
+  if (!span) return { input: {} };
+  const output = isRecord(span.output) ? span.output : {};
+  // The API trigger lays the body out field by field and keeps it whole under `input`; the others show it as it came.
+  const input = span.type === 'api_trigger' && isRecord(output.input) ? output.input : output;
+  return { blockId: span.blockId, input };
+}
+
+/**
+ * What a re-run of `original` is given (the replay is built here, from the trace, in whichever process runs it). A
+ * re-run of a re-run keeps the first execution's idempotency keys: to an upstream they are all repeats of its calls.
+ */
+export function rerunOf(original: OriginalRun, state: WorkflowState, fromBlock: string | null): RerunOf {
+  const keys = original.rerunOf ? { idempotencyRoot: original.rerunOf } : {};
+  if (fromBlock === null || !original.traceSpans) return { executionId: original.executionId, fromBlock, ...keys };
+  return { executionId: original.executionId, fromBlock, ...keys, replay: planRerun(state, original.traceSpans, fromBlock).replay };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,7 +1,7 @@
 // The contract between the engine and every block type. One module per block type implements
 // BlockDefinition; the registry (./registry.ts) lists them. Blocks know nothing of the database or HTTP server.
 import type { z } from 'zod';
-import type { BlockReference, TriggerType } from '../workflow/index.js';
+import type { BlockReference, PathSegment, Reference, TriggerType } from '../workflow/index.js';
 import type { BlockForm } from './forms.js';
 
 /** Services and limits the host process lends to blocks; built once per process from configuration. */
@@ -18,6 +18,8 @@ export interface BlockServices {
   providerEnv(name: string): string | undefined;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
+  /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */
+  describeSubWorkflow?(workflowId: string): Promise<SubWorkflowDescription | { error: string }>;
   /**
    * Waits for a person's decision (the approval block); lent per run by the host. The run pauses durably meanwhile:
    * this promise may never settle in this process — the run is resumed later, where the answer comes at once.
@@ -49,6 +51,13 @@ export interface SubWorkflowRequest {
   signal: AbortSignal;
   /** Streamed text of the child (its agent tokens). */
   onChunk(text: string): void;
+}
+
+export interface SubWorkflowDescription {
+  name: string;
+  description: string;
+  /** JSON Schema (type object) of its API trigger's Input Format. */
+  parameters: Record<string, unknown>;
 }
 
 export interface SubWorkflowResult {
@@ -106,6 +115,11 @@ export interface BlockDefinition<Config = Record<string, unknown>> {
   form?: BlockForm<keyof Config & string>;
   /** False for blocks whose config holds code: references reach them as data via lookupReference, never spliced. */
   resolveReferences?: boolean;
+  /**
+   * References the block fills in itself, left as written by the engine and not checked against block names when
+   * the workflow is saved (the agent's `<args.x>` in a tool's request). `path` is where the text sits in the config.
+   */
+  keepsReference?(ref: Reference, path: readonly PathSegment[]): boolean;
   /** True for trigger blocks: they run only when the run was started by their trigger kind. */
   trigger?: TriggerType;
   /**

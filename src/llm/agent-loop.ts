@@ -87,6 +87,7 @@ export function prepareTools(tools: AgentTool[]): Map<string, PreparedTool> {
   return prepared;
 }
 
+const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
 const ZERO_COST: ModelCost = { input: 0, output: 0, total: 0 };
 const addCost = (a: ModelCost, b: ModelCost): ModelCost => ({ input: a.input + b.input, output: a.output + b.output, total: a.total + b.total });
 
@@ -164,7 +165,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       return finish(result.content);
     }
     if (options.maxCostUsd !== undefined && spent.total >= options.maxCostUsd) {
-      return finish('', `The agent spent ${spent.total} USD, reaching maxCostUsd (${options.maxCostUsd}), before a final answer`);
+      return finish('', `The agent reached maxCostUsd (${options.maxCostUsd} USD; spent ${round(spent.total)}) without a final answer`);
     }
     if (step === options.maxSteps) break;
     const results = await Promise.all(calls.map((call) => runToolCall(call, step, tools, options.signal)));

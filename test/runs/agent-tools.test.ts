@@ -1,0 +1,158 @@
+// Agent tools through the real app (README "Agents"): a workflow tool runs a child execution linked to the agent's run,
+// `<args.x>` in an http tool's request is the model's argument while every other reference is the engine's, and
+// broken tool configurations are refused when the workflow is saved.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+
+let t: TestApp;
+let llm: FakeLlmServer;
+let api: Server;
+let apiUrl: string;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  [t, llm] = await Promise.all([startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' }), startFakeLlmServer()]);
+  api = createServer((req, res) => {
+    seen.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ stock: 7 }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  api?.closeAllConnections();
+  await Promise.all([t?.close(), llm?.close(), new Promise((resolve) => api?.close(resolve))]);
+});
+
+const trigger = { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'q', type: 'string' }] } };
+
+const agentState = (tools: unknown[], extra: Record<string, unknown> = {}) =>
+  makeState(
+    [
+      trigger,
+      {
+        id: 'agent',
+        type: 'agent',
+        name: 'Agent',
+        config: { provider: 'openai', model: 'gpt-4o-mini', baseUrl: llm.openAiBaseUrl, userPrompt: '<api.q>', tools, ...extra },
+      },
+      { id: 'out', type: 'response', name: 'Out', config: { body: { answer: '<agent.content>', calls: '<agent.toolCalls>' } } },
+    ],
+    [
+      ['start', 'agent'],
+      ['agent', 'out'],
+    ],
+  );
+
+async function logOf(executionId: string) {
+  return eventually(async () => {
+    const res = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}&details=full`);
+    return res.body.data?.[0];
+  }, 10_000, `the log of ${executionId}`);
+}
+
+describe('agent tools in runs', () => {
+  it('a workflow tool runs the workflow as a child execution whose log links the agent’s run', async () => {
+    const child = makeState(
+      [
+        { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'name', type: 'string', required: true, description: 'Who' }] } },
+        { id: 'greet', type: 'function', name: 'Greet', config: { code: 'return `hello ${<api.name>}`;' } },
+      ],
+      [['start', 'greet']],
+    );
+    const childId = await createAndDeploy(t, child, 'Greeter');
+    const parentId = await createAndDeploy(t, agentState([{ type: 'workflow', workflowId: childId, name: 'greet' }]), 'Agent with workflow tool');
+    llm.reply(
+      { kind: 'tool_calls', calls: [{ id: 'g1', name: 'greet', arguments: { name: 'Ada' } }], usage: { prompt: 100, completion: 10 } },
+      { kind: 'stream', tokens: ['Greeted'], usage: { prompt: 100, completion: 10 } },
+    );
+    const res = await t.request('POST', `/api/workflows/${parentId}/execute`, { body: { q: 'greet Ada' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.answer).toBe('Greeted');
+    const [call] = res.body.calls;
+    expect(call).toMatchObject({ id: 'g1', name: 'greet', arguments: { name: 'Ada' } });
+    expect(call.result.result).toBe('hello Ada');
+
+    // The Input Format became the tool's schema the model was offered.
+    const offered = (llm.requests.at(-2)!.body.tools as Array<{ function: { name: string; parameters: unknown } }>)[0]!;
+    expect(offered.function).toMatchObject({
+      name: 'greet',
+      parameters: { type: 'object', properties: { name: { type: 'string', description: 'Who' } }, required: ['name'] },
+    });
+
+    const parentExecution = res.headers.get('x-execution-id')!;
+    const children = await eventually(async () => {
+      const list = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&parentExecutionId=${parentExecution}`);
+      return list.body.data?.length ? list.body.data : undefined;
+    }, 10_000, 'the child log');
+    expect(children).toHaveLength(1);
+    expect(children[0].workflowId).toBe(childId);
+
+    // The trace: the agent's span holds a span per model call and per tool call, the child's trace under its tool call.
+    const detail = (await t.request('GET', `/api/v1/logs/${(await logOf(parentExecution)).id}`)).body.data;
+    const agentSpan = detail.executionData.traceSpans.find((s: { blockId: string }) => s.blockId === 'agent');
+    expect(agentSpan.children.map((s: { type: string }) => s.type)).toEqual(['model_call', 'workflow', 'model_call']);
+    expect(agentSpan.children[1].children.map((s: { blockId: string }) => s.blockId)).toEqual(['start', 'greet']);
+    // Both model calls, priced once each, under the model's name.
+    expect(detail.cost.models['gpt-4o-mini'].tokens).toEqual({ prompt: 200, completion: 20, total: 220 });
+  });
+
+  it('fills <args.x> with the model’s argument and other references from the run', async () => {
+    const tool = {
+      type: 'http',
+      name: 'stock',
+      description: 'Stock of an item',
+      parameters: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+      request: { url: `${apiUrl}/stock/<args.sku>`, query: { asked: '<api.q>' } },
+    };
+    const id = await createAndDeploy(t, agentState([tool]), 'Agent with http tool');
+    llm.reply(
+      { kind: 'tool_calls', calls: [{ id: 's1', name: 'stock', arguments: { sku: 'A-1' } }] },
+      { kind: 'stream', tokens: ['7 left'] },
+    );
+    const res = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'how many' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.answer).toBe('7 left');
+    expect(res.body.calls[0].result).toEqual({ status: 200, data: { stock: 7 } });
+    expect(seen.at(-1)).toBe('/stock/A-1?asked=how+many');
+  });
+
+  it('fails the run with the maxSteps error in the answer', async () => {
+    const fn = { type: 'function', name: 'noop', code: 'return 1;' };
+    const id = await createAndDeploy(t, agentState([fn], { maxSteps: 2 }), 'Endless agent');
+    const endless = { kind: 'tool_calls' as const, calls: [{ name: 'noop', arguments: {} }] };
+    llm.reply(endless, endless);
+    const res = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'loop' } });
+    expect(res.status).toBe(500);
+    expect(res.body.error).toContain('The agent reached maxSteps (2 model calls) without a final answer');
+  });
+
+  it('refuses tool name clashes, unusable parameter schemas and maxSteps above 50 when the workflow is saved', async () => {
+    const save = (state: unknown) => t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'bad tools', state } });
+    const fn = (name: string, extra: Record<string, unknown> = {}) => ({ type: 'function', name, code: 'return 1;', ...extra });
+
+    const clash = await save(agentState([fn('lookup'), fn('lookup')]));
+    expect(clash.status).toBe(400);
+    expect(JSON.stringify(clash.body)).toContain('the tool name \\"lookup\\" is already used by tool 0');
+
+    const badSchema = await save(agentState([fn('lookup', { parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } } })]));
+    expect(badSchema.status).toBe(400);
+    expect(JSON.stringify(badSchema.body)).toMatch(/tools\.0\.parameters/);
+
+    const tooMany = await save(agentState([fn('lookup')], { maxSteps: 51 }));
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toMatch(/maxSteps.*must be at most 50/);
+
+    const badName = await save(agentState([fn('has space')]));
+    expect(badName.status).toBe(400);
+    expect(JSON.stringify(badName.body)).toMatch(/tools\.0\.name/);
+
+    // <args.x> names no block, and is still accepted: it is the model's argument.
+    const ok = await save(agentState([{ type: 'http', name: 'x', request: { url: 'https://example.com/<args.id>' } }]));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+});

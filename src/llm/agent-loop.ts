@@ -212,6 +212,8 @@ async function runToolCall(
   }
   const checked = prepared.schema.safeParse(args);
   if (!checked.success) return record(null, `The arguments do not match the tool's parameters: ${describeIssues(checked.error)}`);
+  // Nothing here can pause the run for a person yet; a tool that wants one is never run unreviewed.
+  if (prepared.tool.requiresApproval) return record(null, 'This tool needs a person to approve each call, which this agent cannot ask for');
   const extra: Partial<ToolCallRecord> = {};
   try {
     const result = await prepared.tool.call(args, {

@@ -1,6 +1,7 @@
 // Agent tools through the real app (README "Agents"): a workflow tool runs a child execution linked to the agent's run,
 // `<args.x>` in an http tool's request is the model's argument while every other reference is the engine's, and
 // broken tool configurations are refused when the workflow is saved.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,9 @@ let apiUrl: string;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  [t, llm] = await Promise.all([startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' }), startFakeLlmServer()]);
+  llm = await startFakeLlmServer();
+  // OPENAI_BASE_URL serves the README example, which names no base URL of its own.
+  t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', OPENAI_BASE_URL: llm.openAiBaseUrl });
   api = createServer((req, res) => {
     seen.push(req.url ?? '');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ stock: 7 }));
@@ -131,6 +134,22 @@ describe('agent tools in runs', () => {
     expect(res.body.error).toContain('The agent reached maxSteps (2 model calls) without a final answer');
   });
 
+  it('runs the README example (examples/agent-tools.workflow.json): the model calls the function tool, then answers', async () => {
+    const document = JSON.parse(readFileSync(new URL('../../examples/agent-tools.workflow.json', import.meta.url), 'utf8'));
+    const imported = await t.request('POST', '/api/v1/workflows/import', { body: { workspaceId: t.workspaceId, document } });
+    expect(imported.status, imported.text).toBe(201);
+    const id = imported.body.data.id;
+    expect((await t.request('POST', `/api/v1/workflows/${id}/deploy`)).status).toBe(200);
+    llm.reply(
+      { kind: 'tool_calls', calls: [{ id: 'm1', name: 'multiply', arguments: { a: 1234, b: 5678 } }] },
+      { kind: 'stream', tokens: ['1234 × 5678 = 7006652'] },
+    );
+    const res = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'What is 1234 times 5678?' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ answer: '1234 × 5678 = 7006652', steps: 2 });
+    expect(res.body.toolCalls[0]).toMatchObject({ name: 'multiply', arguments: { a: 1234, b: 5678 }, result: { product: 7006652 } });
+  });
+
   it('refuses tool name clashes, unusable parameter schemas and maxSteps above 50 when the workflow is saved', async () => {
     const save = (state: unknown) => t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'bad tools', state } });
     const fn = (name: string, extra: Record<string, unknown> = {}) => ({ type: 'function', name, code: 'return 1;', ...extra });
@@ -150,6 +169,10 @@ describe('agent tools in runs', () => {
     const badName = await save(agentState([fn('has space')]));
     expect(badName.status).toBe(400);
     expect(JSON.stringify(badName.body)).toMatch(/tools\.0\.name/);
+
+    const approval = await save(agentState([fn('lookup', { requiresApproval: true })]));
+    expect(approval.status).toBe(400);
+    expect(JSON.stringify(approval.body)).toContain('approval of tool calls is not available yet');
 
     // <args.x> names no block, and is still accepted: it is the model's argument.
     const ok = await save(agentState([{ type: 'http', name: 'x', request: { url: 'https://example.com/<args.id>' } }]));

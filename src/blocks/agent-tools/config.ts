@@ -22,7 +22,14 @@ const parametersSchema = z
     }
   });
 
-const approval = { requiresApproval: z.boolean().optional() };
+// Pausing a run for a person to approve a tool call is not built yet: a tool that asks for it is refused rather than
+// run unreviewed.
+const approval = {
+  requiresApproval: z
+    .boolean()
+    .optional()
+    .refine((value) => value !== true, 'approval of tool calls is not available yet; remove requiresApproval'),
+};
 
 export const workflowToolSchema = z.object({
   type: z.literal('workflow'),

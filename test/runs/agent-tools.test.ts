@@ -104,6 +104,24 @@ describe('agent tools in runs', () => {
     expect(detail.cost.models['gpt-4o-mini'].tokens).toEqual({ prompt: 200, completion: 20, total: 220 });
   });
 
+  it('refuses at deploy a workflow tool that names no workflow of the workspace, or runs its own workflow', async () => {
+    const created = await t.request('POST', '/api/v1/workflows', {
+      body: { workspaceId: t.workspaceId, name: 'Agent with a stray tool', state: agentState([{ type: 'workflow', workflowId: 'wf_doesnotexist' }]) },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const stray = await t.request('POST', `/api/v1/workflows/${id}/deploy`);
+    expect(stray.status).toBe(400);
+    expect(JSON.stringify(stray.body)).toContain('state.blocks.agent.config.tools.0.workflowId');
+    expect(JSON.stringify(stray.body)).toContain('is not a workflow of this workspace');
+
+    const saved = await t.request('PATCH', `/api/v1/workflows/${id}`, { body: { state: agentState([{ type: 'workflow', workflowId: id }]) } });
+    expect(saved.status, saved.text).toBe(200);
+    const cycle = await t.request('POST', `/api/v1/workflows/${id}/deploy`);
+    expect(cycle.status).toBe(400);
+    expect(JSON.stringify(cycle.body)).toContain('(a cycle)');
+  });
+
   it('fills <args.x> with the model’s argument and other references from the run', async () => {
     const tool = {
       type: 'http',

@@ -216,6 +216,7 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
         },
         signal,
         onToken: (text) => ctx.emitChunk(text),
+        onProgress: (progress) => ctx.emitProgress(progress),
         timeoutMs: config.timeoutMs,
         retries: config.retries,
       });

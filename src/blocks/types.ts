@@ -81,6 +81,8 @@ export interface BlockRunContext<Config> {
   signal: AbortSignal;
   /** Push streamed text (agent tokens); the engine forwards it as a chunk event tagged with this block. */
   emitChunk(text: string): void;
+  /** Report progress while the block runs (the agent's steps and tool calls); the engine forwards it as an event. */
+  emitProgress(progress: BlockProgress): void;
   /** Value of a parsed `<block.path>` reference in the current scope (loop/parallel iteration aware). */
   lookupReference(ref: BlockReference): unknown;
   /** Resolve every reference inside an arbitrary value (used by blocks that resolve lazily). */
@@ -90,6 +92,12 @@ export interface BlockRunContext<Config> {
   trigger: { type: TriggerType; input: Record<string, unknown> };
   services: BlockServices;
 }
+
+/** What an agent reports while its loop runs (streamed to callers that ask with `streamEvents`). */
+export type BlockProgress =
+  | { event: 'step'; step: number; toolCalls: number; tokens: { prompt: number; completion: number; total: number } }
+  | { event: 'tool_call'; step: number; id: string; name: string; arguments: unknown }
+  | { event: 'tool_result'; step: number; id: string; name: string; result: unknown; error?: string; durationMs: number };
 
 export interface BlockResult {
   output: Record<string, unknown>;

@@ -99,6 +99,10 @@ function prepare(
         if (run.finished || signal.aborted) return;
         run.emit({ type: 'chunk', blockId: block.id, chunk: text, iterationPath: path });
       },
+      emitProgress(progress) {
+        if (run.finished || signal.aborted) return;
+        run.emit({ type: 'block_progress', blockId: block.id, iterationPath: path, progress });
+      },
       lookupReference: (ref) => resolver.block(ref),
       resolve: (value) => run.outputs.resolve(block.name, value, resolver),
       setVariable(name, value) {

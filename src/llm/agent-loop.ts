@@ -32,7 +32,14 @@ export interface AgentLoopOptions {
   timeoutMs: number;
   retries: number;
   retryBaseMs?: number;
+  /** Each model call's end, and each tool call as it starts and ends (streamed to callers that ask for events). */
+  onProgress?(progress: AgentProgress): void;
 }
+
+export type AgentProgress =
+  | { event: 'step'; step: number; toolCalls: number; tokens: TokenCounts }
+  | { event: 'tool_call'; step: number; id: string; name: string; arguments: unknown }
+  | { event: 'tool_result'; step: number; id: string; name: string; result: unknown; error?: string; durationMs: number };
 
 export interface ModelCallRecord {
   step: number;
@@ -160,6 +167,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       ...(result.reportedModel ? { reportedModel: result.reportedModel } : {}),
       toolCalls: calls.length,
     });
+    options.onProgress?.({ event: 'step', step, toolCalls: calls.length, tokens });
     if (calls.length === 0) {
       for (const text of held) options.onToken(text);
       return finish(result.content);
@@ -168,7 +176,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       return finish('', `The agent reached maxCostUsd (${options.maxCostUsd} USD; spent ${round(spent.total)}) without a final answer`);
     }
     if (step === options.maxSteps) break;
-    const results = await Promise.all(calls.map((call) => runToolCall(call, step, tools, options.signal)));
+    const results = await Promise.all(calls.map((call) => runToolCall(call, step, tools, options.signal, options.onProgress)));
     if (options.signal.aborted) throw options.signal.reason;
     toolCalls.push(...results.map((r) => r.record));
     history.push({ role: 'assistant', content: result.content, toolCalls: calls });
@@ -182,11 +190,29 @@ async function runToolCall(
   step: number,
   tools: Map<string, PreparedTool>,
   signal: AbortSignal,
+  onProgress: AgentLoopOptions['onProgress'],
 ): Promise<{ record: ToolCallRecord; message: ToolResultMessage }> {
   const startedAtMs = Date.now();
   let args: unknown = call.arguments;
+  let parsed = false;
+  try {
+    args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    parsed = true;
+  } catch {
+    // Answered below, once the call has been reported with the text the model sent.
+  }
+  onProgress?.({ event: 'tool_call', step, id: call.id, name: call.name, arguments: args });
   const record = (result: unknown, error?: string, extra: Partial<ToolCallRecord> = {}) => {
     const endedAtMs = Date.now();
+    onProgress?.({
+      event: 'tool_result',
+      step,
+      id: call.id,
+      name: call.name,
+      result,
+      ...(error !== undefined ? { error } : {}),
+      durationMs: endedAtMs - startedAtMs,
+    });
     return {
       record: {
         id: call.id,
@@ -205,11 +231,7 @@ async function runToolCall(
   };
   const prepared = tools.get(call.name);
   if (!prepared) return record(null, `There is no tool named "${call.name}"; the tools are: ${[...tools.keys()].join(', ')}`);
-  try {
-    args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-  } catch {
-    return record(null, 'The arguments are not valid JSON');
-  }
+  if (!parsed) return record(null, 'The arguments are not valid JSON');
   const checked = prepared.schema.safeParse(args);
   if (!checked.success) return record(null, `The arguments do not match the tool's parameters: ${describeIssues(checked.error)}`);
   // Nothing here can pause the run for a person yet; a tool that wants one is never run unreviewed.

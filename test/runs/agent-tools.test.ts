@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { responseSchemas } from '../../src/http/response-schemas.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { createAndDeploy, eventually, makeState, parseSse } from '../support/workflows.js';
 
 let t: TestApp;
 let llm: FakeLlmServer;
@@ -166,6 +168,49 @@ describe('agent tools in runs', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ answer: '1234 × 5678 = 7006652', steps: 2 });
     expect(res.body.toolCalls[0]).toMatchObject({ name: 'multiply', arguments: { a: 1234, b: 5678 }, result: { product: 7006652 } });
+  });
+
+  it('with streamEvents, a stream carries the agent’s steps and tool calls between the chunks; without, only chunks', async () => {
+    const fn = { type: 'function', name: 'double', parameters: { type: 'object', properties: { n: { type: 'number' } } }, code: 'return args.n * 2;' };
+    const state = makeState(
+      [
+        trigger,
+        {
+          id: 'agent',
+          type: 'agent',
+          name: 'Agent',
+          config: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: llm.url, apiKey: 'k', userPrompt: '<api.q>', tools: [fn] },
+        },
+      ],
+      [['start', 'agent']],
+    );
+    const id = await createAndDeploy(t, state, 'Streaming agent');
+    const script = () =>
+      llm.reply(
+        { kind: 'tool_calls', calls: [{ id: 'd1', name: 'double', arguments: { n: 21 } }], usage: { prompt: 5, completion: 1 } },
+        { kind: 'stream', tokens: ['4', '2'], usage: { prompt: 6, completion: 2 } },
+      );
+
+    script();
+    const withEvents = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'double 21', stream: true, streamEvents: true } });
+    const records = parseSse(withEvents.text).records as Array<Record<string, unknown>>;
+    expect(records.slice(0, -2).map((r) => r.event ?? `chunk:${r.chunk}`)).toEqual(['step', 'tool_call', 'tool_result', 'step', 'chunk:4', 'chunk:2']);
+    expect(records[0]).toEqual({ blockId: 'agent', event: 'step', step: 1, toolCalls: 1, tokens: { prompt: 5, completion: 1, total: 6 } });
+    expect(records[1]).toEqual({ blockId: 'agent', event: 'tool_call', step: 1, id: 'd1', name: 'double', arguments: { n: 21 } });
+    expect(records[2]).toMatchObject({ blockId: 'agent', event: 'tool_result', step: 1, id: 'd1', name: 'double', result: 42 });
+    for (const record of records.slice(0, 4)) {
+      const parsed = (responseSchemas.StreamEvent as z.ZodType).safeParse(record);
+      expect(parsed.success, JSON.stringify(record)).toBe(true);
+    }
+    expect(records.at(-2)).toMatchObject({ event: 'done', success: true });
+
+    script();
+    const plain = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'double 21', stream: true } });
+    const chunks = parseSse(plain.text).records.slice(0, -2);
+    expect(chunks).toEqual([
+      { blockId: 'agent', chunk: '4' },
+      { blockId: 'agent', chunk: '2' },
+    ]);
   });
 
   it('refuses tool name clashes, unusable parameter schemas and maxSteps above 50 when the workflow is saved', async () => {

@@ -148,6 +148,19 @@ describe.each(providers)('agent loop, $name', (provider) => {
     expect(spans.every((s) => s.tokens === undefined && s.cost === undefined)).toBe(true);
   });
 
+  it('URL-encodes an argument inside the URL, so the model cannot reshape the request', async () => {
+    llm.reply(
+      { kind: 'tool_calls', calls: [{ id: 'x', name: 'get_weather', arguments: { city: '../admin?role=owner' } }] },
+      { kind: 'stream', tokens: ['ok'] },
+    );
+    const { ctx } = agentContext(provider.config({ tools: [weatherTool()] }));
+    const result = await agentBlock.run(ctx);
+    expect(result.output.error).toBeUndefined();
+    expect(api.seen[0]!.url).toBe('/weather/..%2Fadmin%3Frole%3Downer?units=metric');
+    // In the body it is data, as sent.
+    expect(JSON.parse(api.seen[0]!.body)).toEqual({ city: '../admin?role=owner' });
+  });
+
   it('runs several tool calls of one step in parallel and answers each', async () => {
     // The first request is held until the second has arrived: run one after the other, the first would time out.
     const bothArrived = latch();

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { AgentTool } from '../../llm/tools.js';
 import { sendHttpRequest } from '../../net/index.js';
 import { SLUICE_VERSION } from '../../version.js';
-import { getPath, resolveValue, stringifyForTemplate } from '../../workflow/index.js';
+import { findReferences, getPath, resolveValue, stringifyForTemplate } from '../../workflow/index.js';
 import type { BlockServices } from '../types.js';
 import type { HttpToolConfig } from './config.js';
 
@@ -19,6 +19,26 @@ function fillArgs(value: unknown, args: unknown): unknown {
     block: (ref) => (ref.name === 'args' ? (getPath(args, ref.path) ?? null) : null),
     env: () => '',
   });
+}
+
+/**
+ * The URL is filled in with each argument URL-encoded when it is part of a longer text: the model's `../admin` or
+ * `x?role=owner` stays one path segment or query value instead of reshaping the request (a whole-URL `<args.url>` is
+ * taken as it is, and every URL is still held to the network policy).
+ */
+function fillUrl(url: string, args: unknown): string {
+  const references = findReferences(url).filter((ref) => ref.kind === 'block' && ref.name === 'args');
+  if (references.length === 1 && references[0]!.start === 0 && references[0]!.end === url.length) {
+    return stringifyForTemplate(fillArgs(url, args));
+  }
+  let filled = '';
+  let cursor = 0;
+  for (const ref of references) {
+    if (ref.kind !== 'block') continue;
+    filled += url.slice(cursor, ref.start) + encodeURIComponent(stringifyForTemplate(getPath(args, ref.path) ?? ''));
+    cursor = ref.end;
+  }
+  return filled + url.slice(cursor);
 }
 
 function parseBody(body: Buffer, contentType: string | undefined): unknown {
@@ -40,12 +60,13 @@ export function httpTool(config: HttpToolConfig, services: BlockServices): Agent
     parameters: config.parameters,
     ...(config.requiresApproval ? { requiresApproval: true } : {}),
     async call(args, { signal }) {
-      const request = fillArgs(config.request, args) as HttpToolConfig['request'];
+      const { url: rawUrl, ...rest } = config.request;
+      const request = { ...(fillArgs(rest, args) as Omit<HttpToolConfig['request'], 'url'>), url: fillUrl(stringifyForTemplate(rawUrl), args) };
       let url: URL;
       try {
-        url = new URL(stringifyForTemplate(request.url));
+        url = new URL(request.url);
       } catch {
-        throw new Error(`The tool's URL is not an absolute URL: ${JSON.stringify(stringifyForTemplate(request.url))}`);
+        throw new Error(`The tool's URL is not an absolute URL: ${JSON.stringify(request.url)}`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('The tool\'s URL must use http or https');
       for (const [key, value] of Object.entries(request.query)) url.searchParams.append(key, stringifyForTemplate(value));

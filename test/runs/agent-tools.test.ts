@@ -240,5 +240,9 @@ describe('agent tools in runs', () => {
     // <args.x> names no block, and is still accepted: it is the model's argument.
     const ok = await save(agentState([{ type: 'http', name: 'x', request: { url: 'https://example.com/<args.id>' } }]));
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    // …only there: elsewhere in the block it is a reference like any other, and names no block.
+    const stray = await save(agentState([], { userPrompt: 'look up <args.id>' }));
+    expect(stray.status).toBe(400);
+    expect(JSON.stringify(stray.body)).toContain('reference <args.id> names no block');
   });
 });

@@ -11,7 +11,7 @@ import {
   PROVIDERS,
   type ProviderConnection,
 } from '../llm/index.js';
-import { prepareTools, runAgentLoop, type ModelCallRecord, type ToolCallRecord } from '../llm/agent-loop.js';
+import { runAgentLoop, type ModelCallRecord, type ToolCallRecord } from '../llm/agent-loop.js';
 import type { AgentTool } from '../llm/tools.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../net/index.js';
 import { agentKeepsReference, toolsSchema } from './agent-tools/config.js';
@@ -145,7 +145,12 @@ function span(
   };
 }
 
-async function openTools(config: AgentConfig, ctx: BlockRunContext<AgentConfig>, opened: Array<{ close(): Promise<void> }>) {
+async function openTools(
+  config: AgentConfig,
+  ctx: BlockRunContext<AgentConfig>,
+  signal: AbortSignal,
+  opened: Array<{ close(): Promise<void> }>,
+) {
   const tools: AgentTool[] = [];
   for (const entry of config.tools) {
     switch (entry.type) {
@@ -162,7 +167,7 @@ async function openTools(config: AgentConfig, ctx: BlockRunContext<AgentConfig>,
         const server = await openMcpTools(
           { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}), ...(entry.include ? { include: entry.include } : {}) },
           ctx.services,
-          ctx.signal,
+          signal,
         );
         opened.push(server);
         tools.push(...server.tools);
@@ -192,8 +197,7 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
     let unknownPrice = false;
     let loop;
     try {
-      const tools = await openTools(config, ctx, opened);
-      prepareTools(tools);
+      const tools = await openTools(config, ctx, signal, opened);
       loop = await runAgentLoop({
         provider: setup.provider,
         connection,

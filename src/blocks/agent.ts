@@ -1,20 +1,29 @@
-// The agent block: one language-model call whose answer streams to the client token by token while it is generated,
-// and whose token usage and cost are reported in the output (the trace lifts them into the execution's cost).
+// The agent block: a language model that may call tools (src/llm/agent-loop.ts). Its final answer streams to the
+// client token by token; token usage and cost of every model call are summed in the output (the trace lifts them into
+// the execution's cost), and each model call and tool call gets a span of its own under the block's.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  callModel,
   compileSchema,
   normalizeResponseFormat,
   parseJsonAnswer,
   priceUsage,
   PROVIDERS,
   type ProviderConnection,
-  type TokenCounts,
 } from '../llm/index.js';
+import { runAgentLoop, type ModelCallRecord, type ToolCallRecord } from '../llm/agent-loop.js';
+import type { AgentTool } from '../llm/tools.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../net/index.js';
+import { agentKeepsReference, toolsSchema } from './agent-tools/config.js';
+import { functionTool } from './agent-tools/function.js';
+import { httpTool } from './agent-tools/http.js';
+import { openMcpTools } from './agent-tools/mcp.js';
+import { workflowTool } from './agent-tools/workflow.js';
 import { agentForm } from './forms.js';
 import { defineBlock } from './define-block.js';
-import type { BlockServices } from './types.js';
+import type { BlockRunContext, BlockServices } from './types.js';
+
+export const MAX_AGENT_STEPS = 50;
 
 /** Sent as the key to servers that need none (Ollama, vLLM, …): both SDKs refuse to run without one. */
 const PLACEHOLDER_API_KEY = 'sluice-no-key';
@@ -46,6 +55,12 @@ export const agentConfigSchema = z
     timeoutMs: z.coerce.number().int().positive().max(600_000).default(120_000),
     /** Further attempts after a 429, 5xx or connection failure, only while nothing has been streamed yet. */
     retries: z.coerce.number().int().min(0).max(5).default(2),
+    /** Tools the model may call (README "Agents"); the loop runs until an answer without tool calls. */
+    tools: z.preprocess((value) => (value === '' || value === null ? undefined : value), toolsSchema),
+    /** Most model calls one run of the block makes. */
+    maxSteps: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_AGENT_STEPS, `must be at most ${MAX_AGENT_STEPS}`).default(10)),
+    /** The loop stops, failing the block, once its model calls have cost this much without a final answer. */
+    maxCostUsd: z.preprocess(blankToUndefined, z.coerce.number().positive().optional()),
   })
   .refine((config) => config.systemPrompt !== '' || config.userPrompt !== '', {
     message: 'systemPrompt or userPrompt must not be empty',
@@ -85,53 +100,183 @@ function prepareResponseFormat(raw: unknown) {
   return { format, schema };
 }
 
-const NO_TOKENS: TokenCounts = { prompt: 0, completion: 0, total: 0 };
+/** A model call's own span carries no usage of its own: the block's span carries the sum, and a span's usage counts once. */
+function modelCallSpan(ctx: { blockId: string; blockName: string }, call: ModelCallRecord, model: string): object {
+  return span(ctx, `${ctx.blockName} · model call ${call.step}`, 'model_call', call.startedAtMs, call.endedAtMs, { step: call.step }, {
+    model: call.reportedModel ?? model,
+    tokens: call.tokens,
+    cost: call.cost,
+    toolCalls: call.toolCalls,
+  });
+}
+
+function toolCallSpan(ctx: { blockId: string; blockName: string }, call: ToolCallRecord): object {
+  // A workflow tool's child run is logged and charged on its own; as type "workflow" its spans are not priced again here.
+  const type = call.childSpans ? 'workflow' : 'tool_call';
+  const made = span(ctx, `${ctx.blockName} · ${call.name}`, type, call.startedAtMs, call.endedAtMs, { id: call.id, arguments: call.arguments }, {
+    result: call.result,
+    ...(call.executionId !== undefined ? { executionId: call.executionId } : {}),
+  }, call.error);
+  return call.childSpans && call.childSpans.length > 0 ? { ...made, children: call.childSpans } : made;
+}
+
+function span(
+  ctx: { blockId: string },
+  name: string,
+  type: string,
+  startedAtMs: number,
+  endedAtMs: number,
+  input: unknown,
+  output: unknown,
+  error?: string,
+): Record<string, unknown> {
+  return {
+    id: randomUUID(),
+    blockId: ctx.blockId,
+    name,
+    type,
+    status: error === undefined ? 'success' : 'error',
+    startTime: new Date(startedAtMs).toISOString(),
+    endTime: new Date(endedAtMs).toISOString(),
+    duration: endedAtMs - startedAtMs,
+    input,
+    output,
+    ...(error !== undefined ? { error } : {}),
+  };
+}
+
+async function openTools(
+  config: AgentConfig,
+  ctx: BlockRunContext<AgentConfig>,
+  signal: AbortSignal,
+  opened: Array<{ close(): Promise<void> }>,
+) {
+  const tools: AgentTool[] = [];
+  for (const entry of config.tools) {
+    switch (entry.type) {
+      case 'http':
+        tools.push(httpTool(entry, ctx.services));
+        break;
+      case 'function':
+        tools.push(functionTool(entry, ctx.services, ctx));
+        break;
+      case 'workflow':
+        tools.push(await workflowTool(entry, ctx.services));
+        break;
+      case 'mcp': {
+        const server = await openMcpTools(
+          { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}), ...(entry.include ? { include: entry.include } : {}) },
+          ctx.services,
+          signal,
+        );
+        opened.push(server);
+        tools.push(...server.tools);
+        break;
+      }
+    }
+  }
+  return tools;
+}
+
+const NO_COST = { input: 0, output: 0, total: 0 };
+const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
 
 export const agentBlock = defineBlock<AgentConfig>(agentForm, {
   configSchema: agentConfigSchema,
+  keepsReference: agentKeepsReference,
   async run(ctx) {
     const { config } = ctx;
     const setup = PROVIDERS[config.provider];
     // Everything that can be refused without the network is refused before the model is paid for.
     const connection = resolveConnection(config, ctx.services);
     const structured = prepareResponseFormat(config.responseFormat);
+    const opened: Array<{ close(): Promise<void> }> = [];
+    // Tool calls in flight stop with the run, and also when the loop ends (an MCP server closed under them).
+    const stop = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stop.signal]);
+    let unknownPrice = false;
+    let loop;
+    try {
+      const tools = await openTools(config, ctx, signal, opened);
+      loop = await runAgentLoop({
+        provider: setup.provider,
+        connection,
+        request: {
+          model: config.model,
+          systemPrompt: config.systemPrompt || undefined,
+          userPrompt: config.userPrompt,
+          temperature: config.temperature,
+          maxTokens: config.maxTokens,
+          responseFormat: structured?.format,
+        },
+        tools,
+        maxSteps: config.maxSteps,
+        ...(config.maxCostUsd !== undefined ? { maxCostUsd: config.maxCostUsd } : {}),
+        price: ({ reportedModel, tokens }) => {
+          const names = [config.model, ...(reportedModel ? [reportedModel] : [])];
+          const priced = priceUsage(names, tokens, ctx.services.providerEnv('SLUICE_MODEL_PRICING'));
+          if (!priced.known) unknownPrice = true;
+          return priced.cost;
+        },
+        signal,
+        onToken: (text) => ctx.emitChunk(text),
+        onProgress: (progress) => ctx.emitProgress(progress),
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+      });
+    } finally {
+      stop.abort();
+      await Promise.allSettled(opened.map((server) => server.close()));
+    }
 
-    const result = await callModel({
-      provider: setup.provider,
-      connection,
-      request: {
-        model: config.model,
-        systemPrompt: config.systemPrompt || undefined,
-        userPrompt: config.userPrompt,
-        temperature: config.temperature,
-        maxTokens: config.maxTokens,
-        responseFormat: structured?.format,
-      },
-      signal: ctx.signal,
-      onToken: (text) => ctx.emitChunk(text),
-      timeoutMs: config.timeoutMs,
-      retries: config.retries,
-    });
-
-    const tokens = result.usage ?? NO_TOKENS;
-    const names = [config.model, ...(result.reportedModel ? [result.reportedModel] : [])];
-    const priced = priceUsage(names, tokens, ctx.services.providerEnv('SLUICE_MODEL_PRICING'));
+    const tokens = { prompt: 0, completion: 0, total: 0 };
+    let cost = NO_COST;
+    for (const call of loop.modelCalls) {
+      tokens.prompt += call.tokens.prompt;
+      tokens.completion += call.tokens.completion;
+      tokens.total += call.tokens.total;
+      cost = { input: round(cost.input + call.cost.input), output: round(cost.output + call.cost.output), total: round(cost.total + call.cost.total) };
+    }
     const output: Record<string, unknown> = {
-      content: result.content,
+      content: loop.content,
       // The configured name, not the provider's dated variant: it is what users filter logs by.
       model: config.model,
       tokens,
-      cost: priced.cost,
+      cost,
     };
-    if (!priced.known) output.pricing = 'unknown model';
-    if (!result.usage) output.usage = 'not reported by the provider';
+    // A block without tools keeps the output it always had (one call, nothing to list).
+    if (config.tools.length > 0) {
+      output.toolCalls = loop.toolCalls.map((call) => ({
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        result: call.result,
+        ...(call.error !== undefined ? { error: call.error } : {}),
+        durationMs: call.durationMs,
+      }));
+      output.steps = loop.steps;
+    }
+    if (unknownPrice) output.pricing = 'unknown model';
+    if (loop.modelCalls.some((call) => !call.usageReported)) output.usage = 'not reported by the provider';
+    // One model call and no tools is the plain agent of old: its trace stays one span.
+    const childSpans =
+      config.tools.length === 0
+        ? []
+        : [
+            ...loop.modelCalls.map((call) => ({ at: call.startedAtMs, span: modelCallSpan(ctx, call, config.model) })),
+            ...loop.toolCalls.map((call) => ({ at: call.startedAtMs, span: toolCallSpan(ctx, call) })),
+          ]
+            .sort((a, b) => a.at - b.at)
+            .map((entry) => entry.span);
+    const result = (out: Record<string, unknown>) => ({ output: out, ...(childSpans.length > 0 ? { childSpans } : {}) });
 
+    // The calls were made and paid for either way, so a failure keeps tokens and cost in the (failed) output.
+    if (loop.error !== undefined) return result({ ...output, error: loop.error });
     if (structured) {
-      const answer = parseJsonAnswer(result.content, structured.schema);
-      // The call was made and paid for either way, so a mismatch keeps tokens and cost in the (failed) output.
-      if (!answer.ok) return { output: { ...output, error: answer.error } };
+      const answer = parseJsonAnswer(loop.content, structured.schema);
+      if (!answer.ok) return result({ ...output, error: answer.error });
       output.content = answer.value;
     }
-    return { output };
+    return result(output);
   },
 });

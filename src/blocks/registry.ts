@@ -53,6 +53,7 @@ export function catalogOf(registry: Record<string, BlockDefinition>): BlockCatal
       {
         configSchema: saveTimeSchema(definition.configSchema),
         ...(definition.trigger ? { trigger: definition.trigger } : {}),
+        ...(definition.keepsReference ? { keepsReference: definition.keepsReference } : {}),
       },
     ]),
   );

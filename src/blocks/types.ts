@@ -1,7 +1,7 @@
 // The contract between the engine and every block type. One module per block type implements
 // BlockDefinition; the registry (./registry.ts) lists them. Blocks know nothing of the database or HTTP server.
 import type { z } from 'zod';
-import type { BlockReference, TriggerType } from '../workflow/index.js';
+import type { BlockReference, PathSegment, Reference, TriggerType } from '../workflow/index.js';
 import type { BlockForm } from './forms.js';
 
 /** Services and limits the host process lends to blocks; built once per process from configuration. */
@@ -18,6 +18,8 @@ export interface BlockServices {
   providerEnv(name: string): string | undefined;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
+  /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */
+  describeSubWorkflow?(workflowId: string): Promise<SubWorkflowDescription | { error: string }>;
   /**
    * Waits for a person's decision (the approval block); lent per run by the host. The run pauses durably meanwhile:
    * this promise may never settle in this process — the run is resumed later, where the answer comes at once.
@@ -51,6 +53,13 @@ export interface SubWorkflowRequest {
   onChunk(text: string): void;
 }
 
+export interface SubWorkflowDescription {
+  name: string;
+  description: string;
+  /** JSON Schema (type object) of its API trigger's Input Format. */
+  parameters: Record<string, unknown>;
+}
+
 export interface SubWorkflowResult {
   /** The child's final output (docs/api.md 4.3), or {} when it could not run. */
   output: unknown;
@@ -72,6 +81,8 @@ export interface BlockRunContext<Config> {
   signal: AbortSignal;
   /** Push streamed text (agent tokens); the engine forwards it as a chunk event tagged with this block. */
   emitChunk(text: string): void;
+  /** Report progress while the block runs (the agent's steps and tool calls); the engine forwards it as an event. */
+  emitProgress(progress: BlockProgress): void;
   /** Value of a parsed `<block.path>` reference in the current scope (loop/parallel iteration aware). */
   lookupReference(ref: BlockReference): unknown;
   /** Resolve every reference inside an arbitrary value (used by blocks that resolve lazily). */
@@ -86,6 +97,12 @@ export interface BlockRunContext<Config> {
    */
   idempotencyKey?: string;
 }
+
+/** What an agent reports while its loop runs (streamed to callers that ask with `streamEvents`). */
+export type BlockProgress =
+  | { event: 'step'; step: number; toolCalls: number; tokens: { prompt: number; completion: number; total: number } }
+  | { event: 'tool_call'; step: number; id: string; name: string; arguments: unknown }
+  | { event: 'tool_result'; step: number; id: string; name: string; result: unknown; error?: string; durationMs: number };
 
 export interface BlockResult {
   output: Record<string, unknown>;
@@ -111,6 +128,11 @@ export interface BlockDefinition<Config = Record<string, unknown>> {
   form?: BlockForm<keyof Config & string>;
   /** False for blocks whose config holds code: references reach them as data via lookupReference, never spliced. */
   resolveReferences?: boolean;
+  /**
+   * References the block fills in itself, left as written by the engine and not checked against block names when
+   * the workflow is saved (the agent's `<args.x>` in a tool's request). `path` is where the text sits in the config.
+   */
+  keepsReference?(ref: Reference, path: readonly PathSegment[]): boolean;
   /** True for trigger blocks: they run only when the run was started by their trigger kind. */
   trigger?: TriggerType;
   /**

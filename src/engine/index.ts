@@ -5,6 +5,7 @@ export type {
   BlockOutput,
   BlockStartedEvent,
   ChunkEvent,
+  BlockProgressEvent,
   EngineEvent,
   EngineLimits,
   ExecutionResult,

@@ -70,12 +70,15 @@ function prepare(
   notes: ResolutionNotes,
   path: IterationStep[],
 ): { input: unknown; attempt: Attempt } {
-  const resolver = createResolver(run, scope, notes);
   const definition = run.registry[block.type];
   if (!definition) throw new Error(`Unknown block type "${block.type}"`);
+  const keep = definition.keepsReference;
+  const resolver = { ...createResolver(run, scope, notes), ...(keep ? { keep } : {}) };
   const resolved = definition.resolveReferences === false ? block.config : run.outputs.resolve(block.name, block.config, resolver);
   run.outputs.admit(block.name, 'configuration', resolved);
-  const input = notes.usedEnv ? run.outputs.resolve(block.name, block.config, createMaskingResolver(run, scope)) : resolved;
+  const input = notes.usedEnv
+    ? run.outputs.resolve(block.name, block.config, { ...createMaskingResolver(run, scope), ...(keep ? { keep } : {}) })
+    : resolved;
   const parsed = definition.configSchema.safeParse(resolved);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {
@@ -95,6 +98,10 @@ function prepare(
       emitChunk(text) {
         if (run.finished || signal.aborted) return;
         run.emit({ type: 'chunk', blockId: block.id, chunk: text, iterationPath: path });
+      },
+      emitProgress(progress) {
+        if (run.finished || signal.aborted) return;
+        run.emit({ type: 'block_progress', blockId: block.id, iterationPath: path, progress });
       },
       lookupReference: (ref) => resolver.block(ref),
       resolve: (value) => run.outputs.resolve(block.name, value, resolver),

@@ -1,5 +1,5 @@
 // Public shapes of the engine: how a run is asked for, what it reports while running, and what it returns.
-import type { BlockDefinition, BlockServices } from '../blocks/types.js';
+import type { BlockDefinition, BlockProgress, BlockServices } from '../blocks/types.js';
 import type { TriggerType, WorkflowState } from '../workflow/index.js';
 
 export type BlockOutput = Record<string, unknown>;
@@ -83,6 +83,13 @@ export interface ChunkEvent {
   iterationPath: IterationStep[];
 }
 
+export interface BlockProgressEvent {
+  type: 'block_progress';
+  blockId: string;
+  iterationPath: IterationStep[];
+  progress: BlockProgress;
+}
+
 export interface BlockFinishedEvent {
   type: 'block_finished';
   blockId: string;
@@ -105,7 +112,7 @@ export interface RunFinishedEvent {
   result: ExecutionResult;
 }
 
-export type EngineEvent = RunStartedEvent | BlockStartedEvent | ChunkEvent | BlockFinishedEvent | RunFinishedEvent;
+export type EngineEvent = RunStartedEvent | BlockStartedEvent | ChunkEvent | BlockProgressEvent | BlockFinishedEvent | RunFinishedEvent;
 
 export interface TokenUsage {
   prompt: number;

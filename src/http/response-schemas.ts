@@ -123,6 +123,34 @@ export const executeAccepted = z.strictObject({
   statusUrl: z.string(),
 });
 export const streamChunk = z.strictObject({ blockId: z.string(), chunk: z.string() }).describe('An SSE chunk record');
+const progressTokens = z.strictObject({ prompt: z.number(), completion: z.number(), total: z.number() });
+/** An agent's progress (BlockProgress in src/blocks/types.ts), with the block it comes from. */
+const progressVariants = (extra: Record<string, z.ZodType>) => [
+  z.strictObject({ ...extra, blockId: z.string(), event: z.literal('step'), step: z.number().int(), toolCalls: z.number().int(), tokens: progressTokens }),
+  z.strictObject({
+    ...extra,
+    blockId: z.string(),
+    event: z.literal('tool_call'),
+    step: z.number().int(),
+    id: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.strictObject({
+    ...extra,
+    blockId: z.string(),
+    event: z.literal('tool_result'),
+    step: z.number().int(),
+    id: z.string(),
+    name: z.string(),
+    result: z.unknown(),
+    error: z.string().optional(),
+    durationMs: z.number(),
+  }),
+] as const;
+export const streamEvent = z
+  .discriminatedUnion('event', progressVariants({}))
+  .describe('With streamEvents: true, an agent\'s model call (step) or tool call as it starts (tool_call) and ends (tool_result)');
 export const streamDone = z
   .strictObject({
     event: z.literal('done'),
@@ -151,6 +179,7 @@ export const runProgress = z
     z.strictObject({ event: z.literal('run_started'), executionId: z.string(), workflowId: z.string(), startedAt: timestamp }),
     z.strictObject({ event: z.literal('block_started'), ...blockProgress, startedAt: timestamp }),
     z.strictObject({ event: z.literal('chunk'), blockId: z.string(), chunk: z.string(), iterationPath: blockProgress.iterationPath }),
+    ...progressVariants({ iterationPath: blockProgress.iterationPath }),
     z.strictObject({
       event: z.literal('block_finished'),
       ...blockProgress,
@@ -566,6 +595,7 @@ export const responseSchemas = {
   CancelAnswer: cancelAnswer,
   PausedRunList: pausedRunList,
   StreamChunk: streamChunk,
+  StreamEvent: streamEvent,
   StreamDone: streamDone,
   RunProgress: runProgress,
   JobStatus: jobStatus,

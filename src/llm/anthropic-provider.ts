@@ -4,7 +4,7 @@ import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/m
 import { toLlmError, truncatedStream } from './errors.js';
 import { jsonInstruction } from './json-output.js';
 import { sdkClientOptions } from './sdk-client-options.js';
-import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection } from './types.js';
+import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, ToolCallRequest } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const LABEL = 'Anthropic';
@@ -20,12 +20,49 @@ function buildParams(request: ChatRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: [{ role: 'user', content: request.userPrompt }],
+    messages: [{ role: 'user', content: request.userPrompt }, ...historyMessages(request)],
     stream: true,
   };
+  if (request.tools && request.tools.length > 0) {
+    params.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as Anthropic.Messages.Tool.InputSchema,
+    }));
+  }
   if (system) params.system = system;
   // No temperature: the Messages API deprecated it and SDK 1.x no longer has the parameter, so it is not sent.
   return params;
+}
+
+function historyMessages(request: ChatRequest): MessageCreateParamsStreaming['messages'] {
+  return (request.history ?? []).map((turn) => {
+    if (turn.role === 'assistant') {
+      const content: Anthropic.Messages.ContentBlockParam[] = [];
+      if (turn.content) content.push({ type: 'text', text: turn.content });
+      for (const call of turn.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
+      return { role: 'assistant' as const, content };
+    }
+    return {
+      role: 'user' as const,
+      content: turn.results.map((result) => ({
+        type: 'tool_result' as const,
+        tool_use_id: result.callId,
+        content: result.content,
+        ...(result.isError ? { is_error: true } : {}),
+      })),
+    };
+  });
+}
+
+/** tool_use input must be an object; arguments the model sent that were not one are passed back as it sent them. */
+function parseInput(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { text };
+  }
 }
 
 const count = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -44,6 +81,8 @@ export const anthropicProvider: LlmProvider = {
     let sawUsage = false;
     let stopReason: string | undefined;
     let stopped = false;
+    // tool_use blocks stream as a start (id, name) and input_json_delta pieces, keyed by content block index.
+    const calls = new Map<number, ToolCallRequest>();
     try {
       const stream = await client.messages.create(buildParams(request), { signal: hooks.signal });
       for await (const event of stream) {
@@ -61,10 +100,18 @@ export const anthropicProvider: LlmProvider = {
             }
             break;
           }
+          case 'content_block_start':
+            if (event.content_block.type === 'tool_use') {
+              calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
+            }
+            break;
           case 'content_block_delta':
             if (event.delta.type === 'text_delta' && event.delta.text) {
               content += event.delta.text;
               hooks.onToken(event.delta.text);
+            } else if (event.delta.type === 'input_json_delta') {
+              const call = calls.get(event.index);
+              if (call) call.arguments += event.delta.partial_json;
             }
             break;
           case 'message_delta':
@@ -95,6 +142,7 @@ export const anthropicProvider: LlmProvider = {
     const usage = sawUsage
       ? { prompt: promptTokens, completion: completionTokens, total: promptTokens + completionTokens }
       : undefined;
-    return { content, reportedModel, usage, finishReason: stopReason };
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    return { content, reportedModel, usage, finishReason: stopReason, toolCalls };
   },
 };

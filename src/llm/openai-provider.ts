@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toLlmError, truncatedStream } from './errors.js';
 import { sdkClientOptions } from './sdk-client-options.js';
-import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, TokenCounts } from './types.js';
+import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, TokenCounts, ToolCallRequest } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const LABEL = 'OpenAI';
@@ -20,6 +20,21 @@ function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreat
   const messages: ChatCompletionCreateParamsStreaming['messages'] = [];
   if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
   if (request.userPrompt) messages.push({ role: 'user', content: request.userPrompt });
+  for (const turn of request.history ?? []) {
+    if (turn.role === 'assistant') {
+      messages.push({
+        role: 'assistant',
+        content: turn.content || null,
+        tool_calls: turn.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      });
+    } else {
+      for (const result of turn.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
+    }
+  }
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages,
@@ -27,6 +42,12 @@ function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreat
     // Without this the stream carries no token counts, and cost could not be computed.
     stream_options: { include_usage: true },
   };
+  if (request.tools && request.tools.length > 0) {
+    params.tools = request.tools.map((tool) => ({
+      type: 'function' as const,
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (request.maxTokens !== undefined) {
     // OpenAI's reasoning models refuse max_tokens; many compatible servers only know max_tokens.
@@ -52,6 +73,8 @@ export const openAiProvider: LlmProvider = {
     let reportedModel: string | undefined;
     let usage: TokenCounts | undefined;
     let finishReason: string | undefined;
+    // Streamed tool calls arrive as pieces keyed by index: the id and name first, the arguments text in parts.
+    const calls = new Map<number, ToolCallRequest>();
     try {
       const stream = await client.chat.completions.create(buildParams(request, connection.baseUrl), { signal: hooks.signal });
       for await (const chunk of stream) {
@@ -70,6 +93,13 @@ export const openAiProvider: LlmProvider = {
             content += text;
             hooks.onToken(text);
           }
+          for (const piece of choice.delta?.tool_calls ?? []) {
+            const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
+            if (piece.id) call.id = piece.id;
+            if (piece.function?.name) call.name += piece.function.name;
+            if (piece.function?.arguments) call.arguments += piece.function.arguments;
+            calls.set(piece.index, call);
+          }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
       }
@@ -79,6 +109,10 @@ export const openAiProvider: LlmProvider = {
     // The SDK ends iteration quietly when aborted; the caller tells that apart. Otherwise a missing finish_reason means
     // the connection dropped mid-answer, and a partial answer must not pass as a whole one.
     if (!hooks.signal.aborted && finishReason === undefined) throw truncatedStream(LABEL);
-    return { content, reportedModel, usage, finishReason };
+    const toolCalls = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      // Some compatible servers leave out ids; the results must still be matched to their calls.
+      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
+    return { content, reportedModel, usage, finishReason, toolCalls };
   },
 };

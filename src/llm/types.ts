@@ -22,7 +22,36 @@ export interface ChatRequest {
   temperature?: number;
   maxTokens?: number;
   responseFormat?: JsonResponseFormat;
+  /** Tools the model may call. */
+  tools?: ToolSpec[];
+  /** The agent loop's earlier steps, after the user prompt: the model's tool calls and their results. */
+  history?: ConversationTurn[];
 }
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call as the model asked for it. `arguments` is the raw JSON text; the loop parses and checks it. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ToolResultMessage {
+  callId: string;
+  name: string;
+  /** What the model reads: the result as text (JSON for non-strings), or the error message. */
+  content: string;
+  isError: boolean;
+}
+
+export type ConversationTurn =
+  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
+  | { role: 'tool'; results: ToolResultMessage[] };
 
 export interface ProviderConnection {
   /** Always set: local servers that need no key get a placeholder, since both SDKs insist on one. */
@@ -47,6 +76,8 @@ export interface ChatResult {
   /** Undefined when the provider sent no usage (some OpenAI-compatible servers ignore include_usage). */
   usage?: TokenCounts;
   finishReason?: string;
+  /** The tool calls the model asked for, assembled from the stream (empty or absent for a final answer). */
+  toolCalls?: ToolCallRequest[];
 }
 
 export interface LlmProvider {

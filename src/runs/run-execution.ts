@@ -18,7 +18,7 @@ import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
-import { runSubWorkflow } from './sub-workflows.js';
+import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 
 interface FinishedRun {
@@ -105,18 +105,19 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
 
   const owner = input.owner ?? (await workspaceOwner(app.db, input.workflow.workspaceId));
   // Lent to this run's workflow blocks: they run their children as part of this run's tree.
+  const parentRun = {
+    executionId,
+    workspaceId: input.workflow.workspaceId,
+    trigger: input.trigger,
+    owner,
+    chain: [...(input.parent?.chain ?? []), input.workflow.id],
+    drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
+  };
   const services = {
     ...app.blockServices,
     tenant: input.workflow.workspaceId,
-    runSubWorkflow: (request: SubWorkflowRequest) =>
-      runSubWorkflow(app, runExecution, {
-        executionId,
-        workspaceId: input.workflow.workspaceId,
-        trigger: input.trigger,
-        owner,
-        chain: [...(input.parent?.chain ?? []), input.workflow.id],
-        drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
-      }, request),
+    runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
+    describeSubWorkflow: (workflowId: string) => describeSubWorkflow(app, parentRun, workflowId),
     ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 

@@ -4,11 +4,12 @@
 // charge once), started at its API trigger with the block's input checked against that trigger's Input Format.
 // Chains deeper than MAX_SUB_WORKFLOW_DEPTH or that come back to a workflow already running in them are refused.
 import { eq } from 'drizzle-orm';
-import type { SubWorkflowRequest, SubWorkflowResult } from '../blocks/types.js';
+import type { SubWorkflowDescription, SubWorkflowRequest, SubWorkflowResult } from '../blocks/types.js';
 import { workflows } from '../db/schema.js';
 import type { TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { MAX_SUB_WORKFLOW_DEPTH } from '../services/sub-workflow-chains.js';
+import type { InputField } from '../blocks/api-trigger.js';
 import { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
 import { loadDeployedWorkflow, type RunTarget } from './deployed-workflow.js';
 import type { RunExecution } from './types.js';
@@ -26,19 +27,19 @@ export interface ParentRun {
 }
 
 /** The owner is the parent's: a child runs in the same workspace, charged to the same account. */
-type ChildTarget = Omit<RunTarget, 'owner'>;
+type ChildTarget = Omit<RunTarget, 'owner'> & { name: string };
 
 const refused = (error: string): SubWorkflowResult => ({ output: {}, executionId: null, error, spans: [] });
 
-async function childTarget(app: AppContext, parent: ParentRun, workflowId: string): Promise<ChildTarget | string> {
+async function childTarget(app: AppContext, parent: Pick<ParentRun, 'workspaceId' | 'drafts'>, workflowId: string): Promise<ChildTarget | string> {
   if (parent.drafts) {
     const [row] = await app.db
-      .select({ workspaceId: workflows.workspaceId, state: workflows.state })
+      .select({ workspaceId: workflows.workspaceId, state: workflows.state, name: workflows.name })
       .from(workflows)
       .where(eq(workflows.id, workflowId))
       .limit(1);
     if (!row || row.workspaceId !== parent.workspaceId) return `No workflow ${workflowId} in this workspace`;
-    return { workflow: { id: workflowId, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null };
+    return { workflow: { id: workflowId, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null, name: row.name };
   }
   const deployed = await loadDeployedWorkflow(app, workflowId);
   if (!deployed || deployed.workflow.workspaceId !== parent.workspaceId) return `No workflow ${workflowId} in this workspace`;
@@ -48,6 +49,7 @@ async function childTarget(app: AppContext, parent: ParentRun, workflowId: strin
     state: deployed.deployment.state,
     stateHash: deployed.deployment.stateHash,
     deploymentVersion: deployed.deployment.version,
+    name: deployed.workflow.name,
   };
 }
 
@@ -77,8 +79,9 @@ export async function runSubWorkflow(
   if (problems.length > 0) {
     return refused(`The input does not match the Input Format of ${request.workflowId}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
   }
+  const { name: _name, ...runTarget } = target;
   const outcome = await run(app, {
-    ...target,
+    ...runTarget,
     trigger: parent.trigger,
     triggerBlockId: trigger.id,
     input: withDeclaredFields(fields, request.input),
@@ -96,5 +99,36 @@ export async function runSubWorkflow(
     executionId: outcome.executionId,
     ...(result.success ? {} : { error: result.error ?? 'The sub-workflow failed' }),
     spans: result.traceSpans,
+  };
+}
+
+const FIELD_SCHEMAS: Record<InputField['type'], Record<string, unknown>> = {
+  string: { type: 'string' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  json: {},
+  files: { type: 'array', items: { type: 'object' } },
+};
+
+/** What a workflow tool offers the model: the child's API trigger Input Format as a JSON Schema. */
+export async function describeSubWorkflow(
+  app: AppContext,
+  parent: Pick<ParentRun, 'workspaceId' | 'drafts'>,
+  workflowId: string,
+): Promise<SubWorkflowDescription | { error: string }> {
+  const target = await childTarget(app, parent, workflowId);
+  if (typeof target === 'string') return { error: target };
+  const trigger = findApiTrigger(target.state);
+  if (!trigger) return { error: `The workflow ${workflowId} has no API trigger to start it` };
+  const fields = inputFormatOf(trigger);
+  const properties: Record<string, unknown> = {};
+  for (const field of fields) {
+    properties[field.name] = { ...FIELD_SCHEMAS[field.type], ...(field.description ? { description: field.description } : {}) };
+  }
+  const required = fields.filter((field) => field.required).map((field) => field.name);
+  return {
+    name: target.name,
+    description: '',
+    parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
   };
 }

@@ -1,4 +1,4 @@
-// Deploy-time check of sub-workflow chains (the workflow block, README "Sub-workflows"): a version whose workflow
+// Deploy-time check of sub-workflow chains (the workflow block, README "Sub-workflows"; agents' workflow tools): a version whose workflow
 // blocks would run a chain that comes back to itself, nests too deep or leaves its workspace is refused before it can
 // run. The same limits hold at run time (runs/sub-workflows.ts), for what was not deployed yet when this ran.
 import { and, eq } from 'drizzle-orm';
@@ -9,11 +9,24 @@ import type { WorkflowState } from '../workflow/index.js';
 
 export const MAX_SUB_WORKFLOW_DEPTH = 10;
 
-/** The workflows a state's workflow blocks run, with the block that runs each. */
-function childrenOf(state: WorkflowState): Array<{ blockId: string; workflowId: string }> {
-  return Object.values(state.blocks)
-    .filter((block) => block.type === 'workflow' && block.enabled !== false && typeof block.config.workflowId === 'string')
-    .map((block) => ({ blockId: block.id, workflowId: block.config.workflowId as string }));
+/** The workflows a state runs as children: its workflow blocks' and its agents' workflow tools, with where each is named. */
+function childrenOf(state: WorkflowState): Array<{ field: string; workflowId: string }> {
+  const children: Array<{ field: string; workflowId: string }> = [];
+  for (const block of Object.values(state.blocks)) {
+    if (block.enabled === false) continue;
+    if (block.type === 'workflow' && typeof block.config.workflowId === 'string') {
+      children.push({ field: `state.blocks.${block.id}.config.workflowId`, workflowId: block.config.workflowId });
+    }
+    if (block.type === 'agent' && Array.isArray(block.config.tools)) {
+      block.config.tools.forEach((tool: unknown, index) => {
+        const entry = tool as { type?: unknown; workflowId?: unknown } | null;
+        if (entry?.type === 'workflow' && typeof entry.workflowId === 'string') {
+          children.push({ field: `state.blocks.${block.id}.config.tools.${index}.workflowId`, workflowId: entry.workflowId });
+        }
+      });
+    }
+  }
+  return children;
 }
 
 /**
@@ -25,7 +38,7 @@ export async function checkSubWorkflows(db: Db, workflow: { id: string; workspac
   const problems: ErrorDetail[] = [];
   const visit = async (current: WorkflowState, chain: string[], via: string): Promise<void> => {
     for (const child of childrenOf(current)) {
-      const path = `${via}${via ? ' → ' : ''}state.blocks.${child.blockId}.config.workflowId`;
+      const path = `${via}${via ? ' → ' : ''}${child.field}`;
       if (child.workflowId === workflow.id || chain.includes(child.workflowId)) {
         problems.push({ path, message: 'runs a workflow that is already in its chain of sub-workflows (a cycle)' });
         continue;

@@ -33,7 +33,7 @@ import {
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { checkFileInputs, storeFileInputs, type UserFile } from '../services/files/index.js';
-import { createChunkRouter, defaultSelection, parseSelectedOutputs, type ChunkRecord, type OutputSelection } from './output-selection.js';
+import { createChunkRouter, defaultSelection, parseSelectedOutputs, type OutputSelection, type StreamRecord } from './output-selection.js';
 
 export type ApiCallMode = 'sync' | 'stream' | 'async';
 
@@ -51,22 +51,23 @@ export interface ApiCallRequest {
 export type ApiCall =
   /** The Idempotency-Key was answered before: send this again. */
   | { mode: 'replay'; answer: StoredResponse; headers: Record<string, string> }
-  | { mode: ApiCallMode; run: PreparedRun; selection?: OutputSelection; idempotencyKey?: string };
+  | { mode: ApiCallMode; run: PreparedRun; selection?: OutputSelection; idempotencyKey?: string; streamEvents?: boolean };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseControlKeys(body: Record<string, unknown>) {
-  const { stream: streamFlag, selectedOutputs, ...rest } = body;
+  const { stream: streamFlag, selectedOutputs, streamEvents, ...rest } = body;
   const problems: Array<{ path: string; message: string }> = [];
   if (streamFlag !== undefined && typeof streamFlag !== 'boolean') problems.push({ path: 'stream', message: 'must be a boolean' });
+  if (streamEvents !== undefined && typeof streamEvents !== 'boolean') problems.push({ path: 'streamEvents', message: 'must be a boolean' });
   const selectedOk =
     selectedOutputs === undefined ||
     (Array.isArray(selectedOutputs) && selectedOutputs.length <= 100 && selectedOutputs.every((s) => typeof s === 'string' && s.length <= 300));
   if (!selectedOk) problems.push({ path: 'selectedOutputs', message: 'must be an array of "blockName.attribute" strings' });
   if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'Invalid control keys', problems);
-  return { stream: streamFlag === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
+  return { stream: streamFlag === true, streamEvents: streamEvents === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
 }
 
 /** Everything the call needs before it runs; throws the AppError that refuses it. */
@@ -130,19 +131,20 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     throw err;
   }
   const run = prepareRun({ target, trigger: 'api', input, files, executionId, admissionHeaders: headers, origin: request.origin });
-  return { mode, run, selection, idempotencyKey: key };
+  return { mode, run, selection, idempotencyKey: key, ...(mode === 'stream' && control.streamEvents ? { streamEvents: true } : {}) };
 }
 
 /** Runs a plain or streaming call; `onChunk` receives the selected outputs of a streaming one. */
 export function runApiCall(
   app: AppContext,
   call: Extract<ApiCall, { run: PreparedRun }>,
-  options: { signal?: AbortSignal; onChunk?: (record: ChunkRecord) => void },
+  options: { signal?: AbortSignal; onChunk?: (record: StreamRecord) => void },
 ): Promise<ExecutionOutcome> {
   const answer = call.mode === 'stream' ? streamReplayAnswer : (outcome: ExecutionOutcome) => syncAnswer(outcome);
   return runPrepared(app, call.run, {
     signal: options.signal,
-    onEvent: call.selection && options.onChunk ? createChunkRouter(call.selection, options.onChunk) : undefined,
+    onEvent:
+      call.selection && options.onChunk ? createChunkRouter(call.selection, options.onChunk, { events: call.streamEvents === true }) : undefined,
     idempotency: call.idempotencyKey === undefined ? undefined : { key: call.idempotencyKey, answer },
   });
 }

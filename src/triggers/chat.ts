@@ -81,8 +81,10 @@ export function runChatCall(
   call: ChatCall,
   options: { signal?: AbortSignal; onChunk?: (record: ChunkRecord) => void },
 ): Promise<ExecutionOutcome> {
+  const { onChunk } = options;
   return runPrepared(app, call.run, {
     signal: options.signal,
-    onEvent: options.onChunk && createChunkRouter(call.selection, options.onChunk),
+    // A chat stream carries text only: no progress events are asked for, so every record is a chunk.
+    onEvent: onChunk && createChunkRouter(call.selection, (record) => ('chunk' in record ? onChunk(record) : undefined)),
   });
 }

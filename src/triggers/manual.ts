@@ -66,6 +66,7 @@ export async function prepareManualRun(
 /** Engine events as the editor's progress records: the engine's `type` becomes `event`, everything else as is. */
 export function progressRecord(event: EngineEvent): Record<string, unknown> | undefined {
   if (event.type === 'run_finished') return undefined; // the done record carries the result
+  if (event.type === 'block_progress') return { blockId: event.blockId, iterationPath: event.iterationPath, ...event.progress };
   const { type, ...rest } = event;
   return { event: type, ...rest };
 }

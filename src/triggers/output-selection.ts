@@ -1,5 +1,6 @@
 // Which block outputs a streaming execute call sends as chunk records (docs/api.md 4.5):
 // `selectedOutputs` items are `blockName.attribute` (name case-insensitive, spaces ignored, a block id works too).
+import type { BlockProgress } from '../blocks/types.js';
 import type { EngineEvent } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import { buildNameIndex, getPath, normalizeBlockName, type WorkflowState } from '../workflow/index.js';
@@ -50,13 +51,26 @@ export interface ChunkRecord {
   chunk: string;
 }
 
+/** With `streamEvents`: an agent's step or tool call, between the chunks (docs/api.md 4.5). */
+export type ProgressRecord = { blockId: string } & BlockProgress;
+
+export type StreamRecord = ChunkRecord | ProgressRecord;
+
 /**
  * Turns engine events into chunk records: streamed text as it arrives for selected `content` of streaming blocks,
  * and every other selected attribute as one chunk when its block finishes (JSON text when not a string).
  */
-export function createChunkRouter(selection: OutputSelection, send: (record: ChunkRecord) => void) {
+export function createChunkRouter(
+  selection: OutputSelection,
+  send: (record: StreamRecord) => void,
+  options: { events?: boolean } = {},
+) {
   const streamedBlocks = new Set<string>();
   return (event: EngineEvent) => {
+    if (event.type === 'block_progress') {
+      if (options.events) send({ blockId: event.blockId, ...event.progress });
+      return;
+    }
     if (event.type === 'chunk') {
       const paths = selection.get(event.blockId);
       if (paths?.some((p) => p.length === 1 && p[0] === 'content')) {

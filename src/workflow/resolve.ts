@@ -8,6 +8,8 @@ export interface ReferenceResolver {
   block(ref: BlockReference): unknown;
   /** Throws when the variable is not defined: a silently empty secret is worse than a failed run. */
   env(name: string): string;
+  /** True for a reference to leave as written (one the block fills in itself); `path` is where its text sits. */
+  keep?(ref: Reference, path: readonly PathSegment[]): boolean;
 }
 
 /**
@@ -45,17 +47,25 @@ export function stringifyForTemplate(value: unknown): string {
  * one `<api.q>` written 60 times must not first become a 600 MB string.
  */
 export function resolveValue(value: unknown, resolver: ReferenceResolver, maxTextLength = Infinity): unknown {
-  if (typeof value === 'string') return resolveString(value, resolver, maxTextLength);
-  if (Array.isArray(value)) return value.map((item) => resolveValue(item, resolver, maxTextLength));
+  return resolveAt(value, resolver, maxTextLength, []);
+}
+
+function resolveAt(value: unknown, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[]): unknown {
+  if (typeof value === 'string') return resolveString(value, resolver, maxTextLength, path);
+  if (Array.isArray(value)) return value.map((item, index) => resolveAt(item, resolver, maxTextLength, [...path, index]));
   if (isPlainObject(value)) {
     // fromEntries defines properties, so a "__proto__" key stays data instead of replacing the prototype.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveValue(item, resolver, maxTextLength)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveAt(item, resolver, maxTextLength, [...path, key])]),
+    );
   }
   return value;
 }
 
-function resolveString(text: string, resolver: ReferenceResolver, maxTextLength: number): unknown {
-  const references = findReferences(text);
+function resolveString(text: string, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[]): unknown {
+  const found = findReferences(text);
+  const keep = resolver.keep;
+  const references = keep ? found.filter((ref) => !keep(ref, path)) : found;
   if (references.length === 0) return text;
   const [first] = references;
   if (references.length === 1 && first.start === 0 && first.end === text.length) return lookUp(first, resolver);

@@ -32,7 +32,7 @@ export function validateState(input: unknown, catalog: BlockCatalog): Validation
     checkNesting(model, list.report);
     checkEdgeLevels(model, list.report);
     checkCycles(model, list.report);
-    checkReferences(model, list.report);
+    checkReferences(model, list.report, catalog);
   }
   const problems = list.problems();
   if (parsed.success && problems.length === 0) return { ok: true, state: parsed.data };

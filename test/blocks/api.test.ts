@@ -23,6 +23,7 @@ function runApiBlock(rawConfig: Record<string, unknown>, options: { allowPrivate
     config,
     signal: options.signal ?? new AbortController().signal,
     emitChunk: () => undefined,
+    emitProgress: () => undefined,
     lookupReference: () => undefined,
     resolve: (value) => value,
     setVariable: () => undefined,

@@ -1,6 +1,6 @@
 // A BlockRunContext for calling one block handler directly, with its config parsed by its own schema as the
 // engine would.
-import type { BlockDefinition, BlockRunContext } from '../../src/blocks/types.js';
+import type { BlockDefinition, BlockProgress, BlockRunContext } from '../../src/blocks/types.js';
 import type { BlockReference, TriggerType } from '../../src/workflow/index.js';
 
 export interface FakeContextOptions {
@@ -14,6 +14,7 @@ export interface FakeContext<Config> {
   ctx: BlockRunContext<Config>;
   variables: Map<string, unknown>;
   chunks: string[];
+  progress: BlockProgress[];
 }
 
 export function fakeContext<Config>(
@@ -23,6 +24,7 @@ export function fakeContext<Config>(
 ): FakeContext<Config> {
   const variables = new Map<string, unknown>();
   const chunks: string[] = [];
+  const progress_: BlockProgress[] = [];
   const lookup = (ref: BlockReference) => options.references?.[`${ref.name}.${ref.path.join('.')}`] ?? null;
   const ctx: BlockRunContext<Config> = {
     executionId: 'exec_1',
@@ -32,6 +34,7 @@ export function fakeContext<Config>(
     config: definition.configSchema.parse(rawConfig),
     signal: options.signal ?? new AbortController().signal,
     emitChunk: (text) => chunks.push(text),
+    emitProgress: (progress) => progress_.push(progress),
     lookupReference: lookup,
     resolve(value) {
       // Only what the blocks under test need: a whole `{{NAME}}` env reference.
@@ -54,5 +57,5 @@ export function fakeContext<Config>(
       providerEnv: () => undefined,
     },
   };
-  return { ctx, variables, chunks };
+  return { ctx, variables, chunks, progress: progress_ };
 }

@@ -23,7 +23,22 @@ export type Reply =
   /** Headers and nothing else, until the client gives up. */
   | { kind: 'hang' }
   /** Tokens, then the socket is destroyed mid-stream. */
-  | { kind: 'drop-after'; tokens: string[] };
+  | { kind: 'drop-after'; tokens: string[] }
+  /** The model asks for tools: each call's arguments streamed in two pieces, in either wire format. */
+  | ToolCallsReply;
+
+export interface ToolCallsReply {
+  kind: 'tool_calls';
+  calls: Array<{ id?: string; name: string; arguments: string | Record<string, unknown> }>;
+  /** Text the model writes before its calls (not the final answer). */
+  text?: string;
+  usage?: { prompt: number; completion: number };
+}
+
+/** The tool calls of a reply with their ids filled in as the fake sends them. */
+export function toolCallIds(reply: ToolCallsReply): string[] {
+  return reply.calls.map((call, index) => call.id ?? `call_${index}`);
+}
 
 export interface RecordedRequest {
   path: string;
@@ -120,6 +135,65 @@ async function streamAnthropic(reply: Extract<Reply, { kind: 'stream' }>, model:
   event('message_stop', {});
 }
 
+function argumentPieces(args: string | Record<string, unknown>): [string, string] {
+  const text = typeof args === 'string' ? args : JSON.stringify(args);
+  const half = Math.floor(text.length / 2);
+  return [text.slice(0, half), text.slice(half)];
+}
+
+function streamOpenAiToolCalls(reply: ToolCallsReply, model: string, write: Writer) {
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  chunk({ role: 'assistant', content: reply.text ?? null });
+  const ids = toolCallIds(reply);
+  reply.calls.forEach((call, index) => {
+    const [first, rest] = argumentPieces(call.arguments);
+    chunk({ tool_calls: [{ index, id: ids[index], type: 'function', function: { name: call.name, arguments: first } }] });
+    chunk({ tool_calls: [{ index, function: { arguments: rest } }] });
+  });
+  chunk({}, 'tool_calls');
+  const usage = reply.usage ?? { prompt: 0, completion: 0 };
+  const counts = { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion };
+  write(`data: ${JSON.stringify({ ...base, choices: [], usage: counts })}\n\n`);
+  write('data: [DONE]\n\n');
+}
+
+function streamAnthropicToolCalls(reply: ToolCallsReply, model: string, write: Writer) {
+  const event = (type: string, data: Record<string, unknown>) => write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const usage = reply.usage ?? { prompt: 0, completion: 0 };
+  event('message_start', {
+    message: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.prompt, output_tokens: 1 },
+    },
+  });
+  let index = 0;
+  if (reply.text) {
+    event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    event('content_block_delta', { index, delta: { type: 'text_delta', text: reply.text } });
+    event('content_block_stop', { index });
+    index++;
+  }
+  const ids = toolCallIds(reply);
+  reply.calls.forEach((call, i) => {
+    event('content_block_start', { index, content_block: { type: 'tool_use', id: ids[i], name: call.name, input: {} } });
+    for (const piece of argumentPieces(call.arguments)) {
+      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    }
+    event('content_block_stop', { index });
+    index++;
+  });
+  event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.completion } });
+  event('message_stop', {});
+}
+
 export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const queue: Reply[] = [];
   const byModel = new Map<string, Reply[]>();
@@ -183,6 +257,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
         }
         finished = true;
         setImmediate(() => res.socket?.destroy());
+        return;
+      case 'tool_calls':
+        startEventStream(res);
+        (isOpenAi ? streamOpenAiToolCalls : streamAnthropicToolCalls)(reply, model, write);
+        finished = true;
+        res.end();
         return;
       case 'stream':
         startEventStream(res);

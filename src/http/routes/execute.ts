@@ -22,6 +22,7 @@ const executeBody = z
   .object({
     stream: z.boolean().optional().describe('true switches the response to Server-Sent Events'),
     selectedOutputs: z.array(z.string()).optional().describe('blockName.attribute items to stream'),
+    streamEvents: z.boolean().optional().describe("with stream: true, also send agents' steps and tool calls as StreamEvent records"),
   })
   .catchall(z.unknown())
   .describe('The declared Input Format fields, plus the control keys');
@@ -34,7 +35,9 @@ const execute = operation({
   body: executeBody,
   run: 'execute',
   response: 'ExecuteResult',
-  events: 'with stream: true, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs, then a StreamDone',
+  events:
+    'with stream: true, a StreamChunk (#/components/schemas/StreamChunk) per streamed piece of the selectedOutputs ' +
+    '(with streamEvents: true, StreamEvent records between them), then a StreamDone',
   conflict:
     'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was ' +
     'made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED)',

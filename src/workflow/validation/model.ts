@@ -2,6 +2,7 @@
 // checked, so one save reports every problem; malformed entries are remembered so that rules do not pile
 // knock-on complaints on top of the schema's own (an edge to a malformed block is not "dangling").
 import type { ZodType } from 'zod';
+import type { PathSegment, Reference } from '../references.js';
 import { isPlainObject } from '../plain.js';
 import {
   BlockSchema,
@@ -19,6 +20,8 @@ import {
 export interface BlockCatalogEntry {
   configSchema?: ZodType;
   trigger?: TriggerType;
+  /** References the block fills in itself (BlockDefinition.keepsReference): they name no block. */
+  keepsReference?(ref: Reference, path: readonly PathSegment[]): boolean;
 }
 export type BlockCatalog = Record<string, BlockCatalogEntry>;
 

@@ -125,6 +125,23 @@ function applyRecord(s: RunProgress, record: ManualRunRecord): RunProgress {
       const previous = s.blocks[id] ?? { status: 'running' as const, runs: 0 };
       return { ...s, blocks: { ...s.blocks, [id]: { ...previous, text: (previous.text ?? '') + record.chunk } } };
     }
+    case 'tool_call': {
+      const id = record.blockId;
+      const previous = s.blocks[id] ?? { status: 'running' as const, runs: 0 };
+      const call = { id: record.id, name: record.name, status: 'running' as const, arguments: record.arguments };
+      return { ...s, blocks: { ...s.blocks, [id]: { ...previous, toolCalls: [...(previous.toolCalls ?? []), call] } } };
+    }
+    case 'tool_result': {
+      const id = record.blockId;
+      const previous = s.blocks[id];
+      if (!previous) return s;
+      const toolCalls = (previous.toolCalls ?? []).map((call) =>
+        call.id === record.id
+          ? { ...call, status: record.error === undefined ? ('success' as const) : ('error' as const), result: record.result, error: record.error }
+          : call,
+      );
+      return { ...s, blocks: { ...s.blocks, [id]: { ...previous, toolCalls } } };
+    }
     case 'block_finished': {
       const id = record.blockId;
       const previous = s.blocks[id];
@@ -223,6 +240,21 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
                   {block.runs > 1 ? ` · ${block.runs} runs` : ''}
                 </span>
               </div>
+              {block.toolCalls && block.toolCalls.length > 0 && (
+                <ul className="tool-calls small" aria-label="Tool calls">
+                  {block.toolCalls.map((call) => (
+                    <li key={call.id} data-testid="tool-call" data-status={call.status}>
+                      <span className={`dot ${call.status}`} /> <code>{call.name}</code>{' '}
+                      <span className="muted">{call.status === 'running' ? 'running…' : call.status === 'error' ? 'failed' : 'done'}</span>
+                      {call.error && <div className="error-text">{call.error}</div>}
+                      <details>
+                        <summary>Arguments and result</summary>
+                        <JsonView value={{ arguments: call.arguments, result: call.result }} maxHeight={160} />
+                      </details>
+                    </li>
+                  ))}
+                </ul>
+              )}
               {block.text && <pre className="stream-text">{block.text}</pre>}
               {block.error && <div className="error-text small">{block.error}</div>}
               {block.output !== undefined && (

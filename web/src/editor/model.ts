@@ -33,8 +33,19 @@ export interface BlockRunState {
   output?: unknown;
   error?: string;
   text?: string;
+  /** An agent's tool calls as they start and end (a manual run's tool_call / tool_result records). */
+  toolCalls?: ToolCallState[];
   /** How many times it finished (loops run a block more than once). */
   runs: number;
+}
+
+export interface ToolCallState {
+  id: string;
+  name: string;
+  status: 'running' | 'success' | 'error';
+  arguments: unknown;
+  result?: unknown;
+  error?: string;
 }
 export type FlowEdge = Edge;
 

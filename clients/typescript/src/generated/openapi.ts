@@ -3613,6 +3613,8 @@ export interface paths {
                         stream?: boolean;
                         /** @description blockName.attribute items to stream */
                         selectedOutputs?: string[];
+                        /** @description with stream: true, also send agents' steps and tool calls as StreamEvent records */
+                        streamEvents?: boolean;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4564,6 +4566,37 @@ export interface components {
             blockId: string;
             chunk: string;
         };
+        /** @description With streamEvents: true, an agent's model call (step) or tool call as it starts (tool_call) and ends (tool_result) */
+        StreamEvent: {
+            blockId: string;
+            /** @constant */
+            event: "step";
+            step: number;
+            toolCalls: number;
+            tokens: {
+                prompt: number;
+                completion: number;
+                total: number;
+            };
+        } | {
+            blockId: string;
+            /** @constant */
+            event: "tool_call";
+            step: number;
+            id: string;
+            name: string;
+            arguments: unknown;
+        } | {
+            blockId: string;
+            /** @constant */
+            event: "tool_result";
+            step: number;
+            id: string;
+            name: string;
+            result: unknown;
+            error?: string;
+            durationMs: number;
+        };
         /** @description The final SSE record of a streamed run */
         StreamDone: {
             /** @constant */
@@ -4623,6 +4656,56 @@ export interface components {
                 containerType: "loop" | "parallel";
                 index: number;
             }[];
+        } | {
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+            blockId: string;
+            /** @constant */
+            event: "step";
+            step: number;
+            toolCalls: number;
+            tokens: {
+                prompt: number;
+                completion: number;
+                total: number;
+            };
+        } | {
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+            blockId: string;
+            /** @constant */
+            event: "tool_call";
+            step: number;
+            id: string;
+            name: string;
+            arguments: unknown;
+        } | {
+            /** @description The containers around the block and the iteration of each, outermost first */
+            iterationPath: {
+                containerId: string;
+                /** @enum {string} */
+                containerType: "loop" | "parallel";
+                index: number;
+            }[];
+            blockId: string;
+            /** @constant */
+            event: "tool_result";
+            step: number;
+            id: string;
+            name: string;
+            result: unknown;
+            error?: string;
+            durationMs: number;
         } | {
             /** @constant */
             event: "block_finished";

@@ -1,0 +1,25 @@
+// What the agent loop (agent-loop.ts) calls: one tool the model may use. Every tool type (workflow, http, function,
+// mcp: src/blocks/agent-tools/) is turned into these at run start, so the loop knows nothing of where a tool runs.
+
+export interface AgentTool {
+  /** Unique within the block; [a-zA-Z0-9_-]{1,64} (both providers' rule for tool names). */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (type: object); the loop validates the model's arguments against it. */
+  parameters: Record<string, unknown>;
+  requiresApproval?: boolean;
+  /** Throws → the message goes back to the model as an error result; the run goes on. */
+  call(args: unknown, context: ToolCallContext): Promise<unknown>;
+}
+
+export interface ToolCallContext {
+  /** Aborted on cancel, the run's time limit, or when the loop gives up. */
+  signal: AbortSignal;
+  /**
+   * For tools that run as executions of their own (workflow tools): the child's id and trace, shown under the
+   * tool call's span. Optional for the caller; tools that have nothing of the kind never call it.
+   */
+  report?(detail: { executionId: string | null; spans: readonly object[] }): void;
+}
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -16,6 +16,7 @@ import { executeRoutes } from './routes/execute.js';
 import { executionRoutes } from './routes/executions.js';
 import { fileRoutes } from './routes/files.js';
 import { folderRoutes } from './routes/folders.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
 import { manualRunRoutes } from './routes/manual-run.js';
@@ -53,6 +54,7 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
     // The editor's Run button (README "Other triggers": the manual trigger); authenticates on its own route like the webhooks above.
     .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
+    .route('/mcp', guarded(mcpRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes))
     .route('/executions', guarded(executionRoutes));

@@ -45,14 +45,25 @@ function rootCause(error: unknown): string {
   return message;
 }
 
-function refused(url: string, error: NetworkPolicyError): Error {
-  return new Error(`MCP server ${shownMcpUrl(url)} refused: ${error.message}`);
+/** The server could not be used: `refused` by the network policy (the caller's URL is at fault), or not reached. */
+export class McpServerError extends Error {
+  override readonly name = 'McpServerError';
+  constructor(
+    message: string,
+    readonly refused: boolean,
+  ) {
+    super(message);
+  }
 }
 
-function unreachable(url: string, error: unknown): Error {
+function refused(url: string, error: NetworkPolicyError): McpServerError {
+  return new McpServerError(`MCP server ${shownMcpUrl(url)} refused: ${error.message}`, true);
+}
+
+function unreachable(url: string, error: unknown): McpServerError {
   const policy = findPolicyError(error);
   if (policy) return refused(url, policy);
-  return new Error(`MCP server ${shownMcpUrl(url)} could not be reached: ${rootCause(error)}`);
+  return new McpServerError(`MCP server ${shownMcpUrl(url)} could not be reached: ${rootCause(error)}`, false);
 }
 
 /** What a call answered: structured content when the tool gives it, else its text, else its content as sent. */

@@ -46,6 +46,10 @@ export const agentConfigSchema = z
     timeoutMs: z.coerce.number().int().positive().max(600_000).default(120_000),
     /** Further attempts after a 429, 5xx or connection failure, only while nothing has been streamed yet. */
     retries: z.coerce.number().int().min(0).max(5).default(2),
+    // Kept as saved so the editor's tool entries survive; the agent loop (issue 25) gives them their meaning.
+    tools: z.array(z.looseObject({ type: z.enum(['workflow', 'http', 'function', 'mcp']) })).optional(),
+    maxSteps: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(50).optional()),
+    maxCostUsd: z.preprocess(blankToUndefined, z.coerce.number().positive().optional()),
   })
   .refine((config) => config.systemPrompt !== '' || config.userPrompt !== '', {
     message: 'systemPrompt or userPrompt must not be empty',

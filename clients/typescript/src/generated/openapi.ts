@@ -3630,7 +3630,7 @@ export interface components {
                 key: string;
                 label: string;
                 /** @enum {string} */
-                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap";
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools";
                 options?: string[];
                 placeholder?: string;
                 help?: string;

@@ -8,7 +8,7 @@ import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
 import { pageTools, useBrowserApp } from './support/browser-app.js';
 
 const app = useBrowserApp({ owner: true });
-const { block, waitSaved, signedIn, keyApi, withFailureShot } = pageTools(app);
+const { shot, block, waitSaved, signedIn, keyApi, withFailureShot } = pageTools(app);
 let page: Page;
 let mcp: TestMcpServer;
 beforeAll(async () => {
@@ -97,6 +97,11 @@ async function toolsJourney() {
   await listed.getByRole('checkbox', { name: /weather/ }).check();
   await panel.getByText('Offered: weather').waitFor();
 
+  // A function: its name, and the code field's default body.
+  await panel.getByRole('button', { name: '+ Function tool' }).click();
+  await panel.getByLabel('Tool 4 name', { exact: true }).fill('shout');
+  await shot('agent-tools');
+
   await panel.getByLabel('Max steps').fill('5');
   await waitSaved();
 
@@ -112,6 +117,7 @@ async function toolsJourney() {
       request: { url: 'https://weather.example.com/now', method: 'GET', query: { units: 'metric' } },
     },
     { type: 'mcp', url: mcp.url, include: ['weather'] },
+    { type: 'function', name: 'shout', description: '', parameters: { type: 'object', properties: {} }, code: 'return args;' },
   ]);
   expect(String(config.maxSteps)).toBe('5');
 
@@ -124,7 +130,7 @@ async function toolsJourney() {
       const tools = (again.body.data as { state: { blocks: Record<string, { config: { tools: { type: string }[] } }> } }).state.blocks.agent.config.tools;
       return tools.map((t) => t.type);
     })
-    .toEqual(['workflow', 'mcp']);
+    .toEqual(['workflow', 'mcp', 'function']);
 }
 
 async function closedPort(): Promise<number> {

@@ -30,6 +30,8 @@ const TYPE_LABELS: Record<string, string> = { workflow: 'Workflow', http: 'HTTP 
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+const capitalized = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** Drops a key whose value is blank, so the saved entry holds only what was chosen. */
@@ -95,7 +97,7 @@ export function ToolsField({ value, workflowId, onChange }: { value: unknown; wo
 function TextInput({ label, value, placeholder, onChange }: { label: string; value: string; placeholder?: string; onChange: (value: string) => void }) {
   return (
     <label className="field">
-      <span>{label.replace(/^Tool \d+ /, '')}</span>
+      <span>{capitalized(label.replace(/^Tool \d+ /, ''))}</span>
       <input aria-label={label} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
     </label>
   );

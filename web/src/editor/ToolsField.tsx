@@ -220,7 +220,11 @@ function McpTool({ label, tool, onChange }: { label: string; tool: Tool; onChang
   const kept = (include ?? []).filter((name) => listed && !listed.some((t) => t.name === name));
   return (
     <>
-      <TextInput label={`${label} server URL`} value={url} placeholder="https://tools.example.com/mcp" onChange={(v) => {
+      <TextInput
+        label={`${label} server URL`}
+        value={url}
+        placeholder="https://tools.example.com/mcp"
+        onChange={(v) => {
           // A list from another server would tick names this one may not have.
           setListed(null);
           setFailure(null);

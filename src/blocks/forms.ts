@@ -9,7 +9,8 @@ import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/li
 
 /**
  * How a field is edited. `workflow`: a select of the workspace's other workflows (the workflow block's `workflowId`);
- * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`).
+ * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`); `tools`: the agent
+ * block's tool entries (workflow, http, function and mcp), each with its own small form.
  */
 export const FIELD_KINDS = [
   'text',
@@ -24,6 +25,7 @@ export const FIELD_KINDS = [
   'assignments',
   'workflow',
   'inputMap',
+  'tools',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -200,6 +202,9 @@ export const agentForm = form({
     { key: 'responseFormat', label: 'Response format (JSON Schema, optional)', kind: 'json' },
     { key: 'apiKey', label: 'API key (optional; {{ENV}} recommended)', kind: 'text' },
     { key: 'baseUrl', label: 'Base URL (optional)', kind: 'text' },
+    { key: 'tools', label: 'Tools', kind: 'tools', help: 'What the model may call: workflows of this workspace, HTTP requests, functions and MCP servers.' },
+    { key: 'maxSteps', label: 'Max steps', kind: 'number', placeholder: '10', help: 'Most model calls per run of the block (at most 50).' },
+    { key: 'maxCostUsd', label: 'Max cost (USD)', kind: 'number', placeholder: 'none', help: 'The loop stops once its model calls have cost this much.' },
   ],
   outputs: ['content', 'model', 'tokens', 'cost'],
   defaultConfig: () => ({ provider: 'openai', model: 'gpt-4o-mini', systemPrompt: '', userPrompt: 'Say hello' }),

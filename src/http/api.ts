@@ -17,6 +17,7 @@ import { executionRoutes } from './routes/executions.js';
 import { fileRoutes } from './routes/files.js';
 import { inviteRoutes } from './routes/invites.js';
 import { folderRoutes } from './routes/folders.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
 import { manualRunRoutes } from './routes/manual-run.js';
@@ -56,6 +57,7 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
     // The editor's Run button (README "Other triggers": the manual trigger); authenticates on its own route like the webhooks above.
     .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
+    .route('/mcp', guarded(mcpRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes))
     .route('/executions', guarded(executionRoutes));

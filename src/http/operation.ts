@@ -184,7 +184,7 @@ export const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
 
 // ── Errors ──
 
-type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 429 | 503;
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 429 | 502 | 503;
 
 /** The error answers (components.responses): the Error body, with the headers each one carries. */
 const errorResponses: Record<ErrorStatus, { name: string; description: string; headers?: readonly HeaderName[] }> = {
@@ -206,6 +206,7 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
     description: 'RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits)',
     headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
   },
+  502: { name: 'BadGateway', description: 'MCP_SERVER_UNREACHABLE: a server the request names could not be reached or did not answer as one' },
   503: { name: 'ServiceUnavailable', description: 'A backing service (file storage) is unavailable; try again later' },
 };
 

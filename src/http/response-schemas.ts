@@ -488,6 +488,12 @@ export const folder = z.strictObject({
   createdAt: timestamp,
 });
 
+export const mcpTool = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown()).describe("The tool's arguments, a JSON Schema (its MCP inputSchema)"),
+});
+
 export const apiKey = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -620,6 +626,7 @@ export const responseSchemas = {
   ...listed('EnvVar', envVar),
   UsageLimits: usageLimits,
   ...entity('Folder', folder),
+  ...listed('McpTool', mcpTool),
   ...listed('ApiKey', apiKey),
   ...answered('CreatedApiKey', createdApiKey),
   AuthOptions: authOptions,

@@ -2,9 +2,7 @@
 // time limit, failure handling), which every block type has beside its config.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../api';
-import { readWorkflow, useWorkflowList } from '../queries';
-import { useWorkspace } from '../session';
+import { readWorkflow } from '../queries';
 import type { BlockPolicy } from '../types';
 import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
@@ -14,6 +12,8 @@ import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import type { FieldProblem } from './problems';
 import { RefInput } from './RefInput';
+import { JsonField, WorkflowSelect } from './shared-fields';
+import { ToolsField } from './ToolsField';
 
 type Config = Record<string, unknown>;
 
@@ -160,6 +160,9 @@ function Field({
     case 'inputMap':
       control = <InputMapField label={field.label} value={value} childId={typeof config.workflowId === 'string' ? config.workflowId : ''} onChange={onChange} />;
       break;
+    case 'tools':
+      control = <ToolsField value={value} workflowId={workflowId} onChange={onChange} />;
+      break;
   }
   return (
     <div className="field">
@@ -169,44 +172,6 @@ function Field({
     </div>
   );
 }
-
-/**
- * JSON when the text parses, otherwise the text itself (so `<api.data>` or a half-typed object still saves); text that
- * starts like JSON but does not parse is marked where it goes wrong (field-problems.ts).
- */
-function JsonField({ label, value, problems, onChange }: { label: string; value: unknown; problems: FieldProblem[]; onChange: (value: unknown) => void }) {
-  const [text, setText] = useState(() => jsonText(value));
-  // The value this field last handed over: another one came from the workflow (its undo, a rename) and is shown.
-  const [handedOver, setHandedOver] = useState(value);
-  if (value !== handedOver) {
-    setHandedOver(value);
-    setText(jsonText(value));
-  }
-  return (
-    <CodeField
-      label={label}
-      language="json"
-      value={text}
-      problems={problems}
-      onChange={(next) => {
-        setText(next);
-        let parsed: unknown = next;
-        if (next.trim() === '') parsed = undefined;
-        else {
-          try {
-            parsed = JSON.parse(next);
-          } catch {
-            // Kept as the text typed.
-          }
-        }
-        setHandedOver(parsed);
-        onChange(parsed);
-      }}
-    />
-  );
-}
-
-const jsonText = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 function KeyValueField({
   label,
@@ -246,34 +211,6 @@ function KeyValueField({
         + Add
       </button>
     </div>
-  );
-}
-
-/** The workspace's workflows but this one, by name; one not (or no longer) in the list stays shown by its id. */
-function WorkflowSelect({ label, value, exclude, onChange }: { label: string; value: string; exclude?: string; onChange: (value: string) => void }) {
-  const { workspace } = useWorkspace();
-  const workflows = useWorkflowList(workspace.id);
-  const choices = (workflows.data ?? []).filter((w) => w.id !== exclude);
-  const known = !value || choices.some((w) => w.id === value);
-  return (
-    <>
-      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} disabled={workflows.isPending}>
-        <option value="">{workflows.isPending ? 'Loading workflows…' : '— choose a workflow —'}</option>
-        {choices.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name}
-            {w.isDeployed ? '' : ' (not deployed)'}
-          </option>
-        ))}
-        {!known && <option value={value}>{value} (not in this workspace)</option>}
-      </select>
-      {workflows.isError && <div className="muted tiny error-text">Could not load the workflows: {errorMessage(workflows.error)}</div>}
-      {value && (
-        <div className="muted tiny">
-          <code>{value}</code>
-        </div>
-      )}
-    </>
   );
 }
 

@@ -2744,6 +2744,68 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/mcp/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List an MCP server's tools (streamable HTTP), as an agent block's mcp tool would be offered them */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        url: string;
+                        headers?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpToolList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                502: components["responses"]["BadGateway"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -4157,7 +4219,7 @@ export interface components {
                 key: string;
                 label: string;
                 /** @enum {string} */
-                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap";
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools";
                 options?: string[];
                 placeholder?: string;
                 help?: string;
@@ -5317,6 +5379,17 @@ export interface components {
         FolderResponse: {
             data: components["schemas"]["Folder"];
         };
+        McpTool: {
+            name: string;
+            description: string;
+            /** @description The tool's arguments, a JSON Schema (its MCP inputSchema) */
+            parameters: {
+                [key: string]: unknown;
+            };
+        };
+        McpToolList: {
+            data: components["schemas"]["McpTool"][];
+        };
         ApiKey: {
             id: string;
             name: string;
@@ -5508,6 +5581,16 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description MCP_SERVER_UNREACHABLE: a server the request names could not be reached or did not answer as one */
+        BadGateway: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {

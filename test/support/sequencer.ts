@@ -7,8 +7,11 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** What a file calls to start a process of its own: `sluice` (support/process.ts, jobs/worker-process.ts) or chromium. */
-const STARTS_PROCESSES = /\b(startSluice|runSluice|spawnSluice|startWorkerProcess|useBrowserApp|spawn)\(/;
+/**
+ * What a file calls to start a process of its own — `sluice` (support/process.ts, jobs/worker-process.ts), chromium,
+ * any command — or an embedded database on disk, which a child process creates.
+ */
+const STARTS_PROCESSES = /\b(startSluice|runSluice|spawnSluice|startWorkerProcess|useBrowserApp|spawn|spawnSync|execFile)\(|kind: 'pglite', dataDir/;
 
 export default class ProcessesFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

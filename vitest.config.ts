@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { databaseTestFiles } from './test/support/database-test-files.js';
+import ProcessesFirstSequencer from './test/support/sequencer.js';
 
 // With TEST_DATABASE_URL (CI's second pass, on PostgreSQL) only the files that can see it run: the others would
 // repeat the first pass exactly. test/support/database-test-files.ts says how a file is classified.
@@ -12,6 +13,8 @@ export default defineConfig({
       ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients'])
       : ['test/**/*.test.ts', 'clients/**/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    // Files that start processes first when no earlier run's durations are at hand (test/support/sequencer.ts).
+    sequence: { sequencer: ProcessesFirstSequencer },
     // Files share their worker process, so the app's modules are loaded once per worker instead of once per file
     // (~2 s of CPU per file, a third of a pass); test/support/shared-process.ts puts back what a file changes
     // process-wide.

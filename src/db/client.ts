@@ -58,8 +58,10 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return { db: db as unknown as Db, kind: 'pglite', changes, statements: thread.statements, close: () => thread.close() };
   }
-  // In memory (tests, template dumps): no disk I/O to keep off the loop; same-thread keeps start-up cheap.
-  const client = await PGlite.create({ loadDataDir: target.loadDataDir });
+  // In memory (tests, template dumps): no disk I/O to keep off the loop; same-thread keeps start-up cheap. The buffer
+  // cache is as small as on disk (pglite-open.mjs): PostgreSQL zero-fills all of it at every start, and the default
+  // 128 MB made a quarter of the CPU each test's database takes to open.
+  const client = await PGlite.create({ loadDataDir: target.loadDataDir, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
   const counted = countPgliteStatements(client);
   await client.listen(CHANGES_CHANNEL, (payload) => changes.emit(payload));
   const db = drizzlePglite({ client, schema });

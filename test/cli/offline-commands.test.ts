@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { eventually } from '../support/eventually.js';
 import { runSluice, SLUICE_BIN, startSluice, type SluiceProcess } from '../support/process.js';
 
 let dataDir: string;
 beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-offline-'));
+  dataDir = migratedDataDir('sluice-offline-');
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

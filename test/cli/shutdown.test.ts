@@ -3,13 +3,12 @@
 // Issue 21: whatever else holds the shutdown up (a database that does not answer, a start-up stuck on it), the process
 // exits once the whole shutdown's deadline passes (src/cli/shutdown.ts), and at once on a second SIGTERM.
 import { createServer, request, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { eventually } from '../support/eventually.js';
 import { MIGRATION_LOCK_ID } from '../../src/db/client.js';
 import { runSluice, spawnSluice, startSluice, type SluiceProcess } from '../support/process.js';
@@ -30,7 +29,7 @@ beforeAll(async () => {
   upstream = createServer((_req: IncomingMessage, res: ServerResponse) => void held.push(res));
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/slow`;
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-shutdown-'));
+  dataDir = migratedDataDir('sluice-shutdown-');
   env = { SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' };
   if (process.env.TEST_DATABASE_URL) {
     testDb = await createTestDatabase();

@@ -1,8 +1,9 @@
 // The WAL flusher of the embedded database stays cheap: one look a second at most however many statements run, none
 // while nothing runs, none after close — and a look flushes only WAL that is pending (the kill -9 proof that it saves
 // a run's marker is in test/runs/orphaned-runs.test.ts).
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { FLUSH_PENDING_WAL, startWalFlusher, WAL_FLUSH_DELAY_MS } from '../../src/db/pglite-wal-flusher.js';
 
 afterEach(() => {
@@ -48,7 +49,8 @@ describe('WAL flusher schedule', () => {
 
 describe('the flush statement', () => {
   it('flushes a relaxed commit, and writes nothing when nothing is pending', async () => {
-    const db = await PGlite.create();
+    // Any database will do: global setup's migrated one loads in a fraction of an initdb.
+    const db = await PGlite.create({ loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
     try {
       const lsns = async () =>
         (await db.query<{ inserted: string; flushed: string }>(

@@ -1,13 +1,12 @@
 // The worker as an operator runs it: `sluice serve --no-worker` queues async runs, a restart (or a separate
 // `sluice worker` on PostgreSQL) runs each exactly once, and SIGTERM stops a worker cleanly.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, pgliteDataDir } from '../../src/db/client.js';
 import { deliveries, jobs } from '../../src/db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
 import { eventually, plainState, startReceiver } from '../completion-webhooks/support.js';
 import { startWorkerProcess } from './worker-process.js';
@@ -18,7 +17,7 @@ let env: Record<string, string>;
 let creds: { apiKey: string; workspaceId: string };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-worker-'));
+  dataDir = migratedDataDir('sluice-worker-');
   env = { SLUICE_DATA_DIR: dataDir, LOG_LEVEL: 'info', SLUICE_WORKER_POLL_MS: '100' };
   if (process.env.TEST_DATABASE_URL) {
     testDb = await createTestDatabase();

@@ -2,9 +2,7 @@
 // block's time-out) decides, and a worker — in any process — carries the run on from where it stopped, without
 // calling upstream services again. Driven as a user would: execute, list what waits, resume, read the log and the
 // completion webhook.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createAppWorker } from '../../src/app/worker.js';
@@ -16,6 +14,7 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
 import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
 
@@ -255,7 +254,7 @@ describe('approval', () => {
 
 describe('approval across a restart', { timeout: 120_000 }, () => {
   it('a run paused before kill -9 is resumed by the restarted server, without calling the upstream again', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'sluice-approval-'));
+    const dataDir = migratedDataDir('sluice-approval-');
     const key = generateApiKey();
     const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
     const call = async (server: SluiceProcess, method: string, path: string, body?: unknown) => {

@@ -11,6 +11,7 @@ import { generateApiKey } from '../../src/services/api-keys.js';
 import { DEAD_AFTER_MS, HEARTBEAT_MS } from '../../src/runs/runners.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
 import { eventually, makeState } from '../support/workflows.js';
 
@@ -70,7 +71,7 @@ const deliveredFor = (executionId: string) =>
 
 describe('runs interrupted by a killed process', { timeout: 120_000 }, () => {
   it('PGlite: an async run in flight at kill -9 is closed at the restart, its webhook sent and its job failed', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'sluice-orphan-'));
+    const dataDir = migratedDataDir('sluice-orphan-');
     const key = generateApiKey();
     const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
     let server: SluiceProcess | undefined;
@@ -102,7 +103,7 @@ describe('runs interrupted by a killed process', { timeout: 120_000 }, () => {
 
   it('PGlite: a sync run in flight for two seconds at kill -9 is closed at the restart, with its webhook', async () => {
     // A sync run's marker is a relaxed commit; with nothing committing after it, only the WAL flusher puts it on disk.
-    const dataDir = mkdtempSync(join(tmpdir(), 'sluice-orphan-sync-'));
+    const dataDir = migratedDataDir('sluice-orphan-sync-');
     const key = generateApiKey();
     const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
     let server: SluiceProcess | undefined;

@@ -25,10 +25,13 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
+/** The template dump, read once per worker process: the files a worker runs share this module (isolate: false). */
+let template: Blob | undefined;
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const template = readFileSync(inject('pgliteTemplate'));
-    const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([template]) });
+    template ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
+    const database = await openDatabase({ kind: 'pglite', loadDataDir: template });
     return { database, drop: () => database.close() };
   }
   const blank = await createBlankPostgresDatabase();

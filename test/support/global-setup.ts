@@ -1,26 +1,37 @@
-// Runs once per `npm test`: provides one migrated PGlite data directory (a dump) that every test file loads instead
-// of initialising and migrating a database of its own (~0.5 s instead of ~4 s). The dump is kept in .test-cache
-// under a name made from what shapes it (the migrations, client.ts, the PGlite version): a run after another with the
-// same schema skips the ~4 s (and ~800 MB) of making it, at the start of the run when no test file can start yet.
+// Runs once per `npm test`: makes one migrated PGlite database that the tests copy instead of initialising and
+// migrating one of their own (~0.5 s instead of ~4 s each). It is made as a first `sluice serve` makes it (initdb and
+// the migrations in a child process, src/db/pglite-thread.ts) and kept two ways: as a data directory, which a test
+// copies into the SLUICE_DATA_DIR of a process it spawns (support/data-dir.ts), and as a dump of it, which
+// support/database.ts loads into an in-memory database. Both are kept in .test-cache under a name made from what
+// shapes them (the migrations, how the database is opened and created, the PGlite version): a run after another with
+// the same schema skips the ~4 s (and ~800 MB) of making them, at the start of the run when no test file can start yet.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client.js';
+import { MIGRATIONS_FOLDER } from '../../src/db/client.js';
+import { createPgliteDatabaseIfMissing } from '../../src/db/pglite-thread.js';
 import { buildWeb } from '../../web/build-if-stale.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The dump of the migrated database (a tar file), for PGlite in memory. */
     pgliteTemplate: string;
+    /** The migrated database as a data directory, never opened in place: copied (support/data-dir.ts). */
+    pgliteDataDirTemplate: string;
   }
 }
 
 const CACHE = resolve('.test-cache');
-const CLIENT_SOURCE = fileURLToPath(new URL('../../src/db/client.ts', import.meta.url));
+/** How a database is opened, created and migrated: a change to any of them changes what the templates hold. */
+const SHAPING_SOURCES = ['client.ts', 'pglite-thread.ts', 'pglite-create.mjs', 'pglite-open.mjs'].map((name) =>
+  fileURLToPath(new URL(`../../src/db/${name}`, import.meta.url)),
+);
 const PREFIX = 'pglite-template-';
-const TEMPLATE_NAME = /^pglite-template-[0-9a-f]{16}\.tar$/;
+const TEMPLATE_NAME = /^pglite-template-[0-9a-f]{16}(\.tar)?$/;
 
 export default async function setup(project: TestProject): Promise<void> {
   // The browser tests serve web/dist: built here once when stale, not by each browser-test file at the same time
@@ -29,28 +40,40 @@ export default async function setup(project: TestProject): Promise<void> {
   // The PostgreSQL pass (vitest.config.ts) opens no test database on PGlite: no template to make.
   if (process.env.TEST_DATABASE_URL) return;
   mkdirSync(CACHE, { recursive: true });
-  const file = join(CACHE, `${PREFIX}${templateKey()}.tar`);
+  const key = templateKey();
+  const dataDir = join(CACHE, `${PREFIX}${key}`);
+  const file = `${dataDir}.tar`;
+  // Made beside and renamed into place when complete (as at a first start): a run started meanwhile never copies half.
+  await createPgliteDatabaseIfMissing(dataDir, MIGRATIONS_FOLDER);
   if (!existsSync(file)) {
-    const database = await openDatabase({ kind: 'pglite' });
-    const client = (database.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client;
-    const dump = await client.dumpDataDir('none');
-    await database.close();
-    // Written aside and renamed: a run started meanwhile never loads half a file.
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, file);
+    // Dumped from a copy: opening a database writes to its directory, and the template stays as it was made.
+    const scratch = `${dataDir}.${process.pid}.dumping`;
+    cpSync(dataDir, scratch, { recursive: true });
+    try {
+      const client = await PGlite.create(scratch);
+      const dump = await client.dumpDataDir('none');
+      await client.close();
+      // Written aside and renamed: a run started meanwhile never loads half a file.
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+      renameSync(partial, file);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
-  // A dump for an older schema is of no further use (41 MB each).
+  // Templates of an older schema are of no further use (41 MB each).
   for (const name of readdirSync(CACHE)) {
-    if (TEMPLATE_NAME.test(name) && join(CACHE, name) !== file) rmSync(join(CACHE, name), { force: true });
+    if (TEMPLATE_NAME.test(name) && !name.startsWith(`${PREFIX}${key}`)) rmSync(join(CACHE, name), { recursive: true, force: true });
   }
   project.provide('pgliteTemplate', file);
+  project.provide('pgliteDataDirTemplate', dataDir);
 }
 
-/** Changes with any migration, with how the database is opened (client.ts) and with the PGlite release installed. */
+/** Changes with any migration, with how the database is opened and created, and with the PGlite release installed. */
 function templateKey(): string {
   const hash = createHash('sha256');
-  hash.update(pgliteVersion()).update(readFileSync(CLIENT_SOURCE));
+  hash.update(pgliteVersion());
+  for (const source of SHAPING_SOURCES) hash.update(readFileSync(source));
   const migrations = readdirSync(MIGRATIONS_FOLDER, { recursive: true, encoding: 'utf8' }).sort();
   for (const name of migrations) {
     const path = join(MIGRATIONS_FOLDER, name);

@@ -1,12 +1,12 @@
 // One Sluice server and one headless chromium per browser-test file, and the page moves every journey uses (drop a
 // palette block, connect two handles, wait for the autosave). Each file starts its own server, so files run in
 // parallel workers and a failure in one file cannot leave another's data behind.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { migratedDataDir } from '../../support/data-dir.js';
 import { eventually } from '../../support/eventually.js';
 import { startSluice, type SluiceProcess } from '../../support/process.js';
 
@@ -86,7 +86,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), 'sluice-web-'));
+    dataDir = migratedDataDir('sluice-web-');
     const env: Record<string, string> = {
       SLUICE_DATA_DIR: dataDir,
       SLUICE_ALLOW_PRIVATE_NETWORK: 'true',

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { blockRegistry } from '../blocks/registry.js';
-import { canRunInWorkspace } from '../services/access.js';
+import { canRunInWorkspace, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import {
@@ -70,6 +70,8 @@ export async function prepareRerun(
   const { body } = request;
   const original = await loadOriginalRun(app.db, request.executionId);
   if (!original || !(await canRunInWorkspace(app, request.principal, original.workspaceId))) throw notFound('Execution');
+  // A preview changes nothing; running again repeats what the run did outside, like cancel or resume an editor's act.
+  if (!body.dryRun) await requireRunRole(app, request.principal, original.workspaceId, 'editor', 're-run executions');
   if (['running', 'paused', 'resuming'].includes(original.status)) {
     throw new AppError('EXECUTION_IN_PROGRESS', 409, 'The execution has not finished yet; re-run it once it has (or cancel it)');
   }

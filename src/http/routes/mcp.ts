@@ -1,7 +1,7 @@
 // POST /api/v1/mcp/tools (docs/api.md): the tools of an MCP server, for the editor's agent block "List tools".
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { assertWorkspaceAccess } from '../../services/access.js';
+import { requireRole } from '../../services/access.js';
 import { listMcpServerTools } from '../../services/mcp-tools.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
@@ -30,8 +30,8 @@ export const mcpRoutes = new OpenAPIHono<AppEnv>().openapi(
   async (c) => {
     const body = await readBody(c, mcpToolsRequest);
     const app = c.get('app');
-    // Only members may make the service connect somewhere: the workspace says whose request this is.
-    await assertWorkspaceAccess(app.db, c.get('principal'), body.workspaceId);
+    // Only those who can edit agents may make the service connect somewhere: the workspace says whose request this is.
+    await requireRole(app.db, c.get('principal'), body.workspaceId, 'editor', 'list MCP tools');
     const tools = await listMcpServerTools(app.blockServices, { url: body.url, headers: body.headers }, c.req.raw.signal);
     return c.json({ data: tools });
   },

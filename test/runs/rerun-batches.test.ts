@@ -136,6 +136,13 @@ describe('bulk re-runs', () => {
     const other = await bulk({ ...body, limit: 5 }, { 'Idempotency-Key': 'nightly-retry-1' });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+
+    // Two requests with one new key at the same time: one batch, each failed run re-run once more in all.
+    const both = await Promise.all([1, 2].map(() => bulk(body, { 'Idempotency-Key': 'nightly-retry-2' })));
+    expect(both.map((r) => r.status)).toEqual([202, 202]);
+    expect(both[0]!.body.data).toEqual(both[1]!.body.data);
+    await finished(both[0]!.body.data.batchId);
+    expect(await rerunsOf(ids.k1!)).toHaveLength(2);
   });
 
   it('refuses a limit over 1000, an unknown filter and a malformed one with 400 naming it', async () => {

@@ -304,6 +304,28 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.workflowId, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
 );
 
+/**
+ * A bulk re-run (`POST /api/v1/executions/rerun`): the executions it matched and the re-run queued for each, written
+ * in the transaction that queues their jobs, so a batch is either wholly queued or not at all. Progress is read from
+ * the re-runs' logs. The Idempotency-Key, when given, names one batch per workspace.
+ */
+export const rerunBatches = pgTable(
+  'rerun_batches',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the request body: the same key with another body is refused (422). */
+    requestHash: text('request_hash').notNull(),
+    /** In the order they were matched; executionId null (with the reason) for one that could not be re-run. */
+    items: jsonb<Array<{ originalExecutionId: string; executionId: string | null; reason?: string }>>('items').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('rerun_batches_key_idx').on(t.workspaceId, t.idempotencyKey)],
+);
+
 /** Files uploaded through the execute endpoint (data URLs), stored by a storage backend under storageKey. */
 export const files = pgTable(
   'files',

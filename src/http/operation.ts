@@ -46,6 +46,8 @@ export interface Operation<P extends string = string> {
   run?: Run;
   /** Counted against the logs API rate limit: X-RateLimit-* on answers, 429 with Retry-After. */
   rateLimited?: true;
+  /** Honours Idempotency-Key itself (a bulk re-run): documents the header and Idempotent-Replayed. */
+  idempotent?: true;
   /** Documented 409 answers (what conflicts). */
   conflict?: string;
   /** Further error answers the operation gives beyond those its traits imply. */
@@ -141,7 +143,7 @@ function successHeaders(op: Operation): HeaderName[] {
   if (op.run && op.run !== 'manual') names.push(...RATE_LIMIT_HEADERS);
   if (op.rateLimited) names.push(...RATE_LIMIT_HEADERS);
   if (op.run === 'chat') names.push(CONVERSATION_ID_HEADER);
-  if (op.run === 'execute') names.push(REPLAYED_HEADER);
+  if (op.run === 'execute' || op.idempotent) names.push(REPLAYED_HEADER);
   return names;
 }
 
@@ -159,7 +161,7 @@ function parameters(op: Operation) {
     ...(pathParameterDescriptions[name!] ? { description: pathParameterDescriptions[name!] } : {}),
     schema: { type: 'string' as const },
   }));
-  const headers = op.run ? RUN_REQUEST_HEADERS[op.run].map(parameterRef) : [];
+  const headers = op.run ? RUN_REQUEST_HEADERS[op.run].map(parameterRef) : op.idempotent ? [parameterRef('IdempotencyKey')] : [];
   if (!op.query) return [...inPath, ...headers];
   const schema = json(op.query) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   const inQuery = Object.entries(schema.properties ?? {}).map(([name, s]) => ({

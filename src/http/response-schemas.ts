@@ -218,6 +218,35 @@ export const rerunResult = z
   .describe('A re-run\'s answer: an execute answer with rerunOf (a response block answers with its own), or the dry run');
 export const rerunFailure = executeFailure.extend(rerunOf);
 export const rerunAccepted = z.union([executeAccepted.extend(rerunOf), executionPaused]);
+const rerunBatchCounts = {
+  batchId: z.string().describe('GET /api/v1/executions/rerun/{batchId} follows it'),
+  total: z.number().int().describe('Executions the filter matched (each at most once)'),
+  queued: z.number().int(),
+};
+export const rerunBatchAccepted = z
+  .strictObject({ data: z.strictObject({ ...rerunBatchCounts, queued: rerunBatchCounts.queued.describe('Re-runs queued (the rest could not be re-run)') }) })
+  .describe('A bulk re-run, queued');
+export const rerunBatchProgress = z
+  .strictObject({
+    data: z.strictObject({
+      ...rerunBatchCounts,
+      queued: rerunBatchCounts.queued.describe('Re-runs not started yet'),
+      running: z.number().int().describe('Re-runs running (or paused at an approval)'),
+      succeeded: z.number().int(),
+      failed: z.number().int().describe('Re-runs that failed or were cancelled'),
+      skipped: z.number().int().describe('Matched executions that could not be re-run (reason on each)'),
+      done: z.boolean().describe('Every re-run has finished or was skipped'),
+      executions: z.array(
+        z.strictObject({
+          originalExecutionId: z.string(),
+          executionId: z.string().nullable().describe('The re-run; null when skipped'),
+          status: z.enum(['queued', 'running', 'succeeded', 'failed', 'skipped']),
+          reason: z.string().optional().describe('Why it was skipped'),
+        }),
+      ),
+    }),
+  })
+  .describe('Where each re-run of a bulk re-run stands');
 export const cancelAnswer = z.strictObject({
   data: z.strictObject({ executionId: z.string(), status: z.enum(['cancelled', 'cancelling']) }),
 });
@@ -598,6 +627,8 @@ export const responseSchemas = {
   RerunResult: rerunResult,
   RerunAccepted: rerunAccepted,
   RerunFailure: rerunFailure,
+  RerunBatchAccepted: rerunBatchAccepted,
+  RerunBatchProgress: rerunBatchProgress,
   CancelAnswer: cancelAnswer,
   PausedRunList: pausedRunList,
   StreamChunk: streamChunk,

@@ -9,7 +9,7 @@ import { executions, jobs, stateSnapshots } from '../db/schema.js';
 import { CANCELLED_MESSAGE } from '../engine/index.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/enqueue.js';
+import { enqueueJob, type JobSpec } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import { TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
 import { canAccessWorkspace } from '../services/access.js';
@@ -132,7 +132,13 @@ export async function cancelQueuedExecution(
 }
 
 export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecutionRequest): Promise<QueuedExecution> {
-  const taskId = newId('job');
+  const job = asyncExecutionJob(request);
+  await enqueueJob(app.db, job);
+  return { taskId: job.id, executionId: request.executionId, createdAt: job.createdAt.toISOString() };
+}
+
+/** The job an async execution is, for a caller that queues it in a transaction of its own (a bulk re-run). */
+export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { id: string; createdAt: Date } {
   const createdAt = new Date();
   const { origin, ...fields } = request;
   const payload: ExecutionJobPayload = {
@@ -140,8 +146,7 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
     ...(origin?.requestId ? { requestId: origin.requestId } : {}),
     ...(origin?.trace ? { traceparent: formatTraceparent(origin.trace) } : {}),
   };
-  await enqueueJob(app.db, { id: taskId, kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt, tenant: request.workspaceId });
-  return { taskId, executionId: request.executionId, createdAt: createdAt.toISOString() };
+  return { id: newId('job'), kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt, tenant: request.workspaceId };
 }
 
 /**

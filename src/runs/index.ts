@@ -22,7 +22,7 @@ export { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from
 export { activeDeployment, prepareRun, type PreparedRun, type RunOptions } from './pipeline.js';
 
 // ---- run now (plain or streaming), or enqueue for a worker
-export { enqueuePrepared, runPrepared } from './pipeline.js';
+export { enqueuePrepared, preparedJob, runPrepared } from './pipeline.js';
 export { runExecution } from './run-execution.js';
 export type { ExecutionOutcome, RunExecution, RunExecutionInput } from './types.js';
 export type { RunOrigin } from './run-observer.js';

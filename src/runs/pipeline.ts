@@ -9,7 +9,8 @@ import type { EngineEvent } from '../engine/index.js';
 import type { TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import type { UserFile } from '../services/files/index.js';
-import { enqueueAsyncExecution, type QueuedExecution } from './async-executions.js';
+import type { JobSpec } from '../jobs/enqueue.js';
+import { asyncExecutionJob, enqueueAsyncExecution, type AsyncExecutionRequest, type QueuedExecution } from './async-executions.js';
 import type { StoredResponse } from './idempotency.js';
 import type { DeployedWorkflow, RunTarget } from './deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
@@ -80,8 +81,17 @@ export function runPrepared(app: AppContext, run: PreparedRun, options: RunOptio
 
 /** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */
 export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<QueuedExecution> {
+  return enqueueAsyncExecution(app, asyncRequest(run));
+}
+
+/** The job of a prepared run, for a caller that queues many in one transaction (a bulk re-run). */
+export function preparedJob(run: PreparedRun): JobSpec {
+  return asyncExecutionJob(asyncRequest(run));
+}
+
+function asyncRequest(run: PreparedRun): AsyncExecutionRequest {
   if (run.target.deploymentVersion === null && !run.rerun) throw new Error('Only deployed workflows run asynchronously');
-  return enqueueAsyncExecution(app, {
+  return {
     workflowId: run.target.workflow.id,
     workspaceId: run.target.workflow.workspaceId,
     deploymentVersion: run.target.deploymentVersion,
@@ -94,5 +104,5 @@ export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<Queu
     ...(run.rerun
       ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? contentHash(run.target.state) } }
       : {}),
-  });
+  };
 }

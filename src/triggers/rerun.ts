@@ -65,7 +65,15 @@ export type RerunCall =
 /** Every check that can refuse a re-run, in the order a caller would want to hear of them; then what runs. */
 export async function prepareRerun(
   app: AppContext,
-  request: { principal: Principal; executionId: string; body: RerunBody; retry?: boolean; origin?: RunOrigin },
+  request: {
+    principal: Principal;
+    executionId: string;
+    body: RerunBody;
+    retry?: boolean;
+    origin?: RunOrigin;
+    /** Admitted already, once for the whole request (a bulk re-run: rerun-batch.ts). */
+    admitted?: true;
+  },
 ): Promise<RerunCall> {
   const { body } = request;
   const original = await loadOriginalRun(app.db, request.executionId);
@@ -96,7 +104,7 @@ export async function prepareRerun(
   if (body.dryRun) return { mode: 'dry-run', answer: dryRun(original, target.state, fromBlock) };
 
   const mode = body.mode ?? 'sync';
-  const { headers } = await admitRun(app, target.owner, { rateBucket: mode });
+  const { headers } = request.admitted ? { headers: {} } : await admitRun(app, target.owner, { rateBucket: mode });
   const triggerBlockId = trigger.blockId && target.state.blocks[trigger.blockId] ? trigger.blockId : undefined;
   const run = prepareRun({
     target,

@@ -238,6 +238,17 @@ describe('documented responses match real ones', () => {
       expect(detail.data.reruns).toHaveLength(3);
       conforms('LogDetail', detail);
       conforms('LogDetail', (await t.request('GET', `/api/v1/logs/${reruns.data[0].id}`)).body);
+
+      // In bulk: the one failed run (the failed re-run) retried, and its progress once it has failed again.
+      const batch = await t.request('POST', '/api/v1/executions/rerun', { body: { workspaceId: t.workspaceId, filter: { workflowIds: id }, fromFailedBlock: true } });
+      expect(batch.status, batch.text).toBe(202);
+      conforms('RerunBatchAccepted', batch.body);
+      const progress = await eventually(async () => {
+        const res = await t.request('GET', `/api/v1/executions/rerun/${batch.body.data.batchId}`);
+        return res.body.data.done === true && res.body;
+      });
+      expect(progress.data).toMatchObject({ total: 1, failed: 1 });
+      conforms('RerunBatchProgress', progress);
     } finally {
       await worker.stop(1000);
       await t.close();

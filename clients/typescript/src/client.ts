@@ -9,7 +9,7 @@ import { webhookCalls } from './webhook-subscriptions.js';
 import { workflowCalls } from './workflows.js';
 
 export type { RequestOptions, SluiceClientOptions } from './api.js';
-export type { ExecuteOptions, ExecutionResponse, RerunOptions, StreamOptions, WaitOptions, WorkflowStream } from './runs.js';
+export type { ExecuteOptions, ExecutionResponse, RerunBatchOptions, RerunOptions, StreamOptions, WaitOptions, WorkflowStream } from './runs.js';
 export type { LogBatch, LogPages, PollOptions } from './logs.js';
 
 export function createSluiceClient(options: SluiceClientOptions) {

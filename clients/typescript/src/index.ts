@@ -8,6 +8,7 @@ export type {
   LogPages,
   PollOptions,
   RequestOptions,
+  RerunBatchOptions,
   RerunOptions,
   SluiceClient,
   SluiceClientOptions,

@@ -13,6 +13,9 @@ import type {
   JobStatus,
   PausedRun,
   RerunAccepted,
+  RerunBatchAccepted,
+  RerunBatchFilter,
+  RerunBatchProgress,
   RerunPreview,
   ResumeDecision,
   StreamChunk,
@@ -62,6 +65,18 @@ export interface RerunOptions extends RequestOptions {
   input?: ExecuteInput;
   /** `original` (default): the version that ran; `active`: the active deployment. */
   deployment?: 'original' | 'active';
+}
+
+/** A bulk re-run (README "Re-running a run"): the executions of a workspace that the logs filters select, queued. */
+export interface RerunBatchOptions extends RequestOptions {
+  /** The filters of listLogs / GET /api/v1/logs (e.g. { level: 'error', startDate }). */
+  filter?: RerunBatchFilter;
+  /** Only failed runs, each retried from the block that failed. */
+  fromFailedBlock?: boolean;
+  /** At most this many (1–1000, default 100), newest first. */
+  limit?: number;
+  /** A repeat with the same key and body answers the same batch instead of queuing another. */
+  idempotencyKey?: string;
 }
 
 export interface WaitOptions extends RequestOptions {
@@ -294,7 +309,45 @@ export function runCalls({ api, answer }: Api) {
     return data as RerunPreview;
   }
 
+  /** Queues a re-run of every execution the filter selects (each once); follow it with getRerunBatch. */
+  async function rerunBatch(workspaceId: string, opts: RerunBatchOptions = {}): Promise<RerunBatchAccepted> {
+    const body = {
+      workspaceId,
+      ...(opts.filter === undefined ? {} : { filter: opts.filter }),
+      ...(opts.fromFailedBlock === undefined ? {} : { fromFailedBlock: opts.fromFailedBlock }),
+      ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+    };
+    const headers = opts.idempotencyKey === undefined ? {} : { 'Idempotency-Key': opts.idempotencyKey };
+    return (await answer(api.POST('/api/v1/executions/rerun', { body, headers, signal: opts.signal }))).data;
+  }
+
+  /** Where each re-run of a bulk re-run stands. */
+  const getRerunBatch = async (batchId: string, opts: RequestOptions = {}): Promise<RerunBatchProgress> =>
+    (await answer(api.GET('/api/v1/executions/rerun/{batchId}', { params: { path: { batchId } }, signal: opts.signal }))).data;
+
+  /** Polls a bulk re-run until every re-run has finished (or was skipped); `onProgress` sees each reading. */
+  async function waitForRerunBatch(
+    batchId: string,
+    opts: WaitOptions & { onProgress?: (progress: RerunBatchProgress) => void } = {},
+  ): Promise<RerunBatchProgress> {
+    const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+    let pause = 250;
+    for (;;) {
+      const progress = await getRerunBatch(batchId, opts);
+      opts.onProgress?.(progress);
+      if (progress.done) return progress;
+      if (Date.now() + pause > deadline) {
+        throw new SluiceError({ status: 0, code: 'TIMEOUT', message: `Re-run batch ${batchId} had not finished after ${opts.timeoutMs} ms` });
+      }
+      await sleep(pause, opts.signal);
+      pause = Math.min(pause * 2, opts.intervalMs ?? 2000);
+    }
+  }
+
   return {
+    rerunBatch,
+    getRerunBatch,
+    waitForRerunBatch,
     executeWorkflow,
     streamWorkflow,
     executeWorkflowAsync,

@@ -34,6 +34,11 @@ export type CancelAnswer = Schemas['CancelAnswer']['data'];
 export type RerunRequest = JsonBody<'/api/v1/executions/{executionId}/rerun', 'post'>;
 export type RerunPreview = Extract<Schemas['RerunResult'], { willRun: unknown }>;
 export type RerunAccepted = Extract<Schemas['RerunAccepted'], { taskId: string }>;
+export type RerunBatchRequest = JsonBody<'/api/v1/executions/rerun', 'post'>;
+/** The logs filters a bulk re-run selects by (those of GET /api/v1/logs, as its query parameters). */
+export type RerunBatchFilter = NonNullable<RerunBatchRequest['filter']>;
+export type RerunBatchAccepted = Schemas['RerunBatchAccepted']['data'];
+export type RerunBatchProgress = Schemas['RerunBatchProgress']['data'];
 export type Limits = Schemas['Limits'];
 export type TraceSpan = Schemas['TraceSpan'];
 export type LogEntry = Schemas['LogEntry'];

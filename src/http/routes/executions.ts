@@ -5,11 +5,14 @@
 // - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.
 // - POST /api/v1/executions/{executionId}/rerun and …/retry — run a finished execution again, whole or from a block,
 //   replaying what ran before that block (triggers/rerun.ts).
+// - POST /api/v1/executions/rerun and GET …/rerun/{batchId} — re-run, queued, the executions a logs filter selects, and
+//   follow them (triggers/rerun-batch.ts).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { Context } from 'hono';
-import { cancelExecution, listPausedRuns, resumeBody, resumeExecution } from '../../runs/index.js';
+import { cancelExecution, listPausedRuns, REPLAYED_HEADER, resumeBody, resumeExecution } from '../../runs/index.js';
 import { enqueueRerun, prepareRerun, rerunBody, retryBody, runRerun, type RerunBody } from '../../triggers/rerun.js';
+import { rerunBatchBody, rerunBatchProgress, startRerunBatch } from '../../triggers/rerun-batch.js';
 import type { AppEnv } from '../env.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
@@ -53,6 +56,42 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
     async (c) => {
       const query = readQuery(c, pausedRunsQuery);
       return c.json({ data: await listPausedRuns(c.get('app'), c.get('principal'), query.workspaceId) });
+    },
+  )
+  .openapi(
+    operation({
+      method: 'post',
+      path: '/rerun',
+      summary: 'Re-run, queued, the executions of a workspace that the logs filters select (each once); fromFailedBlock retries failed runs only',
+      body: rerunBatchBody,
+      idempotent: true,
+      success: 202,
+      response: 'RerunBatchAccepted',
+      errors: [402, 429],
+    }),
+    async (c) => {
+      const body = await readBody(c, rerunBatchBody);
+      const started = await startRerunBatch(c.get('app'), {
+        principal: c.get('principal'),
+        body,
+        bodyBytes: new TextEncoder().encode(await c.req.text()),
+        idempotencyKey: c.req.header('idempotency-key'),
+        origin: runOrigin(c),
+      });
+      const headers: Record<string, string> = { ...started.headers, ...(started.replayed ? { [REPLAYED_HEADER]: 'true' } : {}) };
+      return c.json({ data: started.answer }, 202, headers);
+    },
+  )
+  .openapi(
+    operation({
+      method: 'get',
+      path: '/rerun/{batchId}',
+      summary: 'Where each re-run of a bulk re-run stands (queued, running, succeeded, failed, skipped)',
+      response: 'RerunBatchProgress',
+    }),
+    async (c) => {
+      const batchId = parseWith(id, c.req.param('batchId'), 'batch id', 'batchId');
+      return c.json({ data: await rerunBatchProgress(c.get('app'), c.get('principal'), batchId) });
     },
   )
   .openapi(

@@ -37,6 +37,7 @@ export type Pool =
   | 'log'
   | 'execution'
   | 'failedExecution'
+  | 'rerunBatch'
   | 'job'
   | 'file'
   | 'webhookPath';
@@ -264,6 +265,9 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const failedRun = await t.request('POST', `/api/workflows/${retryable}/execute`, { body: {} });
   expect(failedRun.status, failedRun.text).toBe(500);
   await ok('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { variables: { FUZZ_RETRY_URL: receiver.url } });
+  // A bulk re-run that matched nothing: a batch to read, with nothing queued behind it.
+  const batch = await t.request('POST', '/api/v1/executions/rerun', { body: { workspaceId: t.workspaceId, filter: { executionId: 'exec_none' } } });
+  expect(batch.status, batch.text).toBe(202);
   const streamed = await ok('POST', `/api/v1/workflows/${apiWorkflowId}/run`, {});
   expect(parseSse(streamed.text).records.at(-1)).toBe('[DONE]');
 
@@ -297,6 +301,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       log: [log],
       execution: [executionId],
       failedExecution: [failedRun.body.executionId as string],
+      rerunBatch: [batch.body.data.batchId as string],
       job: [job.body.taskId as string],
       file: [fileId],
       webhookPath: [openHookPath, signedHookPath],

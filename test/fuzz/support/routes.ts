@@ -336,6 +336,15 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     validBody: () => ({ dryRun: true }),
     bodyLimit: MANAGEMENT_LIMIT,
   },
+  // Bulk re-runs: aimed at an execution id that exists nowhere, so a valid request queues nothing.
+  {
+    method: 'POST',
+    pattern: '/api/v1/executions/rerun',
+    body: 'json',
+    validBody: (f) => ({ workspaceId: f.pools.workspace[0], filter: { executionId: 'exec_none' }, fromFailedBlock: true, limit: 1 }),
+    bodyLimit: MANAGEMENT_LIMIT,
+  },
+  { method: 'GET', pattern: '/api/v1/executions/rerun/:batchId', body: 'none', params: { batchId: 'rerunBatch' } },
 
   // Unversioned API: runs, their status, usage, jobs, inbound triggers, signed downloads.
   { method: 'GET', pattern: '/api/workflows/:workflowId/status', body: 'none', params: { workflowId: 'runnableWorkflow' } },

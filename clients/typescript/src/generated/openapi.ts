@@ -3193,6 +3193,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/executions/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-run, queued, the executions of a workspace that the logs filters select (each once); fromFailedBlock retries failed runs only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description A repeat with the same key and body gets the first answer again (Idempotent-Replayed: true) instead of a second run; the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        /** @description The logs API's filters (GET /api/v1/logs), as its query parameters: workflowIds, folderIds, triggers, level, startDate, endDate, executionId, parentExecutionId, rerunOf, deploymentVersion, minDurationMs, maxDurationMs, minCost, maxCost, blockErrors, model. Lists may be arrays or comma-separated text */
+                        filter?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        /** @description true: only failed runs are eligible, each retried from the block that failed; false (default): each runs again whole */
+                        fromFailedBlock?: boolean;
+                        /** @description At most this many executions, newest first (1–1000, default 100) */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunBatchAccepted"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                402: components["responses"]["UsageLimitExceeded"];
+                403: components["responses"]["Forbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/executions/rerun/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where each re-run of a bulk re-run stands (queued, running, succeeded, failed, skipped) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    batchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RerunBatchProgress"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/executions/{executionId}/cancel": {
         parameters: {
             query?: never;
@@ -4603,6 +4727,46 @@ export interface components {
             };
             /** @description The execution this run re-ran */
             rerunOf: string;
+        };
+        /** @description A bulk re-run, queued */
+        RerunBatchAccepted: {
+            data: {
+                /** @description GET /api/v1/executions/rerun/{batchId} follows it */
+                batchId: string;
+                /** @description Executions the filter matched (each at most once) */
+                total: number;
+                /** @description Re-runs queued (the rest could not be re-run) */
+                queued: number;
+            };
+        };
+        /** @description Where each re-run of a bulk re-run stands */
+        RerunBatchProgress: {
+            data: {
+                /** @description GET /api/v1/executions/rerun/{batchId} follows it */
+                batchId: string;
+                /** @description Executions the filter matched (each at most once) */
+                total: number;
+                /** @description Re-runs not started yet */
+                queued: number;
+                /** @description Re-runs running (or paused at an approval) */
+                running: number;
+                succeeded: number;
+                /** @description Re-runs that failed or were cancelled */
+                failed: number;
+                /** @description Matched executions that could not be re-run (reason on each) */
+                skipped: number;
+                /** @description Every re-run has finished or was skipped */
+                done: boolean;
+                executions: {
+                    originalExecutionId: string;
+                    /** @description The re-run; null when skipped */
+                    executionId: string | null;
+                    /** @enum {string} */
+                    status: "queued" | "running" | "succeeded" | "failed" | "skipped";
+                    /** @description Why it was skipped */
+                    reason?: string;
+                }[];
+            };
         };
         CancelAnswer: {
             data: {

@@ -1,13 +1,14 @@
-// `sluice runs show | rerun | retry <execution>`: one execution's log, and running it again (README "Re-running a run").
+// `sluice runs show | rerun | retry <execution>`: one execution's log, and running it again (README "Re-running a run");
+// `sluice runs retry --since 1h` without an execution retries every failed run the filters select, as one batch.
 // A re-run from a block replays the blocks before it from the log; --dry-run lists what would run again, and which of
 // those calls the outside world, without running anything.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ExecutionResponse } from '../../runs.js';
 import type { LogDetail, RerunPreview } from '../../types.js';
 import { SluiceError } from '../../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { action, common, jsonLine, note, out, parseJsonObject, pretty, table } from '../io.js';
-import { openSession, type CommonOptions, type Session } from '../session.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { action, common, jsonLine, note, out, parseJsonObject, positiveInt, pretty, table } from '../io.js';
+import { openSession, resolveWorkflow, type CommonOptions, type Session } from '../session.js';
 
 async function logOf(session: Session, executionId: string): Promise<LogDetail> {
   const page = await session.client.listLogs({ workspaceId: await session.workspaceId(), executionId, limit: 1 });
@@ -77,14 +78,79 @@ export function registerRuns(program: Command): void {
     );
 
   common(runs.command('retry'))
-    .description('re-run a failed execution from the first block that failed')
-    .argument('<execution>', 'execution id')
+    .description('re-run a failed execution from the first block that failed; without one, every failed run the filters select')
+    .argument('[execution]', 'execution id; leave out to retry failed runs in bulk (--since, --workflow, --limit)')
     .option('--dry-run', 'say what would be replayed and what would run again, without running')
+    .option('--since <time>', 'bulk: runs started within this long (30m, 1h, 2d) or since this time (ISO 8601)')
+    .addOption(new Option('--level <level>', 'bulk: only this level (failed runs are level error)').choices(['info', 'error']))
+    .option('--workflow <workflow...>', 'bulk: only these workflows (ids or names)')
+    .option('--limit <n>', 'bulk: at most this many runs, newest first (1–1000, default 100)', positiveInt('--limit'))
+    .option('--no-wait', 'bulk: print the batch and return without following its progress')
     .action(
-      action(async (executionId: string, options: CommonOptions & { dryRun?: boolean }) => {
+      action(async (executionId: string | undefined, options: CommonOptions & BulkRetryOptions & { dryRun?: boolean }) => {
         const session = openSession(options);
+        if (executionId === undefined) {
+          if (options.dryRun) throw new UsageError('--dry-run needs an execution id; a bulk retry has no dry run');
+          return bulkRetry(session, options);
+        }
+        const bulkOnly = (['since', 'level', 'workflow', 'limit'] as const).filter((name) => options[name] !== undefined);
+        if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0]} selects runs for a bulk retry; leave out the execution id to use it`);
         if (options.dryRun) return void printPreview(await session.client.previewRerun(executionId, { retry: true }), options.json);
         return printAnswer(await session.client.retryExecution(executionId), executionId, options.json);
       }),
     );
+}
+
+interface BulkRetryOptions {
+  since?: string;
+  level?: 'info' | 'error';
+  workflow?: string[];
+  limit?: number;
+  wait: boolean;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `1h`, `30m`, `2d` before now, or a time as given. */
+export function sinceTime(text: string, now = Date.now()): string {
+  const relative = /^(\d+)([smhd])$/.exec(text.trim());
+  if (relative) return new Date(now - Number(relative[1]) * UNITS[relative[2]!]!).toISOString();
+  if (Number.isNaN(Date.parse(text))) throw new UsageError('--since must be a duration such as 30m, 1h, 2d or a time such as 2025-01-31T12:00:00Z');
+  return text;
+}
+
+async function bulkRetry(session: Session, options: CommonOptions & BulkRetryOptions): Promise<number> {
+  const workspaceId = await session.workspaceId();
+  const workflowIds = options.workflow ? await Promise.all(options.workflow.map(async (w) => (await resolveWorkflow(session, w)).id)) : undefined;
+  const filter = {
+    ...(options.since === undefined ? {} : { startDate: sinceTime(options.since) }),
+    ...(options.level === undefined ? {} : { level: options.level }),
+    ...(workflowIds === undefined ? {} : { workflowIds: workflowIds.join(',') }),
+  };
+  const batch = await session.client.rerunBatch(workspaceId, { filter, fromFailedBlock: true, limit: options.limit });
+  if (!options.wait) {
+    if (options.json) jsonLine(batch);
+    else out(`batch ${batch.batchId}: ${batch.queued} of ${batch.total} failed runs queued for a retry`);
+    return EXIT.ok;
+  }
+  if (!options.json) note(`batch ${batch.batchId}: ${batch.queued} of ${batch.total} failed runs queued for a retry`);
+  let last = '';
+  const progress = await session.client.waitForRerunBatch(batch.batchId, {
+    onProgress: (p) => {
+      const line = `${p.succeeded} succeeded, ${p.failed} failed, ${p.running} running, ${p.queued} queued${p.skipped > 0 ? `, ${p.skipped} skipped` : ''}`;
+      if (!options.json && line !== last) note(line);
+      last = line;
+    },
+  });
+  if (options.json) jsonLine(progress);
+  else {
+    out(
+      table([
+        ['ORIGINAL', 'RE-RUN', 'STATUS'],
+        ...progress.executions.map((e) => [e.originalExecutionId, e.executionId ?? '-', e.reason ? `${e.status}: ${e.reason}` : e.status]),
+      ]),
+    );
+    out(`${progress.succeeded} succeeded, ${progress.failed} failed${progress.skipped > 0 ? `, ${progress.skipped} skipped` : ''} of ${progress.total}`);
+  }
+  return progress.failed > 0 ? EXIT.runFailed : EXIT.ok;
 }

@@ -1,0 +1,232 @@
+// Bulk re-runs (docs/api.md "Bulk re-runs"): `POST /api/v1/executions/rerun` re-runs, asynchronously, the executions
+// of a workspace that the logs API's filters select; `GET /api/v1/executions/rerun/{batchId}` follows them.
+// - The filters are the logs list's own (services/logs/params.ts, filters.ts), so a filter selects here exactly what
+//   it lists there. With `fromFailedBlock`, only failed runs are eligible and each is retried from its failed block.
+// - Each matched execution is re-run at most once per batch: one query picks them, de-duplicated by execution id.
+// - The batch row and every re-run's job commit in one transaction: a crash leaves the whole batch queued or none of
+//   it, and a repeat with the same Idempotency-Key answers that batch instead of queuing another.
+// - The request is admitted once (rate limit of async runs, usage limit), as one execute call would be; each re-run
+//   is then an ordinary async execution job, so the queue's per-workspace turns apply to them as to any other.
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { executions, rerunBatches } from '../db/schema.js';
+import { AppError, forbidden, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
+import { nudgeLocalWorkers } from '../jobs/nudge.js';
+import { canAccessWorkspace, canRunInWorkspace } from '../services/access.js';
+import type { Principal } from '../services/api-keys.js';
+import type { AppContext } from '../services/app-context.js';
+import { workspaceOwner } from '../services/limits.js';
+import { logFilters } from '../services/logs/filters.js';
+import { logsQuerySchema } from '../services/logs/params.js';
+import { admitRun, checkIdempotencyKey, preparedJob, type RunOrigin } from '../runs/index.js';
+import { prepareRerun } from './rerun.js';
+
+export const MAX_BATCH_SIZE = 1000;
+export const DEFAULT_BATCH_SIZE = 100;
+
+/** The logs list's parameters that page or shape a list rather than select runs: not filters. */
+const NOT_FILTERS = ['workspaceId', 'limit', 'cursor', 'order', 'details', 'includeTraceSpans', 'includeFinalOutput'];
+export const BATCH_FILTERS = Object.keys(logsQuerySchema.shape).filter((name) => !NOT_FILTERS.includes(name));
+
+const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+
+export const rerunBatchBody = z.strictObject({
+  workspaceId: z.string().min(1).max(64),
+  filter: z
+    .record(z.string(), filterValue)
+    .optional()
+    .describe(
+      `The logs API's filters (GET /api/v1/logs), as its query parameters: ${BATCH_FILTERS.join(', ')}. ` +
+        'Lists may be arrays or comma-separated text',
+    ),
+  fromFailedBlock: z
+    .boolean()
+    .optional()
+    .describe('true: only failed runs are eligible, each retried from the block that failed; false (default): each runs again whole'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BATCH_SIZE)
+    .optional()
+    .describe(`At most this many executions, newest first (1–${MAX_BATCH_SIZE}, default ${DEFAULT_BATCH_SIZE})`),
+});
+export type RerunBatchBody = z.infer<typeof rerunBatchBody>;
+
+interface BatchItem {
+  originalExecutionId: string;
+  /** null when the execution could not be re-run (reason says why). */
+  executionId: string | null;
+  reason?: string;
+}
+
+export interface RerunBatchAccepted {
+  batchId: string;
+  total: number;
+  queued: number;
+}
+
+export type BatchItemStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
+
+export interface RerunBatchProgress extends RerunBatchAccepted {
+  running: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  /** Every re-run of the batch has finished (or was skipped). */
+  done: boolean;
+  executions: Array<{ originalExecutionId: string; executionId: string | null; status: BatchItemStatus; reason?: string }>;
+}
+
+export interface StartedBatch {
+  answer: RerunBatchAccepted;
+  /** The answer of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+  headers: Record<string, string>;
+}
+
+/** Selects, admits and queues the re-runs of one bulk request. */
+export async function startRerunBatch(
+  app: AppContext,
+  request: { principal: Principal; body: RerunBatchBody; bodyBytes: Uint8Array; idempotencyKey?: string; origin?: RunOrigin },
+): Promise<StartedBatch> {
+  const { body } = request;
+  if (!(await canRunInWorkspace(app, request.principal, body.workspaceId))) throw forbidden();
+  const query = parseFilter(body.workspaceId, body.filter ?? {});
+  const hash = createHash('sha256').update(request.bodyBytes).digest('hex');
+  const key = request.idempotencyKey;
+  if (key !== undefined) {
+    checkIdempotencyKey(key);
+    const earlier = await batchByKey(app, body.workspaceId, key, hash);
+    if (earlier) return { answer: earlier, replayed: true, headers: {} };
+  }
+
+  const { headers } = await admitRun(app, await workspaceOwner(app.db, body.workspaceId), { rateBucket: 'async' });
+  const where = logFilters(query);
+  if (body.fromFailedBlock) where.push(eq(executions.status, 'error'));
+  const matched = await app.db
+    .select({ executionId: executions.executionId })
+    .from(executions)
+    .where(and(...where))
+    .orderBy(desc(executions.startedAt), desc(executions.id))
+    .limit(body.limit ?? DEFAULT_BATCH_SIZE);
+
+  const items: BatchItem[] = [];
+  const jobs: JobSpec[] = [];
+  for (const originalExecutionId of new Set(matched.map((row) => row.executionId))) {
+    try {
+      const call = await prepareRerun(app, {
+        principal: request.principal,
+        executionId: originalExecutionId,
+        body: { mode: 'async' },
+        retry: body.fromFailedBlock === true,
+        origin: request.origin,
+        admitted: true,
+      });
+      if (call.mode !== 'async') continue;
+      jobs.push(preparedJob(call.run));
+      items.push({ originalExecutionId, executionId: call.run.executionId });
+    } catch (err) {
+      // One run that cannot be re-run (its workflow deleted, its version gone) does not hold back the others.
+      if (!(err instanceof AppError) || err.httpStatus >= 500) throw err;
+      items.push({ originalExecutionId, executionId: null, reason: err.message });
+    }
+  }
+
+  const batchId = newId('rrb');
+  try {
+    await app.db.transaction(async (tx) => {
+      await tx.insert(rerunBatches).values({ id: batchId, workspaceId: body.workspaceId, idempotencyKey: key ?? null, requestHash: hash, items });
+      await enqueueJobs(tx, jobs);
+    });
+  } catch (err) {
+    // Another request with the same key committed first: its batch is the answer, ours was never queued.
+    const earlier = key !== undefined ? await batchByKey(app, body.workspaceId, key, hash) : undefined;
+    if (earlier) return { answer: earlier, replayed: true, headers };
+    throw err;
+  }
+  nudgeLocalWorkers();
+  return { answer: { batchId, total: items.length, queued: jobs.length }, replayed: false, headers };
+}
+
+/** The filters, read exactly as GET /api/v1/logs reads its query string; problems are named `filter.<name>`. */
+function parseFilter(workspaceId: string, filter: Record<string, z.infer<typeof filterValue>>) {
+  const unknown = Object.keys(filter).filter((name) => !BATCH_FILTERS.includes(name));
+  if (unknown.length > 0) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      400,
+      `Unknown filter ${unknown.map((name) => `"${name}"`).join(', ')}; the filters are those of GET /api/v1/logs: ${BATCH_FILTERS.join(', ')}`,
+      unknown.map((name) => ({ path: `filter.${name}`, message: 'is not a logs filter' })),
+    );
+  }
+  const asText = Object.fromEntries(
+    Object.entries(filter).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : String(value)]),
+  );
+  const parsed = logsQuerySchema.safeParse({ ...asText, workspaceId });
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({ path: ['filter', ...issue.path].join('.'), message: issue.message }));
+    throw new AppError('VALIDATION_ERROR', 400, `Invalid filter: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  }
+  return parsed.data;
+}
+
+async function batchByKey(app: AppContext, workspaceId: string, key: string, hash: string): Promise<RerunBatchAccepted | undefined> {
+  const [row] = await app.db
+    .select()
+    .from(rerunBatches)
+    .where(and(eq(rerunBatches.workspaceId, workspaceId), eq(rerunBatches.idempotencyKey, key)))
+    .limit(1);
+  if (!row) return undefined;
+  if (row.requestHash !== hash) {
+    throw new AppError(
+      'IDEMPOTENCY_KEY_REUSED',
+      422,
+      'This Idempotency-Key was already used with a different request body; use a new key for a new request',
+    );
+  }
+  return { batchId: row.id, total: row.items.length, queued: row.items.filter((item) => item.executionId !== null).length };
+}
+
+/** Where each re-run of a batch stands, read from the re-runs' logs (no log yet: still queued). */
+export async function rerunBatchProgress(app: AppContext, principal: Principal, batchId: string): Promise<RerunBatchProgress> {
+  const [row] = await app.db.select().from(rerunBatches).where(eq(rerunBatches.id, batchId)).limit(1);
+  if (!row || !(await canAccessWorkspace(app.db, principal, row.workspaceId))) throw notFound('Re-run batch');
+  const ids = row.items.flatMap((item) => (item.executionId ? [item.executionId] : []));
+  const statuses = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await app.db
+      .select({ executionId: executions.executionId, status: executions.status })
+      .from(executions)
+      .where(inArray(executions.executionId, ids.slice(i, i + 500)));
+    for (const r of rows) statuses.set(r.executionId, r.status);
+  }
+  const list = row.items.map((item) => {
+    const status: BatchItemStatus = item.executionId === null ? 'skipped' : statusOf(statuses.get(item.executionId));
+    return { originalExecutionId: item.originalExecutionId, executionId: item.executionId, status, ...(item.reason ? { reason: item.reason } : {}) };
+  });
+  const count = (status: BatchItemStatus) => list.filter((item) => item.status === status).length;
+  return {
+    batchId: row.id,
+    total: list.length,
+    queued: count('queued'),
+    running: count('running'),
+    succeeded: count('succeeded'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    done: count('queued') + count('running') === 0,
+    executions: list,
+  };
+}
+
+/** A paused re-run waits for a person, not for the queue: it counts as running until decided. */
+function statusOf(logged: string | undefined): BatchItemStatus {
+  if (logged === undefined) return 'queued';
+  if (logged === 'success') return 'succeeded';
+  if (logged === 'error' || logged === 'cancelled') return 'failed';
+  return 'running';
+}
+

@@ -15,7 +15,7 @@ import { AppError, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
-import { canAccessWorkspace, canRunInWorkspace } from '../services/access.js';
+import { canAccessWorkspace, canRunInWorkspace, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
@@ -95,6 +95,7 @@ export async function startRerunBatch(
 ): Promise<StartedBatch> {
   const { body } = request;
   if (!(await canRunInWorkspace(app, request.principal, body.workspaceId))) throw forbidden();
+  await requireRunRole(app, request.principal, body.workspaceId, 'editor', 're-run executions');
   const query = parseFilter(body.workspaceId, body.filter ?? {});
   const hash = createHash('sha256').update(request.bodyBytes).digest('hex');
   const key = request.idempotencyKey;

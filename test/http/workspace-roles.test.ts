@@ -94,6 +94,7 @@ const ROWS: Row[] = [
   { route: 'POST /api/v1/executions/{executionId}/resume', body: { approved: true }, needs: 'editor', refusal: 'approve or reject runs' },
   { route: 'POST /api/v1/executions/{executionId}/rerun', body: {}, needs: 'editor', refusal: 're-run executions' },
   { route: 'POST /api/v1/executions/{executionId}/retry', needs: 'editor', refusal: 're-run executions' },
+  { route: 'POST /api/v1/executions/rerun', body: { workspaceId: '{workspaceId}', limit: 1 }, needs: 'editor', refusal: 're-run executions' },
   {
     route: 'POST /api/v1/mcp/tools',
     body: { workspaceId: '{workspaceId}', url: 'http://127.0.0.1:9/mcp' },

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageTools, useBrowserApp } from './support/browser-app.js';
 
 const app = useBrowserApp({ owner: true });
-const { shot, signedIn, keyApi, withFailureShot } = pageTools(app);
+const { shot, signedIn, keyApi, withFailureShot, block, waitSaved } = pageTools(app);
 let page: Page;
 let upstream: Server;
 let upstreamUrl: string;
@@ -22,6 +22,7 @@ beforeAll(async () => {
     const path = new URL(req.url ?? '/', 'http://upstream').pathname;
     calls.push(path);
     const down = path === '/b' && script.failB;
+    if (path === '/orders') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ order: count('/orders') }));
     res.writeHead(down ? 500 : 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(down ? { down: true } : { path }));
   });
@@ -36,6 +37,7 @@ afterAll(async () => {
 const count = (path: string) => calls.filter((p) => p === path).length;
 
 describe('re-runs in the web app', { timeout: 150_000 }, () => {
+  it('runs from a block, pins a block\'s output and runs with it, with no second upstream call', withFailureShot('failure-replay-pin', pinJourney));
   it('retries a failed run from its log after showing what calls the outside world again', withFailureShot('failure-replay-retry', retryJourney));
 });
 
@@ -126,5 +128,87 @@ async function retryJourney() {
   await page.getByRole('row').filter({ hasText: failed.executionId }).click();
   await page.getByTestId('log-reruns').waitFor();
   expect(await page.getByTestId('log-reruns').getByRole('link').count()).toBe(1);
+  expect(app.errors).toEqual([]);
+}
+
+/** The Run panel's current execution id. */
+const shownExecution = async () => /exec_\w+/.exec((await page.getByText(/^Execution exec_/).textContent()) ?? '')?.[0];
+
+async function runInEditor(): Promise<string> {
+  const previous = (await page.getByText(/^Execution exec_/).count()) > 0 ? await shownExecution() : undefined;
+  await page.getByTestId('run-button').click();
+  await expect.poll(async () => (await page.getByText(/^Execution exec_/).count()) > 0 && (await shownExecution()) !== previous, { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 30_000 }).toMatch(/^Run succeeded/);
+  return (await shownExecution())!;
+}
+
+async function pinJourney() {
+  const workspaceId = ((await keyApi('/api/v1/workspaces')).body.data as Array<{ id: string }>)[0].id;
+  const node = (id: string, type: string, name: string, x: number, config: Record<string, unknown>) => ({
+    id, type, name, position: { x, y: 120 }, enabled: true, config,
+  });
+  const created = await keyApi('/api/v1/workflows', {
+    method: 'POST',
+    body: {
+      workspaceId,
+      name: 'Orders draft',
+      state: {
+        blocks: {
+          start: node('start', 'api_trigger', 'Start', 0, { inputFormat: [] }),
+          order: node('order', 'api', 'Create order', 260, { url: `${upstreamUrl}/orders`, method: 'POST', retries: 0 }),
+          out: node('out', 'function', 'Out', 520, { code: 'return { got: <createorder.data> };' }),
+        },
+        edges: [
+          { id: 'e1', source: 'start', target: 'order' },
+          { id: 'e2', source: 'order', target: 'out' },
+        ],
+        loops: {},
+        parallels: {},
+      },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const workflowId = (created.body.data as { id: string }).id;
+
+  await signedIn();
+  await page.goto(`${app.url}/workflows/${workflowId}`);
+  await block('Out').waitFor();
+  const first = await runInEditor();
+  expect(count('/orders')).toBe(1);
+
+  // "Run from here" on Out: the last manual run again from Out; Create order is replayed from its log.
+  await block('Out').click();
+  await page.getByRole('button', { name: 'Run from here' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('execution'), { timeout: 30_000 }).not.toBeNull();
+  const fromHere = new URL(page.url()).searchParams.get('execution')!;
+  expect(fromHere).not.toBe(first);
+  await page.locator('[data-testid=run-block][data-block-name="Out"]').waitFor();
+  const logs = await keyApi(`/api/v1/logs?workspaceId=${workspaceId}&executionId=${fromHere}`);
+  const logId = (logs.body.data as Array<{ id: string }>)[0].id;
+  expect((await keyApi(`/api/v1/logs/${logId}`)).body.data).toMatchObject({ rerunOf: first, rerunFromBlock: 'out', status: 'success' });
+  expect(count('/orders')).toBe(1);
+  await shot('replay-4-run-from-here');
+
+  // Pin Create order's output from that run; the canvas marks it, and the next manual run makes no call.
+  await page.getByTestId('run-block').filter({ hasText: 'Create order' }).getByRole('button', { name: 'Pin this output' }).click();
+  await block('Create order').getByTestId('pin-badge').waitFor();
+  await waitSaved();
+  await runInEditor();
+  expect(count('/orders')).toBe(1);
+  // Out got the pinned answer (the first call's).
+  expect(await page.locator('[data-testid=run-block][data-block-name="Out"]').textContent()).toMatch(/"order":\s*1/);
+  await shot('replay-5-pinned-run');
+
+  // The pin survives a reload, and the block's panel shows it as JSON with Unpin.
+  await page.reload();
+  await block('Create order').getByTestId('pin-badge').waitFor();
+  await block('Create order').click();
+  await page.getByTestId('pinned-section').waitFor();
+  expect(await page.getByTestId('pinned-section').textContent()).toMatch(/"order":\s*1/);
+  await page.getByRole('button', { name: 'Unpin' }).click();
+  expect(await block('Create order').getByTestId('pin-badge').count()).toBe(0);
+  await waitSaved();
+  await runInEditor();
+  expect(count('/orders')).toBe(2);
   expect(app.errors).toEqual([]);
 }

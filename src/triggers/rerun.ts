@@ -155,7 +155,8 @@ async function draftTarget(
 
 function checkFromBlock(original: OriginalRun, target: RunTarget, asked: string): string {
   const blockId = findRerunBlock(target.state, asked);
-  const which = target.deploymentVersion === null ? 'the draft that ran' : `deployment version ${target.deploymentVersion}`;
+  const which =
+    target.deploymentVersion !== null ? `deployment version ${target.deploymentVersion}` : target.stateHash === undefined ? 'the draft' : 'the draft that ran';
   if (!blockId) {
     throw new AppError('VALIDATION_ERROR', 400, `Block "${asked}" does not exist in ${which}`, [{ path: 'fromBlock', message: `no block "${asked}"` }]);
   }

@@ -99,6 +99,9 @@ describe('pinned data', () => {
     expect(draft.body.output.result).toEqual({ edited: true, got: { live: true, path: '/orders' } });
     expect(calls('/orders')).toBe(before);
 
+    const unknown = await t.request('POST', `/api/v1/executions/${manual.body.executionId}/rerun`, { body: { fromBlock: 'Nope', deployment: 'draft' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('Block "Nope" does not exist in the draft');
     const queued = await t.request('POST', `/api/v1/executions/${manual.body.executionId}/rerun`, { body: { deployment: 'draft', mode: 'async' } });
     expect(queued.status).toBe(400);
     expect(queued.body.details).toContainEqual({ path: 'mode', message: 'must be "sync" with deployment "draft"' });

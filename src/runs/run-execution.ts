@@ -20,6 +20,7 @@ import { observeRun } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
+import { withPins } from './pinned.js';
 
 interface FinishedRun {
   outcome: ExecutionOutcome;
@@ -175,7 +176,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
       onEvent,
       // A resumed re-run replays from its pause, which recorded what the re-run replayed before it.
-      replay: pauses?.replay ?? input.rerun?.replay,
+      replay: withPins(pauses?.replay ?? input.rerun?.replay, input.state, input.deploymentVersion),
       rerunOf: input.rerun && (input.rerun.idempotencyRoot ?? input.rerun.executionId),
     });
   } catch (err) {

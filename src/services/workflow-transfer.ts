@@ -5,11 +5,11 @@
 // a field that holds a credential (an agent's apiKey, a webhook trigger's secret, an API block header or query
 // parameter named like a credential) is replaced by a reference to a variable named after its block and field, so the
 // importing workspace sets that variable instead of finding the secret in a file. Function code and URLs are exported
-// as written.
+// as written. Pinned outputs (docs/workflows.md "Pinned data") are not exported.
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { badRequest } from '../errors.js';
-import { findReferences, type WorkflowState } from '../workflow/index.js';
+import { findReferences, withoutPins, type WorkflowState } from '../workflow/index.js';
 import { ENV_NAME_PATTERN, listEnvVarNames } from './env-vars.js';
 import { checkState, createWorkflow } from './workflows.js';
 
@@ -110,7 +110,8 @@ export function exportWorkflow(row: { name: string; description: string; state: 
   document: WorkflowDocument;
   replacedSecrets: ReplacedSecret[];
 } {
-  const { state, replaced } = withoutSecrets(row.state);
+  // Pinned outputs stay behind: they are recorded data (an upstream's answer may hold anything), not the workflow.
+  const { state, replaced } = withoutSecrets(withoutPins(row.state));
   return {
     document: {
       format: WORKFLOW_DOCUMENT_FORMAT,

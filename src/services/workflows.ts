@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { deployments, folders, workflows } from '../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { emptyState, validateState, type WorkflowState } from '../workflow/index.js';
+import { emptyState, validateState, withoutPins, type WorkflowState } from '../workflow/index.js';
 import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
@@ -14,6 +14,12 @@ import { checkSubWorkflows } from './sub-workflow-chains.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
 type DeploymentRow = typeof deployments.$inferSelect;
+
+/**
+ * The draft's hash leaves its pinned outputs out: it is the hash a deployment of it gets (deployments hold no pins),
+ * and pinning or unpinning is not a change that needs deploying.
+ */
+const draftHash = (state: WorkflowState) => contentHash(withoutPins(state));
 
 export function checkState(state: unknown, pathPrefix = 'state'): WorkflowState {
   const result = validateState(state, blockCatalog);
@@ -94,7 +100,7 @@ export async function createWorkflow(
       name: input.name,
       description: input.description ?? '',
       state,
-      stateHash: contentHash(state),
+      stateHash: draftHash(state),
     })
     .returning();
   return row;
@@ -116,7 +122,7 @@ export async function updateWorkflow(
   if (patch.state !== undefined) {
     const state = checkState(patch.state);
     changes.state = state;
-    changes.stateHash = contentHash(state);
+    changes.stateHash = draftHash(state);
   }
   const [updated] = await db.update(workflows).set(changes).where(eq(workflows.id, row.id)).returning();
   if (!updated) throw notFound('Workflow');
@@ -158,7 +164,7 @@ export async function deployWorkflow(db: Db, workflowId: string, deployedBy: str
     const version = (latest ?? 0) + 1;
     const [deployment] = await tx
       .insert(deployments)
-      .values({ id: newId('dep'), workflowId, version, state, stateHash: row.stateHash, createdBy: deployedBy })
+      .values({ id: newId('dep'), workflowId, version, state: withoutPins(state), stateHash: row.stateHash, createdBy: deployedBy })
       .returning();
     await tx
       .update(workflows)

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { blockRegistry } from '../blocks/registry.js';
-import { canRunInWorkspace, requireRunRole } from '../services/access.js';
+import { canRunInWorkspace, requireRole, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
+import { getWorkflowForPrincipal } from '../services/workflows.js';
 import {
   activeDeployment,
   admitRun,
@@ -43,7 +44,10 @@ import { acceptedAnswer } from './api.js';
 export const rerunBody = z.strictObject({
   fromBlock: z.string().min(1).max(200).optional().describe('Block id or name to run from; without it the whole workflow runs again'),
   input: z.record(z.string(), z.unknown()).optional().describe("Trigger input instead of the original's (checked against the Input Format)"),
-  deployment: z.enum(['original', 'active']).optional().describe('`original` (default): the version that ran; `active`: the active deployment'),
+  deployment: z
+    .enum(['original', 'active', 'draft'])
+    .optional()
+    .describe('`original` (default): the version that ran; `active`: the active deployment; `draft`: the current draft (editors; sync only)'),
   mode: z.enum(['sync', 'async']).optional().describe('`sync` (default) answers when the run ends; `async` queues it'),
   dryRun: z.boolean().optional().describe('Answer what would be replayed and what would run again, without running'),
 });
@@ -85,7 +89,8 @@ export async function prepareRerun(
   }
   const deployed = await loadDeployedWorkflow(app, original.workflowId);
   if (!deployed) throw notFound('Workflow');
-  const target = rerunTarget(original, deployed, body.deployment ?? 'original');
+  const target =
+    body.deployment === 'draft' ? await draftTarget(app, request.principal, deployed, body) : rerunTarget(original, deployed, body.deployment ?? 'original');
 
   let fromBlock: string | null = null;
   if (request.retry) {
@@ -138,9 +143,30 @@ function rerunTarget(
   };
 }
 
+/**
+ * The editor's "Run from here": the last run again on the draft as it is now, so an edit to the block is what runs.
+ * Running the draft is editing (as a manual run is); it runs here and now, as a manual run does.
+ */
+async function draftTarget(
+  app: AppContext,
+  principal: Principal,
+  deployed: NonNullable<Awaited<ReturnType<typeof loadDeployedWorkflow>>>,
+  body: RerunBody,
+): Promise<RunTarget> {
+  if (body.mode === 'async') {
+    throw new AppError('VALIDATION_ERROR', 400, 'A re-run on the draft runs synchronously, as a manual run does', [
+      { path: 'mode', message: 'must be "sync" with deployment "draft"' },
+    ]);
+  }
+  await requireRole(app.db, principal, deployed.workflow.workspaceId, 'editor', 'run drafts');
+  const row = await getWorkflowForPrincipal(app.db, principal, deployed.workflow.id);
+  return { workflow: { id: row.id, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null, owner: deployed.owner };
+}
+
 function checkFromBlock(original: OriginalRun, target: RunTarget, asked: string): string {
   const blockId = findRerunBlock(target.state, asked);
-  const which = target.deploymentVersion === null ? 'the draft that ran' : `deployment version ${target.deploymentVersion}`;
+  const which =
+    target.deploymentVersion !== null ? `deployment version ${target.deploymentVersion}` : target.stateHash === undefined ? 'the draft' : 'the draft that ran';
   if (!blockId) {
     throw new AppError('VALIDATION_ERROR', 400, `Block "${asked}" does not exist in ${which}`, [{ path: 'fromBlock', message: `no block "${asked}"` }]);
   }

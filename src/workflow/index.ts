@@ -8,6 +8,7 @@ export {
   ParallelSchema,
   WorkflowStateSchema,
   emptyState,
+  withoutPins,
 } from './state.js';
 export type { TriggerType, ContainerType, Block, Edge, Loop, Parallel, WorkflowState } from './state.js';
 export {

@@ -77,6 +77,11 @@ export const WorkflowStateSchema = z.object({
   edges: z.array(EdgeSchema).max(MAX_EDGES, `must hold at most ${MAX_EDGES} edges`).default(() => []),
   loops: boundedRecord(LoopSchema, MAX_BLOCKS, 'loops').default(() => ({})),
   parallels: boundedRecord(ParallelSchema, MAX_BLOCKS, 'parallels').default(() => ({})),
+  /**
+   * Pinned outputs by block id (docs/workflows.md "Pinned data"): a draft run uses them instead of running the block.
+   * Editing aids of the draft only — never deployed, exported or used by a deployed run.
+   */
+  pinned: boundedRecord(z.record(z.string(), z.unknown(), { error: 'must be an object (a block output)' }), MAX_BLOCKS, 'pinned outputs').optional(),
 });
 
 export type Block = z.infer<typeof BlockSchema>;
@@ -84,6 +89,13 @@ export type Edge = z.infer<typeof EdgeSchema>;
 export type Loop = z.infer<typeof LoopSchema>;
 export type Parallel = z.infer<typeof ParallelSchema>;
 export type WorkflowState = z.infer<typeof WorkflowStateSchema>;
+
+/** The state without its pinned outputs: what a deployment holds, and what decides whether the draft differs from it. */
+export function withoutPins(state: WorkflowState): WorkflowState {
+  if (state.pinned === undefined) return state;
+  const { pinned: _, ...rest } = state;
+  return rest;
+}
 
 export function emptyState(): WorkflowState {
   return { blocks: {}, edges: [], loops: {}, parallels: {} };

@@ -2,7 +2,7 @@
 // problem it finds in one pass, so the editor can show them all at once.
 import { isPlainObject } from './plain.js';
 import { MAX_BLOCKS, MAX_EDGES } from './limits.js';
-import { WorkflowStateSchema, type WorkflowState } from './state.js';
+import { CONTAINER_TYPES, WorkflowStateSchema, type WorkflowState } from './state.js';
 import { checkBlocks } from './validation/blocks.js';
 import { checkContainers } from './validation/containers.js';
 import { checkCycles } from './validation/cycles.js';
@@ -34,9 +34,19 @@ export function validateState(input: unknown, catalog: BlockCatalog): Validation
     checkCycles(model, list.report);
     checkReferences(model, list.report, catalog);
   }
+  if (parsed.success) checkPins(parsed.data, list.report);
   const problems = list.problems();
   if (parsed.success && problems.length === 0) return { ok: true, state: parsed.data };
   return { ok: false, problems };
+}
+
+/** A pin belongs to an ordinary block of this state (a container has no output of its own to stand in for). */
+function checkPins(state: WorkflowState, report: Report): void {
+  for (const blockId of Object.keys(state.pinned ?? {})) {
+    const block = state.blocks[blockId];
+    if (!block) report(`pinned.${blockId}`, `pins the output of block "${blockId}", which does not exist; unpin it or add the block`);
+    else if ((CONTAINER_TYPES as readonly string[]).includes(block.type)) report(`pinned.${blockId}`, `"${block.name}" is a ${block.type}, which has no output of its own to pin`);
+  }
 }
 
 function reportOversize(input: unknown, report: Report): boolean {

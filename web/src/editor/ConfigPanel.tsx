@@ -7,6 +7,7 @@ import type { BlockPolicy } from '../types';
 import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
 import { CodeField } from './CodeField';
+import { canPin, isPinnableOutput } from './pins';
 import { problemsUnder } from './field-problems';
 import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
@@ -32,11 +33,25 @@ export interface ConfigPanelProps {
   focusName?: boolean;
   onConditionsChange: (conditions: Condition[]) => void;
   onDelete: () => void;
+  /** "Run from here": the last manual run again from this block (run-from-here.ts); undefined while a run is going. */
+  onRunFromHere?: () => void;
 }
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
-export function ConfigPanel({ node, workflowId, problems, fieldProblems, onChange, onRename, onRenameEnd, focusName, onConditionsChange, onDelete }: ConfigPanelProps) {
+export function ConfigPanel({
+  node,
+  workflowId,
+  problems,
+  fieldProblems,
+  onChange,
+  onRename,
+  onRenameEnd,
+  focusName,
+  onConditionsChange,
+  onDelete,
+  onRunFromHere,
+}: ConfigPanelProps) {
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
@@ -83,6 +98,7 @@ export function ConfigPanel({ node, workflowId, problems, fieldProblems, onChang
           />
         ))}
       <PolicySection type={node.data.type} policy={node.data.policy} onChange={(policy) => onChange({ policy }, 'policy')} />
+      {canPin(node.data.type) && <PinnedSection pinned={node.data.pinned} onChange={(pinned) => onChange({ pinned }, 'pinned')} />}
       {spec.outputs.length > 0 && (
         <div className="outputs muted small">
           Outputs:{' '}
@@ -93,9 +109,21 @@ export function ConfigPanel({ node, workflowId, problems, fieldProblems, onChang
           ))}
         </div>
       )}
-      <button className="btn danger small" onClick={onDelete}>
-        Delete block
-      </button>
+      <div className="row gap">
+        {!spec.container && (
+          <button
+            className="btn small"
+            disabled={!onRunFromHere}
+            onClick={onRunFromHere}
+            title="Runs the last manual run again from this block, on the draft as it is now; the blocks before it are replayed from that run"
+          >
+            Run from here
+          </button>
+        )}
+        <button className="btn danger small" onClick={onDelete}>
+          Delete block
+        </button>
+      </div>
     </div>
   );
 }
@@ -172,6 +200,65 @@ function Field({
     </div>
   );
 }
+
+/**
+ * The block's pinned output, edited as JSON: manual runs use it instead of running the block. Text that is not a JSON
+ * object is shown with why and not kept; the pin stays what it was until it is.
+ */
+function PinnedSection({ pinned, onChange }: { pinned: Record<string, unknown> | undefined; onChange: (pinned: Record<string, unknown> | undefined) => void }) {
+  const [text, setText] = useState(() => jsonText(pinned));
+  const [handedOver, setHandedOver] = useState(pinned);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (pinned !== handedOver) {
+    setHandedOver(pinned);
+    setText(jsonText(pinned));
+    setProblem(null);
+  }
+  if (pinned === undefined) {
+    return (
+      <div className="pinned-section">
+        <button className="btn ghost small" onClick={() => onChange({})}>
+          Pin an output
+        </button>
+        <span className="muted tiny"> Manual runs then use it instead of running this block (deployed runs never do).</span>
+      </div>
+    );
+  }
+  return (
+    <div className="pinned-section" data-testid="pinned-section">
+      <h4>Pinned output</h4>
+      <p className="muted tiny">Manual runs use this instead of running the block: no call is made. Deployed runs never use it.</p>
+      <CodeField
+        label="Pinned output"
+        language="json"
+        value={text}
+        onChange={(next) => {
+          setText(next);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(next);
+          } catch (error) {
+            setProblem(`Not JSON yet: ${(error as Error).message}`);
+            return;
+          }
+          if (!isPinnableOutput(parsed)) {
+            setProblem('A pinned output is a JSON object, as block outputs are');
+            return;
+          }
+          setProblem(null);
+          setHandedOver(parsed);
+          onChange(parsed);
+        }}
+      />
+      {problem && <div className="error-text small">{problem}</div>}
+      <button className="btn small" onClick={() => onChange(undefined)}>
+        Unpin
+      </button>
+    </div>
+  );
+}
+
+const jsonText = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 function KeyValueField({
   label,

@@ -20,6 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MutableRefObject } from 'react';
 import { answer, api, errorMessage } from '../api';
 import { Boundary } from '../components/boundary';
+import { Spinner } from '../components/ui';
 import type { Workflow } from '../types';
 import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { useColorMode } from '../theme';
@@ -49,6 +50,7 @@ import { useAutosave, type AutosaveState } from './useAutosave';
 import { arrange, followHandle, placeBeside } from './layout';
 import { clearLocalDraft, draftToOffer, readLocalDraft, type LocalDraft } from './local-draft';
 import { pastRunOf } from './past-run';
+import { runFromHere } from './run-from-here';
 import type { FieldProblem } from './problems';
 import { useHistory } from './use-history';
 import { useShortcuts } from './use-shortcuts';
@@ -405,6 +407,23 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
 
   // ---- copy, paste, duplicate, select all, palette search, context menu, shortcut list ----------------------------
   const [notice, setNotice] = useState<string | null>(null);
+  /** The block a "Run from here" runs from, while it runs. */
+  const [fromHere, setFromHere] = useState<string | null>(null);
+  const startFromHere = useCallback(
+    async (blockId: string) => {
+      setFromHere(blockId);
+      try {
+        if (!(await autosave.flush())) throw new Error('The draft could not be saved; fix the problems shown on the canvas, then run again.');
+        const executionId = await runFromHere(workflow.workspaceId, workflow.id, blockId);
+        navigate(`/workflows/${workflow.id}?execution=${executionId}`);
+      } catch (error) {
+        setNotice(`Run from here: ${errorMessage(error)}`);
+      } finally {
+        setFromHere(null);
+      }
+    },
+    [autosave.flush, workflow.id, workflow.workspaceId],
+  );
   const [help, setHelp] = useState(false);
   const [menu, setMenu] = useState<{ x: number; y: number; nodeId?: string } | null>(null);
   const [search, setSearch] = useState('');
@@ -568,6 +587,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
             >
               {run.running ? 'Running…' : '▶ Run'}
             </button>
+            {fromHere !== null && <Spinner label={`Running from ${nodes.find((n) => n.id === fromHere)?.data.name ?? fromHere}…`} />}
             {run.running && (
               <button className="btn small" onClick={run.cancel}>
                 Stop
@@ -624,6 +644,9 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
               items={
                 menu.nodeId
                   ? [
+                      ...(isContainer(nodes.find((n) => n.id === menu.nodeId)?.data.type ?? '')
+                        ? []
+                        : [{ label: 'Run from here', run: () => void startFromHere(menu.nodeId!) }]),
                       { label: 'Duplicate', keys: 'Ctrl+D', run: duplicate },
                       { label: 'Copy', keys: 'Ctrl+C', run: copyFromMenu },
                       {
@@ -760,7 +783,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
               <Boundary what="This panel" resetKeys={[panel, selectedNode?.id, selectedEdge?.id]}>
                 <fieldset className="bare" disabled={readOnly}>
                 {panel === 'run' ? (
-                  <RunPanel run={run} nodes={nodes} />
+                  <RunPanel run={run} nodes={nodes} onPin={readOnly ? undefined : (id, output) => updateNode(id, { pinned: output }, 'pinned')} />
                 ) : selectedNode ? (
                   <ConfigPanel
                     key={selectedNode.id}
@@ -774,6 +797,7 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
                     onRenameEnd={endRename}
                     onConditionsChange={(conditions) => updateConditions(selectedNode.id, conditions)}
                     onDelete={() => deleteSelected([selectedNode.id], [])}
+                    onRunFromHere={run.running || fromHere !== null ? undefined : () => void startFromHere(selectedNode.id)}
                   />
                 ) : selectedEdge ? (
                   <div className="config-panel">

@@ -11,6 +11,7 @@ import { Link } from '../router';
 import { useWorkspace } from '../session';
 import type { ManualRunRecord } from '../types';
 import type { FlowNode } from './model';
+import { canPin, isPinnableOutput } from './pins';
 import type { BlockRunState } from './nodes';
 import type { PastRun } from './past-run';
 
@@ -182,8 +183,9 @@ function applyRecord(s: RunProgress, record: ManualRunRecord): RunProgress {
   }
 }
 
-export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) {
+export function RunPanel({ run, nodes, onPin }: { run: ManualRun; nodes: FlowNode[]; onPin?: (blockId: string, output: Record<string, unknown>) => void }) {
   const names = new Map(nodes.map((n) => [n.id, n.data.name]));
+  const byId = new Map(nodes.map((n) => [n.id, n]));
   if (run.status === 'idle') {
     return (
       <div className="config-panel muted">
@@ -263,6 +265,9 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
                   <JsonView value={block.output} maxHeight={220} />
                 </details>
               )}
+              {onPin && block.status === 'success' && !block.error && canPin(byId.get(id)?.data.type ?? '') && isPinnableOutput(block.output) && (
+                <PinButton pinned={byId.get(id)?.data.pinned} output={block.output} onPin={() => onPin(id, block.output as Record<string, unknown>)} />
+              )}
             </li>
           );
         })}
@@ -274,6 +279,15 @@ export function RunPanel({ run, nodes }: { run: ManualRun; nodes: FlowNode[] }) 
         </div>
       )}
     </div>
+  );
+}
+
+function PinButton({ pinned, output, onPin }: { pinned: Record<string, unknown> | undefined; output: unknown; onPin: () => void }) {
+  const same = pinned !== undefined && JSON.stringify(pinned) === JSON.stringify(output);
+  return (
+    <button className="btn ghost small" disabled={same} onClick={onPin}>
+      {same ? 'Pinned' : 'Pin this output'}
+    </button>
   );
 }
 

@@ -19,6 +19,11 @@ export interface BlockData extends Record<string, unknown> {
   enabled: boolean;
   config: Record<string, unknown>;
   policy?: BlockPolicy;
+  /**
+   * The block's pinned output (docs/workflows.md "Pinned data"): manual runs use it instead of running the block. Kept
+   * with the node so it goes wherever the block goes (deleted with it, undone with it); saved as `state.pinned`.
+   */
+  pinned?: Record<string, unknown>;
 }
 
 export type FlowNode = Node<BlockData>;
@@ -127,7 +132,14 @@ export function fromState(state: WorkflowState): { nodes: FlowNode[]; edges: Flo
       ...(block.parentId && blocks[block.parentId] ? { parentId: block.parentId } : {}),
       ...(style ? { style, width: Number(style.width), height: Number(style.height) } : {}),
       ...(container ? { zIndex: -1 } : {}),
-      data: { type: block.type, name: block.name, enabled: block.enabled !== false, config, ...(block.policy ? { policy: block.policy } : {}) },
+      data: {
+        type: block.type,
+        name: block.name,
+        enabled: block.enabled !== false,
+        config,
+        ...(block.policy ? { policy: block.policy } : {}),
+        ...(state.pinned?.[block.id] ? { pinned: state.pinned[block.id] } : {}),
+      },
     };
   });
   const edges: FlowEdge[] = (state.edges ?? []).map((edge) => {
@@ -181,7 +193,7 @@ export function renameNode(nodes: FlowNode[], session: RenameSession, name: stri
 export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
   const state: WorkflowState = { blocks: {}, edges: [], loops: {}, parallels: {} };
   for (const node of nodes) {
-    const { type, name, enabled, config, policy } = node.data;
+    const { type, name, enabled, config, policy, pinned } = node.data;
     const block: Block = {
       id: node.id,
       type,
@@ -192,6 +204,7 @@ export function toState(nodes: FlowNode[], edges: FlowEdge[]): WorkflowState {
     };
     if (node.parentId) block.parentId = node.parentId;
     if (policy && Object.keys(policy).length > 0) block.policy = policy;
+    if (pinned && !isContainer(type)) state.pinned = { ...state.pinned, [node.id]: pinned };
     if (isContainer(type)) {
       const width = node.width ?? node.measured?.width ?? (Number(node.style?.width) || DEFAULT_CONTAINER_SIZE.width);
       const height = node.height ?? node.measured?.height ?? (Number(node.style?.height) || DEFAULT_CONTAINER_SIZE.height);

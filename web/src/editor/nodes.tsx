@@ -133,6 +133,11 @@ export function BlockNode({ id, data, selected }: NodeProps<FlowNode>) {
       <div className="block-head" style={{ background: spec.color }}>
         <span className="block-icon">{spec.icon}</span>
         <span className="block-type">{spec.label}</span>
+        {data.pinned && (
+          <span className="pin-badge" data-testid="pin-badge" title="Pinned: manual runs use this output instead of running the block">
+            pinned
+          </span>
+        )}
         <StatusPill id={id} />
       </div>
       <div className="block-body">

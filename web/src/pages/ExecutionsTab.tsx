@@ -6,6 +6,7 @@ import { answer, api } from '../api';
 import { Badge, formatDuration, formatTime, OutcomeBadge, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import { versionLabel } from './Logs';
+import { RerunActions } from './Rerun';
 
 const PAGE = 50;
 
@@ -66,6 +67,7 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
                 <td className="row gap">
                   <Link to={`/logs/${log.id}`}>Log</Link>
                   <Link to={`/workflows/${workflowId}?execution=${log.executionId}`}>Open in editor</Link>
+                  <RerunActions logId={log.id} failed={log.level === 'error'} />
                 </td>
               </tr>
             ))}

@@ -10,6 +10,7 @@ import { Link } from '../router';
 import { useWorkspace } from '../session';
 import type { ApprovalsSummary, LogDetail, TraceSpan } from '../types';
 import { rateLimitRetry, versionLabel } from './Logs';
+import { RerunActions } from './Rerun';
 
 interface Row {
   span: TraceSpan;
@@ -56,9 +57,12 @@ function LogView({ log: d }: { log: LogDetail }) {
         <h1>{d.workflow?.name ?? d.workflowId}</h1>
         <StatusBadge status={d.status} level={d.level} withBlockErrors={blockErrors.length > 0} />
         <Badge tone="info">{d.trigger}</Badge>
-        <Link to={`/workflows/${d.workflowId}?execution=${d.executionId}`} className="btn small grow-right">
-          Open in editor
-        </Link>
+        <span className="row gap grow-right">
+          <RerunActions logId={d.id} failed={d.status === 'error'} log={d} />
+          <Link to={`/workflows/${d.workflowId}?execution=${d.executionId}`} className="btn small">
+            Open in editor
+          </Link>
+        </span>
       </div>
       <div className="stats">
         <Stat label="Started" value={formatTime(d.startedAt)} />
@@ -70,6 +74,12 @@ function LogView({ log: d }: { log: LogDetail }) {
         {d.parentExecutionId && (
           <Stat label="Started by" value={<Link to={`/logs?executionId=${d.parentExecutionId}`}>{d.parentExecutionId}</Link>} />
         )}
+        {d.rerunOf && (
+          <Stat
+            label={d.rerunFromBlock ? `Re-run from ${blockName(d.executionData.traceSpans ?? [], d.rerunFromBlock)}` : 'Re-run of'}
+            value={<Link to={`/logs?executionId=${d.rerunOf}`}>{d.rerunOf}</Link>}
+          />
+        )}
       </div>
       {d.error && (
         <div className="error-box" data-testid="log-error">
@@ -77,6 +87,7 @@ function LogView({ log: d }: { log: LogDetail }) {
         </div>
       )}
       {blockErrors.length > 0 && <BlockErrors errors={blockErrors} />}
+      {d.reruns.length > 0 && <Reruns reruns={d.reruns} />}
       {d.approvals && <Approvals approvals={d.approvals} spans={d.executionData.traceSpans ?? []} />}
       {models.length > 0 && (
         <section className="card">
@@ -105,6 +116,27 @@ function LogView({ log: d }: { log: LogDetail }) {
         <JsonView value={d.executionData.finalOutput ?? null} maxHeight={360} />
       </section>
     </div>
+  );
+}
+
+function blockName(spans: TraceSpan[], blockId: string): string {
+  return spanNames(spans).get(blockId) ?? blockId;
+}
+
+/** The re-runs of this execution, oldest first. */
+function Reruns({ reruns }: { reruns: LogDetail['reruns'] }) {
+  return (
+    <section className="card" data-testid="log-reruns">
+      <h3>Re-runs</h3>
+      <ul className="small">
+        {reruns.map((r) => (
+          <li key={r.executionId}>
+            <Link to={`/logs?executionId=${r.executionId}`}>{r.executionId}</Link> <Badge tone={r.status === 'success' ? 'ok' : r.status === 'error' ? 'error' : 'muted'}>{r.status}</Badge>{' '}
+            <span className="muted">{formatTime(r.startedAt)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

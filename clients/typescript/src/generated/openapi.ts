@@ -3495,10 +3495,10 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         /**
-                         * @description `original` (default): the version that ran; `active`: the active deployment
+                         * @description `original` (default): the version that ran; `active`: the active deployment; `draft`: the current draft (editors; sync only)
                          * @enum {string}
                          */
-                        deployment?: "original" | "active";
+                        deployment?: "original" | "active" | "draft";
                         /**
                          * @description `sync` (default) answers when the run ends; `async` queues it
                          * @enum {string}
@@ -3619,10 +3619,10 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         /**
-                         * @description `original` (default): the version that ran; `active`: the active deployment
+                         * @description `original` (default): the version that ran; `active`: the active deployment; `draft`: the current draft (editors; sync only)
                          * @enum {string}
                          */
-                        deployment?: "original" | "active";
+                        deployment?: "original" | "active" | "draft";
                         /**
                          * @description `sync` (default) answers when the run ends; `async` queues it
                          * @enum {string}

@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answer, api, errorMessage, toApiError } from '../api';
 import { Badge, ErrorBox, Spinner } from '../components/ui';
+import { canEdit } from '../roles';
 import { navigate } from '../router';
 import { useWorkspace } from '../session';
 import type { LogDetail, TraceSpan } from '../types';
@@ -32,6 +33,9 @@ export async function openExecutionLog(workspaceId: string, executionId: string)
 /** The buttons; `log` is loaded on demand where the page does not have it (the Executions tab). */
 export function RerunActions({ logId, failed, log }: { logId: string; failed: boolean; log?: LogDetail }) {
   const [choice, setChoice] = useState<Choice | null>(null);
+  const { workspace } = useWorkspace();
+  // The server refuses viewers (a re-run repeats what the run did outside); say so instead of offering the buttons.
+  if (!canEdit(workspace.role)) return <span className="small muted">Viewers cannot re-run executions.</span>;
   return (
     <>
       {failed && (

@@ -8,6 +8,7 @@ import { createAppWorker } from '../../../src/app/worker.js';
 import type { Worker } from '../../../src/jobs/worker.js';
 import { startUpstream, type FakeUpstream } from '../../net/fake-upstream.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
+import { startMcpServer } from '../../support/mcp-server.js';
 import { eventually } from '../../support/eventually.js';
 import { createAndDeploy, makeState, parseSse } from '../../support/workflows.js';
 import { createRawClient, type RawClient } from './client.js';
@@ -56,6 +57,8 @@ export interface FuzzFixture {
    */
   failing: { workflowId: string; chatId: string; hookPath: string };
   apiWorkflowId: string;
+  /** A real MCP server on loopback, so a valid tool listing succeeds. */
+  mcpUrl: string;
   privateChatId: string;
   publicChatId: string;
   openHookPath: string;
@@ -165,6 +168,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const worker: Worker = createAppWorker(t.app, { pollIntervalMs: 50 });
   await worker.start();
   const receiver: FakeUpstream = await startUpstream((_req, res) => res.writeHead(200).end('{"ok":true}'));
+  const mcp = await startMcpServer();
   const client = createRawClient(t.url);
   const ok = async (method: string, path: string, body?: unknown, apiKey: string | null = t.personalKey, headers: Record<string, string> = {}) => {
     const res = await t.request(method, path, { body, apiKey, headers });
@@ -308,6 +312,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
     },
     failing,
     apiWorkflowId,
+    mcpUrl: mcp.url,
     privateChatId,
     publicChatId,
     openHookPath,
@@ -331,6 +336,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       client.close();
       await worker.stop(1_000);
       await receiver.close();
+      await mcp.close();
       await t.close();
     },
   };

@@ -345,6 +345,14 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     bodyLimit: MANAGEMENT_LIMIT,
   },
   { method: 'GET', pattern: '/api/v1/executions/rerun/:batchId', body: 'none', params: { batchId: 'rerunBatch' } },
+  // An MCP server's tools, of the fixture's real MCP server (an unreachable one is a documented 502, checks.ts).
+  {
+    method: 'POST',
+    pattern: '/api/v1/mcp/tools',
+    body: 'json',
+    validBody: (f) => ({ workspaceId: f.pools.workspace[0], url: f.mcpUrl }),
+    bodyLimit: MANAGEMENT_LIMIT,
+  },
 
   // Unversioned API: runs, their status, usage, jobs, inbound triggers, signed downloads.
   { method: 'GET', pattern: '/api/workflows/:workflowId/status', body: 'none', params: { workflowId: 'runnableWorkflow' } },

@@ -2,8 +2,8 @@
 // between workspaces or servers, or keep it in version control.
 //
 // A document carries no secrets. References to environment variables (`{{NAME}}`) stay as written; a literal value in
-// a field that holds a credential (an agent's apiKey, a webhook trigger's secret, an API block header or query
-// parameter named like a credential) is replaced by a reference to a variable named after its block and field, so the
+// a field that holds a credential (an agent's apiKey, a webhook trigger's secret, an API block's or an agent tool's
+// header or query parameter named like a credential, an MCP server's header named so) is replaced by a reference to a variable named after its block and field, so the
 // importing workspace sets that variable instead of finding the secret in a file. Function code and URLs are exported
 // as written. Pinned outputs (docs/workflows.md "Pinned data") are not exported.
 import { z } from 'zod';
@@ -84,10 +84,31 @@ export function withoutSecrets(state: WorkflowState): { state: WorkflowState; re
     replaced.push({ path, variable });
     return `{{${variable}}}`;
   };
+  /** Header or query values named like a credential, in a `{ name: value }` map. */
+  const replaceInMap = (map: unknown, at: string, blockName: string) => {
+    if (!map || typeof map !== 'object' || Array.isArray(map)) return;
+    const values = map as Record<string, unknown>;
+    for (const [name, value] of Object.entries(values)) {
+      if (CREDENTIAL_NAME.test(name) && isLiteralSecret(value)) values[name] = replace(`${at}.${name}`, blockName, name);
+    }
+  };
   for (const [id, block] of Object.entries(copy.blocks)) {
     const config = block.config;
     const at = `blocks.${id}.config`;
     if (block.type === 'agent' && isLiteralSecret(config.apiKey)) config.apiKey = replace(`${at}.apiKey`, block.name, 'apiKey');
+    if (block.type === 'agent' && Array.isArray(config.tools)) {
+      // An agent's HTTP tools and MCP servers carry their own credentials (README "Agents").
+      config.tools.forEach((tool: unknown, index) => {
+        if (!tool || typeof tool !== 'object') return;
+        const entry = tool as { type?: unknown; headers?: unknown; request?: { headers?: unknown; query?: unknown } };
+        const toolAt = `${at}.tools[${index}]`;
+        if (entry.type === 'mcp') replaceInMap(entry.headers, `${toolAt}.headers`, block.name);
+        if (entry.type === 'http' && entry.request && typeof entry.request === 'object') {
+          replaceInMap(entry.request.headers, `${toolAt}.request.headers`, block.name);
+          replaceInMap(entry.request.query, `${toolAt}.request.query`, block.name);
+        }
+      });
+    }
     if (block.type === 'webhook_trigger' && isLiteralSecret(config.secret)) config.secret = replace(`${at}.secret`, block.name, 'secret');
     if (block.type === 'api') {
       for (const list of ['headers', 'queryParams'] as const) {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const SECRETS = ['whsec-literal-123', 'Bearer literal-token', 'abc-query-secret', 'sk-literal-openai'];
+const SECRETS = ['whsec-literal-123', 'Bearer literal-token', 'abc-query-secret', 'sk-literal-openai', 'Bearer tool-token', 'tool-query-secret', 'Bearer mcp-token'];
 
 function everyBlockState() {
   const state = makeState(
@@ -57,7 +57,27 @@ function everyBlockState() {
       { id: 'inner', type: 'function', name: 'Inner', parentId: 'each', config: { code: 'return 1;' } },
       { id: 'fan', type: 'parallel', name: 'Fan' },
       { id: 'branch', type: 'wait', name: 'Branch', parentId: 'fan', config: { ms: 1 } },
-      { id: 'writer', type: 'agent', name: 'Writer', config: { provider: 'openai', model: 'gpt-4o-mini', userPrompt: 'Hi <start.q>', apiKey: SECRETS[3] } },
+      {
+        id: 'writer',
+        type: 'agent',
+        name: 'Writer',
+        config: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          userPrompt: 'Hi <start.q>',
+          apiKey: SECRETS[3],
+          tools: [
+            {
+              type: 'http',
+              name: 'lookup',
+              description: 'Looks an order up',
+              parameters: { type: 'object', properties: { id: { type: 'string' } } },
+              request: { url: 'https://example.com/orders/<args.id>', headers: { Authorization: SECRETS[4], 'X-Trace': 'on' }, query: { token: SECRETS[5] } },
+            },
+            { type: 'mcp', url: 'https://tools.example.com/mcp', headers: { Authorization: SECRETS[6] } },
+          ],
+        },
+      },
       { id: 'sub', type: 'workflow', name: 'Sub', config: { workflowId: 'wf_child00000000000000', input: { q: '<start.q>' } } },
       { id: 'ok', type: 'approval', name: 'OK', config: { message: 'Send <start.q>?', timeoutMs: 60_000, defaultDecision: 'approve' } },
       { id: 'out', type: 'response', name: 'Out', config: { status: 201, headers: [{ key: 'x-a', value: 'b' }], body: { ok: true } } },
@@ -112,15 +132,24 @@ describe('workflow export and import', () => {
       { path: 'blocks.fetch.config.headers[0].value', variable: 'FETCH_ORDERS_AUTHORIZATION' },
       { path: 'blocks.fetch.config.queryParams[0].value', variable: 'FETCH_ORDERS_API_KEY' },
       { path: 'blocks.writer.config.apiKey', variable: 'WRITER_API_KEY' },
+      { path: 'blocks.writer.config.tools[0].request.headers.Authorization', variable: 'WRITER_AUTHORIZATION' },
+      { path: 'blocks.writer.config.tools[0].request.query.token', variable: 'WRITER_TOKEN' },
+      { path: 'blocks.writer.config.tools[1].headers.Authorization', variable: 'WRITER_AUTHORIZATION_2' },
     ]);
-    expect(document.environment).toEqual(['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'UPSTREAM_KEY', 'WRITER_API_KEY']);
+    const replacedVariables = ['WRITER_AUTHORIZATION', 'WRITER_AUTHORIZATION_2', 'WRITER_TOKEN'];
+    expect(document.environment).toEqual(
+      ['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'UPSTREAM_KEY', 'WRITER_API_KEY', ...replacedVariables].sort(),
+    );
 
-    // The exported state is the stored one, but for the four replaced values.
+    // The exported state is the stored one, but for the seven replaced values.
     const expected = structuredClone(original.state);
     expected.blocks.hook.config.secret = '{{HOOK_SECRET}}';
     expected.blocks.fetch.config.headers[0].value = '{{FETCH_ORDERS_AUTHORIZATION}}';
     expected.blocks.fetch.config.queryParams[0].value = '{{FETCH_ORDERS_API_KEY}}';
     expected.blocks.writer.config.apiKey = '{{WRITER_API_KEY}}';
+    expected.blocks.writer.config.tools[0].request.headers.Authorization = '{{WRITER_AUTHORIZATION}}';
+    expected.blocks.writer.config.tools[0].request.query.token = '{{WRITER_TOKEN}}';
+    expected.blocks.writer.config.tools[1].headers.Authorization = '{{WRITER_AUTHORIZATION_2}}';
     expect(document.state).toEqual(expected);
 
     await t.request('PUT', `/api/v1/workspaces/${otherWorkspace}/env`, { apiKey: t.personalKey, body: { variables: { UPSTREAM_KEY: 'u' } } });
@@ -132,7 +161,9 @@ describe('workflow export and import', () => {
     expect(imported.body.data).toMatchObject({ workspaceId: otherWorkspace, name: 'Everything', description: 'all the blocks', isDeployed: false });
     expect(imported.body.data.id).not.toBe(original.id);
     expect(imported.body.data.state).toEqual(document.state);
-    expect(imported.body.missingEnvironment).toEqual(['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'WRITER_API_KEY']);
+    expect(imported.body.missingEnvironment).toEqual(
+      ['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'WRITER_API_KEY', ...replacedVariables].sort(),
+    );
 
     // Exporting the copy gives the same document: nothing left to replace, nothing lost.
     const again = await t.request('GET', `/api/v1/workflows/${imported.body.data.id}/export`, { apiKey: t.personalKey });

@@ -263,10 +263,12 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
       config.tools.length === 0
         ? []
         : [
-            ...loop.modelCalls.map((call) => ({ at: call.startedAtMs, span: modelCallSpan(ctx, call, config.model) })),
-            ...loop.toolCalls.map((call) => ({ at: call.startedAtMs, span: toolCallSpan(ctx, call) })),
+            // Step order first: a step's tool calls follow its model call, even when both started in the same
+            // millisecond; within a step's parallel tool calls, by start.
+            ...loop.modelCalls.map((call) => ({ step: call.step, tool: 0, at: call.startedAtMs, span: modelCallSpan(ctx, call, config.model) })),
+            ...loop.toolCalls.map((call) => ({ step: call.step, tool: 1, at: call.startedAtMs, span: toolCallSpan(ctx, call) })),
           ]
-            .sort((a, b) => a.at - b.at)
+            .sort((a, b) => a.step - b.step || a.tool - b.tool || a.at - b.at)
             .map((entry) => entry.span);
     const result = (out: Record<string, unknown>) => ({ output: out, ...(childSpans.length > 0 ? { childSpans } : {}) });
 

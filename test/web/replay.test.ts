@@ -199,8 +199,11 @@ async function pinJourney() {
   expect(await page.locator('[data-testid=run-block][data-block-name="Out"]').textContent()).toMatch(/"order":\s*1/);
   await shot('replay-5-pinned-run');
 
-  // The pin survives a reload, and the block's panel shows it as JSON with Unpin.
-  await page.reload();
+  // The pin survives a reload, and the block's panel shows it as JSON with Unpin. The editor is opened without the
+  // shown run (?execution=…): a past run that finishes loading after the click would switch the panel to its Run tab.
+  const editorUrl = new URL(page.url());
+  editorUrl.searchParams.delete('execution');
+  await page.goto(editorUrl.toString());
   await block('Create order').getByTestId('pin-badge').waitFor();
   await block('Create order').click();
   await page.getByTestId('pinned-section').waitFor();

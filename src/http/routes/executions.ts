@@ -16,7 +16,7 @@ import { rerunBatchBody, rerunBatchProgress, startRerunBatch } from '../../trigg
 import type { AppEnv } from '../env.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { operation } from '../operation.js';
+import { operation, type Operation } from '../operation.js';
 import { id } from '../schemas.js';
 import { parseWith, readBody, readQuery } from '../validation.js';
 
@@ -25,6 +25,16 @@ async function readRerunBody(c: Context<AppEnv>, schema: z.ZodType<RerunBody>): 
   const text = await c.req.raw.clone().text();
   return text.trim() === '' ? parseWith(schema, {}, 'request body') : readBody(c, schema);
 }
+
+/** What a re-run and a retry answer, beside their 200 RerunResult (docs/api.md "Re-runs"). */
+const rerunAnswers: Pick<Operation, 'response' | 'errors' | 'more'> = {
+  response: 'RerunResult',
+  errors: [410],
+  more: {
+    202: { description: 'Queued (mode: async), or paused at an approval block', schema: 'RerunAccepted' },
+    500: { description: 'The re-run failed', schema: 'RerunFailure' },
+  },
+};
 
 const rerunConflicts =
   'The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); ' +
@@ -132,13 +142,8 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       summary: 'Run a finished execution again, whole or from a block (earlier blocks replayed from the log, not run); dryRun says what would run',
       body: rerunBody,
       run: 'rerun',
-      response: 'RerunResult',
       conflict: rerunConflicts,
-      errors: [410],
-      more: {
-        202: { description: 'Queued (mode: async), or paused at an approval block', schema: 'RerunAccepted' },
-        500: { description: 'The re-run failed', schema: 'RerunFailure' },
-      },
+      ...rerunAnswers,
     }),
     async (c) => rerun(c, await readRerunBody(c, rerunBody), false),
   )
@@ -149,13 +154,8 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       summary: 'Re-run a failed execution from the first block that failed (409 EXECUTION_NOT_FAILED when it did not fail)',
       body: retryBody,
       run: 'rerun',
-      response: 'RerunResult',
       conflict: rerunConflicts,
-      errors: [410],
-      more: {
-        202: { description: 'Queued (mode: async), or paused at an approval block', schema: 'RerunAccepted' },
-        500: { description: 'The re-run failed', schema: 'RerunFailure' },
-      },
+      ...rerunAnswers,
     }),
     async (c) => rerun(c, await readRerunBody(c, retryBody), true),
   );

@@ -4,6 +4,7 @@
 // scheduling, reference resolution, config validation, events and trace spans. Target ≤ 20 µs/block.
 import { cpus } from 'node:os';
 import { z } from 'zod';
+import { createConnectionCache } from '../src/connectors/connection-cache.js';
 import { blockRegistry, eraseConfigType } from '../src/blocks/registry.js';
 import type { BlockDefinition, BlockRunContext } from '../src/blocks/types.js';
 import { runWorkflow, type EngineEvent } from '../src/engine/index.js';
@@ -39,6 +40,7 @@ const services = {
   allowPrivateNetwork: false,
   sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 1_000 },
   providerEnv: () => undefined,
+  connections: createConnectionCache(),
 };
 
 async function timeEngine(state: WorkflowState): Promise<number> {

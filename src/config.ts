@@ -33,6 +33,8 @@ export interface Config {
   secret?: string;
   baseUrl: string;
   allowPrivateNetwork: boolean;
+  /** Connector hosts (databases, brokers, SMTP) allowed even on private addresses (SLUICE_ALLOWED_HOSTS). */
+  allowedHosts: string[];
   bootstrapApiKey?: string;
   adminEmail: string;
   /** Anyone reaching the web app may create an account (SLUICE_ALLOW_SIGNUP, default false). */
@@ -140,6 +142,10 @@ const fields = {
   SLUICE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SLUICE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SLUICE_ALLOW_PRIVATE_NETWORK: boolText.default(false),
+  SLUICE_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((host) => host.trim()).filter(Boolean)),
   SLUICE_BOOTSTRAP_API_KEY: z
     .string()
     .regex(/^sk-sluice-[A-Za-z0-9]{22,}$/, 'must be sk-sluice- followed by at least 22 base62 characters')
@@ -311,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     allowPrivateNetwork: parseField('SLUICE_ALLOW_PRIVATE_NETWORK', fields.SLUICE_ALLOW_PRIVATE_NETWORK, env),
+    allowedHosts: parseField('SLUICE_ALLOWED_HOSTS', fields.SLUICE_ALLOWED_HOSTS, env),
     bootstrapApiKey: parseField('SLUICE_BOOTSTRAP_API_KEY', fields.SLUICE_BOOTSTRAP_API_KEY, env),
     adminEmail: parseField('SLUICE_ADMIN_EMAIL', fields.SLUICE_ADMIN_EMAIL, env),
     allowSignup: parseField('SLUICE_ALLOW_SIGNUP', fields.SLUICE_ALLOW_SIGNUP, env),

@@ -1,6 +1,7 @@
 // Assembles the process's AppContext: opens the database, creates the caches, limiters, run recorder and file
 // services, and provisions the bootstrap admin when asked. The composition root: cli and tests start here.
 import type { Config } from '../config.js';
+import { createConnectionCache } from '../connectors/connection-cache.js';
 import { openDatabase, pgliteDataDir, type Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { queueStats } from '../jobs/queue-stats.js';
@@ -79,8 +80,10 @@ export async function createAppContext(config: Config, logger: Logger, database?
     }),
     blockServices: {
       allowPrivateNetwork: config.allowPrivateNetwork,
+      allowedHosts: config.allowedHosts,
       sandbox: { memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 5_000 },
       providerEnv: (name) => config.providerEnv[name],
+      connections: createConnectionCache(),
     },
     caches: createAppCaches(db.changes),
     rateLimiter: countingRefusals(createRateLimiter(db.db), metrics),
@@ -112,6 +115,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
       // nothing that keeps the process alive.
       await db.close();
       app.files.storage.close?.();
+      await app.blockServices.connections.closeAll();
     },
   };
   return app;

@@ -1,6 +1,8 @@
 // The contract between the engine and every block type. One module per block type implements
 // BlockDefinition; the registry (./registry.ts) lists them. Blocks know nothing of the database or HTTP server.
 import type { z } from 'zod';
+import type { ConnectionCache } from '../connectors/connection-cache.js';
+import type { ResolvedCredential } from '../connectors/credential-data.js';
 import type { BlockReference, PathSegment, Reference, TriggerType } from '../workflow/index.js';
 import type { BlockForm } from './forms.js';
 
@@ -8,6 +10,8 @@ import type { BlockForm } from './forms.js';
 export interface BlockServices {
   /** When false, outbound requests to private, loopback and link-local addresses are refused. */
   allowPrivateNetwork: boolean;
+  /** Connector hosts allowed even on private addresses (SLUICE_ALLOWED_HOSTS); the API block's policy is unchanged. */
+  allowedHosts?: readonly string[];
   sandbox: { memoryLimitBytes: number; timeoutMs: number };
   /**
    * Whose share of the sandbox this run's code counts against (its workspace): the sandbox's workers go to the
@@ -16,6 +20,13 @@ export interface BlockServices {
   tenant?: string;
   /** Read a provider setting such as OPENAI_API_KEY; blocks never read process.env directly. */
   providerEnv(name: string): string | undefined;
+  /** The process's open connections to outside systems, per credential version (database pools, brokers, SMTP). */
+  connections: ConnectionCache;
+  /**
+   * A stored credential of the run's workspace, decrypted (lent per run by the host); throws a message naming the
+   * credential when it does not exist there. Its data must never reach a block's output, a log or an error message.
+   */
+  credential?(credentialId: string): Promise<ResolvedCredential>;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
   /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */

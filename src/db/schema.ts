@@ -170,6 +170,29 @@ export const envVars = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
 );
 
+/**
+ * Connection secrets of a workspace (database, broker, SMTP and HTTP credentials) that blocks name by id. The data is
+ * encrypted like env_vars and never leaves the server; `version` changes on every rotation so pooled connections
+ * opened with the old data are not reused.
+ */
+export const credentials = pgTable(
+  'credentials',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    dataEncrypted: text('data_encrypted').notNull(),
+    version: integer('version').notNull().default(1),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('credentials_workspace_name_idx').on(t.workspaceId, t.name)],
+);
+
 /** Workflow states that executions ran, deduplicated by content hash. */
 export const stateSnapshots = pgTable('state_snapshots', {
   hash: text('hash').primaryKey(),

@@ -12,6 +12,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { authSessionRoutes } from './routes/auth-session.js';
 import { blockTypeRoutes } from './routes/block-types.js';
 import { chatRoutes } from './routes/chat.js';
+import { credentialRoutes } from './routes/credentials.js';
 import { executeRoutes } from './routes/execute.js';
 import { executionRoutes } from './routes/executions.js';
 import { fileRoutes } from './routes/files.js';
@@ -57,6 +58,7 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
     // The editor's Run button (README "Other triggers": the manual trigger); authenticates on its own route like the webhooks above.
     .route('/workflows', manualRunRoutes)
     .route('/folders', guarded(folderRoutes))
+    .route('/credentials', guarded(credentialRoutes))
     .route('/mcp', guarded(mcpRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes))

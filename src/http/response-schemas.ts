@@ -517,6 +517,24 @@ export const folder = z.strictObject({
   createdAt: timestamp,
 });
 
+export const credential = z.strictObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  type: z.enum(['postgres', 'mysql', 'redis', 'amqp', 'mqtt', 'nats', 'smtp', 'http']),
+  fields: z.record(z.string(), z.unknown()).describe('The data\'s fields that are not secret (host, port, user, database, scheme, …)'),
+  secretsSet: z.array(z.string()).describe('Secret fields that hold a value (password, token, clientSecret, value); their values are never returned'),
+  version: z.number().int().describe('Goes up on every change of the data'),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const credentialTest = z.strictObject({
+  ok: z.boolean(),
+  message: z.string().describe('What the server answered: its version or greeting, or its error'),
+  durationMs: z.number(),
+});
+
 export const mcpTool = z.strictObject({
   name: z.string(),
   description: z.string(),
@@ -657,6 +675,8 @@ export const responseSchemas = {
   ...listed('EnvVar', envVar),
   UsageLimits: usageLimits,
   ...entity('Folder', folder),
+  ...entity('Credential', credential),
+  ...answered('CredentialTest', credentialTest),
   ...listed('McpTool', mcpTool),
   ...listed('ApiKey', apiKey),
   ...answered('CreatedApiKey', createdApiKey),

@@ -21,6 +21,7 @@ import { RUNNER_ID } from './runners.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import { withPins } from './pinned.js';
+import { loadCredentialForRun } from '../services/credentials.js';
 
 interface FinishedRun {
   outcome: ExecutionOutcome;
@@ -119,6 +120,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
     describeSubWorkflow: (workflowId: string) => describeSubWorkflow(app, parentRun, workflowId),
+    credential: (credentialId: string) => loadCredentialForRun(app.db, app.cipher, input.workflow.workspaceId, credentialId),
     ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 

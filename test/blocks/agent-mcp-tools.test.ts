@@ -1,6 +1,7 @@
 // The agent block's MCP tools (src/blocks/agent-tools/mcp.ts) against a real MCP server built with the same SDK.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectionCache } from '../../src/connectors/connection-cache.js';
 import { openMcpTools } from '../../src/blocks/agent-tools/mcp.js';
 import type { BlockServices } from '../../src/blocks/types.js';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.js';
@@ -9,6 +10,7 @@ const services = (allowPrivateNetwork: boolean): BlockServices => ({
   allowPrivateNetwork,
   sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 10_000 },
   providerEnv: () => undefined,
+  connections: createConnectionCache(),
 });
 const open = new AbortController().signal;
 

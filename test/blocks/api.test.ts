@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createConnectionCache } from '../../src/connectors/connection-cache.js';
 import { apiBlock } from '../../src/blocks/api.js';
 import type { BlockRunContext } from '../../src/blocks/types.js';
 import { SLUICE_VERSION } from '../../src/version.js';
@@ -32,6 +33,7 @@ function runApiBlock(rawConfig: Record<string, unknown>, options: { allowPrivate
       allowPrivateNetwork: options.allowPrivateNetwork ?? true,
       sandbox: { memoryLimitBytes: 0, timeoutMs: 0 },
       providerEnv: () => undefined,
+      connections: createConnectionCache(),
     },
   };
   return apiBlock.run(ctx);

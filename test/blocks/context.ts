@@ -1,5 +1,6 @@
 // A BlockRunContext for calling one block handler directly, with its config parsed by its own schema as the
 // engine would.
+import { createConnectionCache } from '../../src/connectors/connection-cache.js';
 import type { BlockDefinition, BlockProgress, BlockRunContext } from '../../src/blocks/types.js';
 import type { BlockReference, TriggerType } from '../../src/workflow/index.js';
 
@@ -55,6 +56,7 @@ export function fakeContext<Config>(
       // Generous: nothing here tests time-outs, and a loaded CI machine can take a while to start a sandbox thread.
       sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 10_000 },
       providerEnv: () => undefined,
+      connections: createConnectionCache(),
     },
   };
   return { ctx, variables, chunks, progress: progress_ };

@@ -1,6 +1,7 @@
 // Builders for end-to-end engine tests: real states (validated like a save would), the real registry plus a few
 // test-only block types, and a run helper that records every event.
 import { z } from 'zod';
+import { createConnectionCache } from '../../src/connectors/connection-cache.js';
 import { blockRegistry, catalogOf, eraseConfigType } from '../../src/blocks/registry.js';
 import type { BlockDefinition, BlockServices } from '../../src/blocks/types.js';
 import { runWorkflow, type EngineEvent, type ExecutionResult, type RunWorkflowOptions } from '../../src/engine/index.js';
@@ -10,6 +11,7 @@ export const services: BlockServices = {
   allowPrivateNetwork: true,
   sandbox: { memoryLimitBytes: 32 * 1024 * 1024, timeoutMs: 2_000 },
   providerEnv: () => undefined,
+  connections: createConnectionCache(),
 };
 
 /** Records concurrency so tests can see how many blocks of a kind ran at once. */

@@ -34,6 +34,9 @@ async function fixture(): Promise<Record<string, string>> {
   const run = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: { q: 'x' } });
   const sub = await t.request('POST', `/api/v1/workflows/${workflowId}/webhooks`, { body: { url: 'http://127.0.0.1:9/hook' } });
   const folder = await t.request('POST', '/api/v1/folders', { body: { workspaceId: t.workspaceId, name: `Folder ${n}` } });
+  const credential = await t.request('POST', '/api/v1/credentials', {
+    body: { workspaceId: t.workspaceId, name: `Token ${n}`, type: 'http', data: { scheme: 'bearer', token: 'secret' } },
+  });
   await t.request('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { body: { variables: { [`VAR_${n}`]: 'secret' } } });
   const target = await memberWithKey(`target${n}@example.com`, 'viewer');
   const invite = await t.request('POST', `/api/v1/workspaces/${t.workspaceId}/invites`, { body: { role: 'viewer' } });
@@ -45,6 +48,7 @@ async function fixture(): Promise<Record<string, string>> {
     subscriptionId: sub.body.data.id,
     deliveryId: 'dlv_unknown',
     folderId: folder.body.data.id,
+    credentialId: credential.body.data.id,
     name: `VAR_${n}`,
     userId: target.userId,
     inviteId: invite.body.data.id,
@@ -90,6 +94,15 @@ const ROWS: Row[] = [
   { route: 'POST /api/v1/folders', body: { workspaceId: '{workspaceId}', name: 'F' }, needs: 'editor', refusal: 'change folders' },
   { route: 'PATCH /api/v1/folders/{folderId}', body: { name: 'G' }, needs: 'editor', refusal: 'change folders' },
   { route: 'DELETE /api/v1/folders/{folderId}', needs: 'editor', refusal: 'change folders' },
+  {
+    route: 'POST /api/v1/credentials',
+    body: { workspaceId: '{workspaceId}', name: 'C', type: 'http', data: { scheme: 'bearer', token: 't' } },
+    needs: 'editor',
+    refusal: 'change credentials',
+  },
+  { route: 'PATCH /api/v1/credentials/{credentialId}', body: { name: 'D' }, needs: 'editor', refusal: 'change credentials' },
+  { route: 'DELETE /api/v1/credentials/{credentialId}', needs: 'editor', refusal: 'change credentials' },
+  { route: 'POST /api/v1/credentials/{credentialId}/test', needs: 'editor', refusal: 'change credentials' },
   { route: 'POST /api/v1/executions/{executionId}/cancel', needs: 'editor', refusal: 'cancel runs' },
   { route: 'POST /api/v1/executions/{executionId}/resume', body: { approved: true }, needs: 'editor', refusal: 'approve or reject runs' },
   { route: 'POST /api/v1/executions/{executionId}/rerun', body: {}, needs: 'editor', refusal: 're-run executions' },

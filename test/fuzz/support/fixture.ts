@@ -30,6 +30,8 @@ export type Pool =
   | 'folder'
   | 'scratchFolder'
   | 'sacrificialFolder'
+  | 'credential'
+  | 'sacrificialCredential'
   | 'sacrificialKey'
   | 'member'
   | 'sacrificialInvite'
@@ -224,7 +226,11 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const scratchFolder = (await ok('POST', '/api/v1/folders', { workspaceId: t.workspaceId, name: 'scratch' })).body.data.id as string;
   const sacrificialFolders = [];
   const sacrificialKeys = [];
+  const credentialBody = (name: string) => ({ workspaceId: t.workspaceId, name, type: 'http', data: { scheme: 'bearer', token: 'fuzz-token' } });
+  const credential = (await ok('POST', '/api/v1/credentials', credentialBody('stable'))).body.data.id as string;
+  const sacrificialCredentials = [];
   for (let i = 0; i < 3; i++) {
+    sacrificialCredentials.push((await ok('POST', '/api/v1/credentials', credentialBody(`doomed ${i}`))).body.data.id as string);
     sacrificialFolders.push((await ok('POST', '/api/v1/folders', { workspaceId: t.workspaceId, name: `doomed ${i}` })).body.data.id as string);
     sacrificialKeys.push((await ok('POST', '/api/v1/api-keys', { name: `doomed ${i}` })).body.data.id as string);
   }
@@ -297,6 +303,8 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       folder: [folder],
       scratchFolder: [scratchFolder],
       sacrificialFolder: sacrificialFolders,
+      credential: [credential],
+      sacrificialCredential: sacrificialCredentials,
       sacrificialKey: sacrificialKeys,
       member: [gone.body.data.userId as string, t.userId],
       sacrificialInvite: invites.map((i: { id: string }) => i.id),

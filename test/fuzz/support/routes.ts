@@ -299,6 +299,27 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   },
   { method: 'DELETE', pattern: '/api/v1/folders/:folderId', body: 'none', params: { folderId: 'sacrificialFolder' } },
 
+  // Credentials.
+  { method: 'GET', pattern: '/api/v1/credentials', body: 'none', query: ws },
+  {
+    method: 'POST',
+    pattern: '/api/v1/credentials',
+    body: 'json',
+    bodyLimit: MANAGEMENT_LIMIT,
+    validBody: (f) => ({ workspaceId: f.pools.workspace[0], name: `fuzzed ${Math.random()}`, type: 'http', data: { scheme: 'bearer', token: 't' } }),
+  },
+  { method: 'GET', pattern: '/api/v1/credentials/:credentialId', body: 'none', params: { credentialId: 'credential' } },
+  {
+    method: 'PATCH',
+    pattern: '/api/v1/credentials/:credentialId',
+    body: 'json',
+    params: { credentialId: 'credential' },
+    bodyLimit: MANAGEMENT_LIMIT,
+    validBody: () => ({ data: { token: 'rotated' } }),
+  },
+  { method: 'POST', pattern: '/api/v1/credentials/:credentialId/test', body: 'none', params: { credentialId: 'credential' } },
+  { method: 'DELETE', pattern: '/api/v1/credentials/:credentialId', body: 'none', params: { credentialId: 'sacrificialCredential' } },
+
   // API keys.
   { method: 'GET', pattern: '/api/v1/api-keys', body: 'none' },
   { method: 'POST', pattern: '/api/v1/api-keys', body: 'json', bodyLimit: MANAGEMENT_LIMIT, validBody: () => ({ name: 'fuzzed' }) },

@@ -8,9 +8,9 @@
 // - The request is admitted once (rate limit of async runs, usage limit), as one execute call would be; each re-run
 //   is then an ordinary async execution job, so the queue's per-workspace turns apply to them as to any other.
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { executions, rerunBatches } from '../db/schema.js';
+import { executions, jobs, rerunBatches } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
@@ -21,7 +21,7 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { logFilters } from '../services/logs/filters.js';
 import { logsQuerySchema } from '../services/logs/params.js';
-import { admitRun, checkIdempotencyKey, preparedJob, type RunOrigin } from '../runs/index.js';
+import { admitRun, checkIdempotencyKey, EXECUTION_JOB, preparedJob, type RunOrigin } from '../runs/index.js';
 import { prepareRerun } from './rerun.js';
 
 export const MAX_BATCH_SIZE = 1000;
@@ -205,9 +205,13 @@ export async function rerunBatchProgress(app: AppContext, principal: Principal, 
       .where(inArray(executions.executionId, ids.slice(i, i + 500)));
     for (const r of rows) statuses.set(r.executionId, r.status);
   }
+  const unlogged = await unloggedOutcomes(app, ids.filter((executionId) => !statuses.has(executionId)));
   const list = row.items.map((item) => {
-    const status: BatchItemStatus = item.executionId === null ? 'skipped' : statusOf(statuses.get(item.executionId));
-    return { originalExecutionId: item.originalExecutionId, executionId: item.executionId, status, ...(item.reason ? { reason: item.reason } : {}) };
+    const ended = item.executionId === null ? undefined : unlogged.get(item.executionId);
+    const status: BatchItemStatus =
+      item.executionId === null ? 'skipped' : ended ? 'failed' : statusOf(statuses.get(item.executionId));
+    const reason = item.reason ?? ended;
+    return { originalExecutionId: item.originalExecutionId, executionId: item.executionId, status, ...(reason ? { reason } : {}) };
   });
   const count = (status: BatchItemStatus) => list.filter((item) => item.status === status).length;
   return {
@@ -221,6 +225,29 @@ export async function rerunBatchProgress(app: AppContext, principal: Principal, 
     done: count('queued') + count('running') === 0,
     executions: list,
   };
+}
+
+/**
+ * Why re-runs without a log will never get one: their job ended without starting the run (the workflow or its
+ * deployment was deleted meanwhile) or is gone. Without this, such an item would count as queued forever.
+ */
+async function unloggedOutcomes(app: AppContext, executionIds: string[]): Promise<Map<string, string>> {
+  const ended = new Map<string, string>();
+  for (let i = 0; i < executionIds.length; i += 500) {
+    const chunk = executionIds.slice(i, i + 500);
+    const rows = await app.db
+      .select({ executionId: sql<string>`${jobs.payload} ->> 'executionId'`, status: jobs.status, lastError: jobs.lastError })
+      .from(jobs)
+      .where(and(eq(jobs.kind, EXECUTION_JOB), inArray(sql`${jobs.payload} ->> 'executionId'`, chunk)));
+    const byExecution = new Map(rows.map((r) => [r.executionId, r]));
+    for (const executionId of chunk) {
+      const job = byExecution.get(executionId);
+      if (!job) ended.set(executionId, 'The re-run never started and its job is gone');
+      else if (job.status === 'failed') ended.set(executionId, job.lastError ?? 'The re-run could not start');
+      else if (job.status === 'completed') ended.set(executionId, "The re-run's log no longer exists (its workflow was deleted)");
+    }
+  }
+  return ended;
 }
 
 /** A paused re-run waits for a person, not for the queue: it counts as running until decided. */

@@ -119,6 +119,21 @@ describe('bulk re-runs', () => {
     expect(callsTo('/a', before)).toHaveLength(2);
   });
 
+  it('a re-run whose workflow is deleted before it starts ends the batch as failed with the reason, not queued forever', async () => {
+    const wf = await createAndDeploy(t, chainState(), 'Doomed');
+    await runs(wf, ['d1'], ['d1']);
+    // No worker while the batch is queued and its workflow deleted: its re-run cannot start before the delete.
+    await worker.stop(1_000);
+    const queued = await bulk({ workspaceId: t.workspaceId, filter: { workflowIds: wf } });
+    expect(queued.body.data).toMatchObject({ total: 1, queued: 1 });
+    expect((await t.request('DELETE', `/api/v1/workflows/${wf}`)).status).toBe(204);
+    worker = createAppWorker(t.app, { pollIntervalMs: 50 });
+    await worker.start();
+    const done = await finished(queued.body.data.batchId);
+    expect(done).toMatchObject({ total: 1, queued: 0, failed: 1, done: true });
+    expect(done.executions[0].reason).toMatch(/deleted/);
+  });
+
   it('the same Idempotency-Key answers the same batch and queues nothing more; with another body it is refused', async () => {
     const wf = await createAndDeploy(t, chainState(), 'Keyed');
     const ids = await runs(wf, ['k1'], ['k1']);

@@ -88,6 +88,7 @@ async function membersJourney() {
   // A viewer's workflow list offers no changes, and says why.
   await invitee.getByTestId('viewer-hint').waitFor();
   expect(await invitee.getByRole('button', { name: 'New workflow' }).count()).toBe(0);
+  expect(await invitee.getByRole('button', { name: 'Rename' }).count()).toBe(0);
   // The link was used: opened again it says so.
   const again = await newPage();
   await again.goto(link);
@@ -96,6 +97,7 @@ async function membersJourney() {
   // ---- as a viewer: the workflow opens read-only, and deploying is refused ---------------------------------------
   await invitee.getByRole('link', { name: WORKFLOW }).click();
   await invitee.getByTestId('view-only').waitFor();
+  expect(await invitee.getByRole('button', { name: 'Rename' }).count()).toBe(0);
   expect(await invitee.getByTestId('run-button').isDisabled()).toBe(true);
   await invitee.getByRole('tab', { name: 'Deploy' }).click();
   const deploy = invitee.getByRole('button', { name: 'Deploy', exact: true });

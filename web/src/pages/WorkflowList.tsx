@@ -140,6 +140,7 @@ export function WorkflowListPage() {
               <EditableText
                 value={currentFolder.name}
                 label="Folder name"
+                readOnly={!editing}
                 onSave={(name) => renameFolder.mutate({ id: currentFolder.id, name })}
               />
             ) : (
@@ -202,6 +203,7 @@ export function WorkflowListPage() {
                     value={w.name}
                     label="Workflow name"
                     link={`/workflows/${w.id}`}
+                    readOnly={!editing}
                     onSave={(name) => update.mutate({ id: w.id, name })}
                   />
                 </td>
@@ -243,11 +245,14 @@ export function EditableText({
   onSave,
   label,
   link,
+  readOnly = false,
 }: {
   value: string;
   onSave: (value: string) => void;
   label: string;
   link?: string;
+  /** A viewer's: the text without its Rename button (the server would refuse the rename). */
+  readOnly?: boolean;
 }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(value);
@@ -275,16 +280,18 @@ export function EditableText({
   return (
     <span className="editable">
       {link ? <Link to={link}>{value}</Link> : value}
-      <button
-        className="btn ghost small"
-        title={`Rename`}
-        onClick={() => {
-          setDraft(value);
-          setEditing(true);
-        }}
-      >
-        Rename
-      </button>
+      {!readOnly && (
+        <button
+          className="btn ghost small"
+          title={`Rename`}
+          onClick={() => {
+            setDraft(value);
+            setEditing(true);
+          }}
+        >
+          Rename
+        </button>
+      )}
     </span>
   );
 }

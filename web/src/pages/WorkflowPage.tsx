@@ -75,7 +75,12 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
               Workflows /
             </Link>
             <h2>
-              <EditableText value={data.name} label="Workflow name" onSave={(name) => rename.mutate(name)} />
+              <EditableText
+                value={data.name}
+                label="Workflow name"
+                readOnly={!canEdit(roleOf(data.workspaceId))}
+                onSave={(name) => rename.mutate(name)}
+              />
             </h2>
             <span data-testid="deploy-badge">
               {!s ? null : !s.isDeployed ? (

@@ -231,6 +231,38 @@ describe('sluice logs', { timeout: 120_000 }, () => {
   });
 });
 
+describe('sluice members', () => {
+  it('lists members, makes an invite link, changes a role by email address and removes the member', async () => {
+    const added = await s.t.request('POST', `/api/v1/workspaces/${s.t.workspaceId}/members`, { body: { email: 'cli-bob@example.com', role: 'viewer' } });
+    expect(added.status, added.text).toBe(201);
+
+    const list = await sluice(['members', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/cli-bob@example\.com\s+viewer/);
+
+    const invite = await sluice(['members', 'invite', '--role', 'editor', '--email', 'cli-carol@example.com']);
+    expect(invite.code, invite.stderr).toBe(0);
+    expect(invite.stdout.trim()).toMatch(/\/invite\?token=\S+$/);
+    expect(invite.stderr).toContain('Invite for a editor (cli-carol@example.com only)');
+    const pending = await sluice(['members', 'invites', '--json']);
+    expect(JSON.parse(pending.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ role: 'editor', email: 'cli-carol@example.com' })]));
+
+    const promoted = await sluice(['members', 'role', 'CLI-Bob@example.com', 'editor']);
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.stderr.trim()).toBe('cli-bob@example.com is now editor.');
+    const badRole = await sluice(['members', 'role', 'cli-bob@example.com', 'owner']);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('role must be one of admin, editor, viewer');
+    const nobody = await sluice(['members', 'remove', 'nobody@example.com']);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toContain('No member of this workspace has the address nobody@example.com');
+
+    expect((await sluice(['members', 'remove', 'cli-bob@example.com'])).code).toBe(0);
+    const after = await sluice(['members', 'list', '--json']);
+    expect(JSON.parse(after.stdout).map((m: { email: string }) => m.email)).not.toContain('cli-bob@example.com');
+  });
+});
+
 describe('sluice-client', () => {
   it('is the same commands without the server, from the package\'s own entry point', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve('clients/typescript/src/cli/bin.ts'), 'workflows', 'list', '--json'], {

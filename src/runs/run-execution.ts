@@ -13,6 +13,7 @@ import { contentHash } from '../services/crypto.js';
 import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
+import { memoryForRun } from '../services/agent-memory.js';
 import type { SubWorkflowRequest } from '../blocks/types.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
@@ -119,6 +120,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
     describeSubWorkflow: (workflowId: string) => describeSubWorkflow(app, parentRun, workflowId),
+    // The agent block's conversation memory: this workflow's, written as each agent finishes (not with the log).
+    memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
     ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceMembers } from '../../src/db/schema.js';
 import { openApiDocument } from '../../src/http/openapi.js';
+import { appendMemory } from '../../src/services/agent-memory.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -37,6 +38,8 @@ async function fixture(): Promise<Record<string, string>> {
   await t.request('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { body: { variables: { [`VAR_${n}`]: 'secret' } } });
   const target = await memberWithKey(`target${n}@example.com`, 'viewer');
   const invite = await t.request('POST', `/api/v1/workspaces/${t.workspaceId}/invites`, { body: { role: 'viewer' } });
+  // An agent's conversation memory (written directly: no model needed to have one).
+  await appendMemory(t.app.db, { workflowId, key: 'conversation 1', executionId: 'exec_roles' }, [{ role: 'user', content: 'hello' }]);
   return {
     workspaceId: t.workspaceId,
     workflowId,
@@ -48,6 +51,7 @@ async function fixture(): Promise<Record<string, string>> {
     name: `VAR_${n}`,
     userId: target.userId,
     inviteId: invite.body.data.id,
+    key: encodeURIComponent('conversation 1'),
   };
 }
 
@@ -87,6 +91,7 @@ const ROWS: Row[] = [
     needs: 'editor',
     refusal: 'manage webhook subscriptions',
   },
+  { route: 'DELETE /api/v1/workflows/{workflowId}/memories/{key}', needs: 'editor', refusal: 'delete agent memories' },
   { route: 'POST /api/v1/folders', body: { workspaceId: '{workspaceId}', name: 'F' }, needs: 'editor', refusal: 'change folders' },
   { route: 'PATCH /api/v1/folders/{folderId}', body: { name: 'G' }, needs: 'editor', refusal: 'change folders' },
   { route: 'DELETE /api/v1/folders/{folderId}', needs: 'editor', refusal: 'change folders' },
@@ -172,6 +177,8 @@ describe('roles on every write route', () => {
       `/api/v1/workflows/${values.workflowId}`,
       `/api/v1/workflows/${values.workflowId}/deployments`,
       `/api/v1/workflows/${values.workflowId}/webhooks`,
+      `/api/v1/workflows/${values.workflowId}/memories`,
+      `/api/v1/workflows/${values.workflowId}/memories/${values.key}`,
       `/api/v1/logs?workspaceId=${t.workspaceId}`,
       `/api/v1/executions?workspaceId=${t.workspaceId}&status=paused`,
       `/api/v1/workspaces/${t.workspaceId}/members`,

@@ -246,7 +246,7 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       { role: 'assistant', content: 'hi' },
     ]);
   await remember(apiWorkflowId, 'fuzz-conversation');
-  const sacrificialMemoryKeys = ['doomed 0', 'doomed:1', 'doomed 2'];
+  const sacrificialMemoryKeys = ['doomed-0', 'doomed:1', 'doomed_2'];
   for (const key of sacrificialMemoryKeys) await remember(scratchWorkflowId, key);
 
   // One run of each kind that leaves something to look up: a log, a delivery, an async job, an uploaded file.

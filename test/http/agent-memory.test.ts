@@ -147,6 +147,19 @@ describe('agent memory', () => {
     expect((await t.request('GET', memoriesPath(workflowId, 'trim'))).body.data.messageCount).toBe(6);
   });
 
+  it('leaves an empty answer out of what the model is sent (providers refuse an empty assistant message)', async () => {
+    const model = 'memory-empty';
+    const workflowId = await createAndDeploy(t, chatAgent(model), 'Memory empty answer');
+    llm.replyForModel(model, stream([]), stream(['ok']));
+    await chat(workflowId, 'say nothing', 'empty');
+    await chat(workflowId, 'now say ok', 'empty');
+    expect(requestsFor(model).at(-1)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'say nothing' },
+      { role: 'user', content: 'now say ok' },
+    ]);
+  });
+
   it('keeps the conversation for the Anthropic provider too, in its own message format', async () => {
     const model = 'claude-memory';
     const workflowId = await createAndDeploy(

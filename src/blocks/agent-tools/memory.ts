@@ -50,6 +50,8 @@ export function memoryTurns(messages: MemoryMessage[]): ConversationTurn[] {
       if (last?.role === 'tool') last.results.push(result);
       else turns.push({ role: 'tool', results: [result] });
     } else if (message.role === 'assistant') {
+      // An empty answer is left out: neither provider takes an assistant message with nothing in it.
+      if (message.content === '' && !message.toolCalls?.length) continue;
       turns.push({ role: 'assistant', content: message.content, toolCalls: message.toolCalls ?? [] });
     } else {
       turns.push({ role: 'user', content: message.content });

@@ -31,7 +31,7 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
   if (deps.logRetentionDays !== null) {
     const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
-    if (pruned.logs + pruned.deliveries > 0) logger.info({ ...pruned, retentionDays: deps.logRetentionDays }, 'pruned old logs');
+    if (pruned.logs + pruned.deliveries + pruned.memories > 0) logger.info({ ...pruned, retentionDays: deps.logRetentionDays }, 'pruned old logs');
   }
 }
 

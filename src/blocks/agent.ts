@@ -18,6 +18,7 @@ import { agentKeepsReference, toolsSchema } from './agent-tools/config.js';
 import { functionTool } from './agent-tools/function.js';
 import { httpTool } from './agent-tools/http.js';
 import { openMcpTools } from './agent-tools/mcp.js';
+import { memorySchema, memoryTurns, requireMemory, runMessages } from './agent-tools/memory.js';
 import { workflowTool } from './agent-tools/workflow.js';
 import { agentForm } from './forms.js';
 import { defineBlock } from './define-block.js';
@@ -61,6 +62,8 @@ export const agentConfigSchema = z
     maxSteps: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_AGENT_STEPS, `must be at most ${MAX_AGENT_STEPS}`).default(10)),
     /** The loop stops, failing the block, once its model calls have cost this much without a final answer. */
     maxCostUsd: z.preprocess(blankToUndefined, z.coerce.number().positive().optional()),
+    /** Keep the conversation per key across runs: `{ key: "<chat.conversationId>", lastMessages: 20 }`. */
+    memory: memorySchema,
   })
   .refine((config) => config.systemPrompt !== '' || config.userPrompt !== '', {
     message: 'systemPrompt or userPrompt must not be empty',
@@ -196,6 +199,9 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
     let unknownPrice = false;
     let loop;
+    // The conversation so far, before this run's prompt; loaded before the model is paid for.
+    const memory = config.memory && { ...config.memory, store: requireMemory(ctx.services.memory) };
+    const earlier = memory ? memoryTurns(await memory.store.load(memory.key, memory.lastMessages)) : [];
     try {
       const tools = await openTools(config, ctx, signal, opened);
       loop = await runAgentLoop({
@@ -208,6 +214,7 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
           temperature: config.temperature,
           maxTokens: config.maxTokens,
           responseFormat: structured?.format,
+          ...(earlier.length > 0 ? { earlier } : {}),
         },
         tools,
         maxSteps: config.maxSteps,
@@ -278,6 +285,14 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
       const answer = parseJsonAnswer(loop.content, structured.schema);
       if (!answer.ok) return result({ ...output, error: answer.error });
       output.content = answer.value;
+    }
+    if (memory) {
+      // Only a conversation that reached its answer is kept: tool calls without their answer would mislead the next run.
+      try {
+        await memory.store.append(memory.key, runMessages(config.userPrompt, loop.turns));
+      } catch (error) {
+        return result({ ...output, error: error instanceof Error ? error.message : String(error) });
+      }
     }
     return result(output);
   },

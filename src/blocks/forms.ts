@@ -205,6 +205,13 @@ export const agentForm = form({
     { key: 'tools', label: 'Tools', kind: 'tools', help: 'What the model may call: workflows of this workspace, HTTP requests, functions and MCP servers.' },
     { key: 'maxSteps', label: 'Max steps', kind: 'number', placeholder: '10', help: 'Most model calls per run of the block (at most 50).' },
     { key: 'maxCostUsd', label: 'Max cost (USD)', kind: 'number', placeholder: 'none', help: 'The loop stops once its model calls have cost this much.' },
+    {
+      key: 'memory',
+      label: 'Memory (optional)',
+      kind: 'json',
+      placeholder: '{ "key": "<chat.conversationId>", "lastMessages": 20 }',
+      help: 'Keeps the conversation per key across runs, e.g. { "key": "<chat.conversationId>", "lastMessages": 20 }: the last messages (at most 200) come before the prompt.',
+    },
   ],
   outputs: ['content', 'model', 'tokens', 'cost'],
   defaultConfig: () => ({ provider: 'openai', model: 'gpt-4o-mini', systemPrompt: '', userPrompt: 'Say hello' }),

@@ -36,6 +36,21 @@ export interface BlockServices {
    * this promise may never settle in this process — the run is resumed later, where the answer comes at once.
    */
   awaitApproval?(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /** The agent block's conversation memory, kept per workflow and key in the database; lent per run by the host. */
+  memory?: AgentMemory;
+}
+
+/** One message of an agent's conversation memory: a user prompt, an assistant turn, or one tool result. */
+export type MemoryMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: Array<{ id: string; name: string; arguments: string }> }
+  | { role: 'tool'; content: string; toolCallId: string; toolName: string; isError: boolean };
+
+export interface AgentMemory {
+  /** The last `lastMessages` messages kept under `key`, oldest first (none for a key never used). */
+  load(key: string, lastMessages: number): Promise<MemoryMessage[]>;
+  /** Appends the messages, in order, after whatever the key holds by then (concurrent appends never interleave). */
+  append(key: string, messages: MemoryMessage[]): Promise<void>;
 }
 
 export interface ApprovalRequest {

@@ -349,6 +349,57 @@ export const rerunBatches = pgTable(
   (t) => [uniqueIndex('rerun_batches_key_idx').on(t.workspaceId, t.idempotencyKey)],
 );
 
+/**
+ * An agent block's conversation memory (README "Agents"): one per workflow and key (`memory.key`, resolved per run),
+ * its messages in agent_memory_messages. `messageCount` is the last sequence number given out: an append raises it
+ * with an upsert, whose row lock makes concurrent appends to one key take consecutive, disjoint ranges.
+ * `updatedAt` is the last message's time; log retention prunes memories by it.
+ */
+export const agentMemories = pgTable(
+  'agent_memories',
+  {
+    id: text('id').primaryKey(),
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    messageCount: integer('message_count').notNull().default(0),
+    createdAt: createdAt(),
+    // Milliseconds, as a Date holds them: the list's cursor carries it exactly.
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('agent_memories_key_idx').on(t.workflowId, t.key),
+    // The API's list (newest first) and retention (oldest first).
+    index('agent_memories_workflow_updated_idx').on(t.workflowId, t.updatedAt, t.key),
+    index('agent_memories_updated_idx').on(t.updatedAt),
+  ],
+);
+
+/** One message of a memory: a user prompt, an assistant turn (with the tool calls it asked for) or one tool result. */
+export const agentMemoryMessages = pgTable(
+  'agent_memory_messages',
+  {
+    memoryId: text('memory_id')
+      .notNull()
+      .references(() => agentMemories.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** user | assistant | tool */
+    role: text('role').notNull(),
+    content: text('content').notNull(),
+    /** assistant: the tool calls it asked for, `[{id, name, arguments}]` (arguments as the model's JSON text). */
+    toolCalls: jsonb<Array<{ id: string; name: string; arguments: string }>>('tool_calls'),
+    /** tool: the call it answers, the tool's name, and whether the result is an error. */
+    toolCallId: text('tool_call_id'),
+    toolName: text('tool_name'),
+    isError: boolean('is_error'),
+    /** The run that added it. */
+    executionId: text('execution_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memoryId, t.seq] })],
+);
+
 /** Files uploaded through the execute endpoint (data URLs), stored by a storage backend under storageKey. */
 export const files = pgTable(
   'files',

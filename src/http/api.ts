@@ -19,6 +19,7 @@ import { fileRoutes } from './routes/files.js';
 import { inviteRoutes } from './routes/invites.js';
 import { folderRoutes } from './routes/folders.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { memoryRoutes } from './routes/memories.js';
 import { jobRoutes } from './routes/jobs.js';
 import { logRoutes } from './routes/logs.js';
 import { manualRunRoutes } from './routes/manual-run.js';
@@ -57,6 +58,8 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
     .route('/workflows', webhookRoutes)
     // The editor's Run button (README "Other triggers": the manual trigger); authenticates on its own route like the webhooks above.
     .route('/workflows', manualRunRoutes)
+    // Agent conversation memories (docs/api.md "Agent memories"); authenticate on their own routes like the webhooks.
+    .route('/workflows', memoryRoutes)
     .route('/folders', guarded(folderRoutes))
     .route('/credentials', guarded(credentialRoutes))
     .route('/mcp', guarded(mcpRoutes))

@@ -418,6 +418,27 @@ export const delivery = z.strictObject({
   ),
 });
 
+const memorySummary = z.strictObject({
+  key: z.string(),
+  messageCount: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp.describe('ISO 8601: when its last message was added (log retention counts from here)'),
+});
+const memoryMessage = z.strictObject({
+  seq: z.number().int().describe('Position in the conversation, from 1'),
+  role: z.enum(['user', 'assistant', 'tool']),
+  content: z.string(),
+  toolCalls: z
+    .array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string().describe('JSON text, as the model sent it') }))
+    .optional()
+    .describe('assistant: the tools it called'),
+  toolCallId: z.string().optional().describe('tool: the call this result answers'),
+  toolName: z.string().optional(),
+  isError: z.boolean().optional(),
+  executionId: z.string().describe('The run that added it'),
+  createdAt: timestamp,
+});
+
 /** The body of a completion webhook delivery (README "Receiving completion webhooks"). */
 export const webhookEvent = z.strictObject({
   id: z.string(),
@@ -663,6 +684,11 @@ export const responseSchemas = {
   ...entity('Subscription', subscription),
   ...answered('Delivery', delivery),
   DeliveryPage: z.strictObject({ data: z.array(delivery), nextCursor: z.string().nullable() }),
+  MemoryPage: z.strictObject({ data: z.array(memorySummary), nextCursor: z.string().nullable() }),
+  MemoryDetail: z.strictObject({
+    data: memorySummary.extend({ messages: z.array(memoryMessage).describe('Oldest first') }),
+    nextCursor: z.string().nullable().describe('More messages follow: pass it as `cursor`'),
+  }),
   WebhookEvent: webhookEvent,
   Health: health,
   Readiness: readiness,

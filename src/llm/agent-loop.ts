@@ -75,6 +75,8 @@ export interface AgentLoopResult {
   toolCalls: ToolCallRecord[];
   /** Set when the loop ended without a final answer (maxSteps, maxCostUsd, or a model call that failed). */
   error?: string;
+  /** The conversation after the user prompt: the model's tool-calling turns with their results, then its answer. */
+  turns: ConversationTurn[];
 }
 
 interface PreparedTool {
@@ -128,6 +130,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     modelCalls,
     toolCalls,
     ...(error !== undefined ? { error } : {}),
+    turns: error === undefined ? [...history, { role: 'assistant', content, toolCalls: [] }] : history,
   });
 
   for (let step = 1; step <= options.maxSteps; step++) {

@@ -4,7 +4,7 @@ import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/m
 import { toLlmError, truncatedStream } from './errors.js';
 import { jsonInstruction } from './json-output.js';
 import { sdkClientOptions } from './sdk-client-options.js';
-import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, ToolCallRequest } from './types.js';
+import type { ChatRequest, ChatResult, ConversationTurn, LlmProvider, ProviderConnection, ToolCallRequest } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const LABEL = 'Anthropic';
@@ -20,7 +20,7 @@ function buildParams(request: ChatRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: [{ role: 'user', content: request.userPrompt }, ...historyMessages(request)],
+    messages: [...turnMessages(request.earlier ?? []), { role: 'user', content: request.userPrompt }, ...turnMessages(request.history ?? [])],
     stream: true,
   };
   if (request.tools && request.tools.length > 0) {
@@ -35,8 +35,9 @@ function buildParams(request: ChatRequest): MessageCreateParamsStreaming {
   return params;
 }
 
-function historyMessages(request: ChatRequest): MessageCreateParamsStreaming['messages'] {
-  return (request.history ?? []).map((turn) => {
+function turnMessages(turns: ConversationTurn[]): MessageCreateParamsStreaming['messages'] {
+  return turns.map((turn) => {
+    if (turn.role === 'user') return { role: 'user' as const, content: turn.content };
     if (turn.role === 'assistant') {
       const content: Anthropic.Messages.ContentBlockParam[] = [];
       if (turn.content) content.push({ type: 'text', text: turn.content });

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toLlmError, truncatedStream } from './errors.js';
 import { sdkClientOptions } from './sdk-client-options.js';
-import type { ChatRequest, ChatResult, LlmProvider, ProviderConnection, TokenCounts, ToolCallRequest } from './types.js';
+import type { ChatRequest, ChatResult, ConversationTurn, LlmProvider, ProviderConnection, TokenCounts, ToolCallRequest } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const LABEL = 'OpenAI';
@@ -16,25 +16,39 @@ function isOpenAiItself(baseUrl: string): boolean {
   }
 }
 
-function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreateParamsStreaming {
+function turnMessages(turns: ConversationTurn[]): ChatCompletionCreateParamsStreaming['messages'] {
   const messages: ChatCompletionCreateParamsStreaming['messages'] = [];
-  if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
-  if (request.userPrompt) messages.push({ role: 'user', content: request.userPrompt });
-  for (const turn of request.history ?? []) {
-    if (turn.role === 'assistant') {
+  for (const turn of turns) {
+    if (turn.role === 'user') {
+      messages.push({ role: 'user', content: turn.content });
+    } else if (turn.role === 'assistant') {
       messages.push({
         role: 'assistant',
         content: turn.content || null,
-        tool_calls: turn.toolCalls.map((call) => ({
-          id: call.id,
-          type: 'function' as const,
-          function: { name: call.name, arguments: call.arguments },
-        })),
+        // An empty tool_calls array is refused by OpenAI: a final answer (from memory) has none.
+        ...(turn.toolCalls.length > 0
+          ? {
+              tool_calls: turn.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
       });
     } else {
       for (const result of turn.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
     }
   }
+  return messages;
+}
+
+function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionCreateParamsStreaming['messages'] = [];
+  if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
+  messages.push(...turnMessages(request.earlier ?? []));
+  if (request.userPrompt) messages.push({ role: 'user', content: request.userPrompt });
+  messages.push(...turnMessages(request.history ?? []));
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages,

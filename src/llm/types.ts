@@ -26,6 +26,8 @@ export interface ChatRequest {
   tools?: ToolSpec[];
   /** The agent loop's earlier steps, after the user prompt: the model's tool calls and their results. */
   history?: ConversationTurn[];
+  /** The conversation of earlier runs (agent memory), before the user prompt; it starts with a user turn. */
+  earlier?: ConversationTurn[];
 }
 
 export interface ToolSpec {
@@ -50,6 +52,7 @@ export interface ToolResultMessage {
 }
 
 export type ConversationTurn =
+  | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
   | { role: 'tool'; results: ToolResultMessage[] };
 

@@ -107,9 +107,14 @@ describe('values the database cannot store, in every documented query parameter'
     }, SLOW_TEST_MS);
   }
 
-  it('forged cursors of every shape, in both routes that take one', async () => {
+  it('forged cursors of every shape, in every route that takes one', async () => {
     const cursorRoutes = routes.filter((r) => documentedQuery(r).includes('cursor'));
-    expect(cursorRoutes.map(label).sort()).toEqual(['GET /api/v1/logs', 'GET /api/v1/workflows/:workflowId/webhooks/:subscriptionId/deliveries']);
+    expect(cursorRoutes.map(label).sort()).toEqual([
+      'GET /api/v1/logs',
+      'GET /api/v1/workflows/:workflowId/memories',
+      'GET /api/v1/workflows/:workflowId/memories/:key',
+      'GET /api/v1/workflows/:workflowId/webhooks/:subscriptionId/deliveries',
+    ]);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...cursorRoutes), forgedCursor, async (route, cursor) => {
         await sendChecked(f, ledger, aimedRequest(f, route, { query: queryWith(route, 'cursor', cursor) }));

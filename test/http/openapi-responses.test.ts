@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { openApiDocument } from '../../src/http/openapi.js';
 import { responseSchemas } from '../../src/http/response-schemas.js';
 import { createAppWorker } from '../../src/app/worker.js';
+import { appendMemory } from '../../src/services/agent-memory.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { echoState } from '../support/states.js';
@@ -123,6 +124,20 @@ describe('documented responses match real ones', () => {
     expect(deliveries.body.data.length).toBeGreaterThanOrEqual(4);
     for (const delivery of deliveries.body.data) conforms('WebhookEvent', delivery.payload);
     conforms('DeliveryResponse', (await t.request('POST', `/api/v1/workflows/${id}/webhooks/deliveries/${test.body.data.id}/redeliver`)).body);
+
+    // An agent's conversation memory, with a tool exchange in it (written directly: no model needed).
+    await appendMemory(t.app.db, { workflowId: id, key: 'conv-1', executionId: plain.body.executionId }, [
+      { role: 'user', content: 'Add 1 and 2' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":1,"b":2}' }] },
+      { role: 'tool', content: '3', toolCallId: 'call_1', toolName: 'add', isError: false },
+      { role: 'assistant', content: 'It is 3' },
+    ]);
+    const memories = await t.request('GET', `/api/v1/workflows/${id}/memories`);
+    conforms('MemoryPage', memories.body);
+    expect(memories.body.data).toHaveLength(1);
+    const memory = await t.request('GET', `/api/v1/workflows/${id}/memories/conv-1?limit=3`);
+    conforms('MemoryDetail', memory.body);
+    expect(memory.body.nextCursor).not.toBeNull();
   });
 
   it('chat and inbound webhook answers: JSON, streamed, failed', async () => {

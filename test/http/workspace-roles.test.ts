@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceMembers } from '../../src/db/schema.js';
 import { openApiDocument } from '../../src/http/openapi.js';
+import { appendMemory } from '../../src/services/agent-memory.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -40,6 +41,8 @@ async function fixture(): Promise<Record<string, string>> {
   await t.request('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { body: { variables: { [`VAR_${n}`]: 'secret' } } });
   const target = await memberWithKey(`target${n}@example.com`, 'viewer');
   const invite = await t.request('POST', `/api/v1/workspaces/${t.workspaceId}/invites`, { body: { role: 'viewer' } });
+  // An agent's conversation memory (written directly: no model needed to have one).
+  await appendMemory(t.app.db, { workflowId, key: 'conversation 1', executionId: 'exec_roles' }, [{ role: 'user', content: 'hello' }]);
   return {
     workspaceId: t.workspaceId,
     workflowId,
@@ -52,6 +55,7 @@ async function fixture(): Promise<Record<string, string>> {
     name: `VAR_${n}`,
     userId: target.userId,
     inviteId: invite.body.data.id,
+    key: encodeURIComponent('conversation 1'),
   };
 }
 
@@ -91,6 +95,7 @@ const ROWS: Row[] = [
     needs: 'editor',
     refusal: 'manage webhook subscriptions',
   },
+  { route: 'DELETE /api/v1/workflows/{workflowId}/memories/{key}', needs: 'editor', refusal: 'delete agent memories' },
   { route: 'POST /api/v1/folders', body: { workspaceId: '{workspaceId}', name: 'F' }, needs: 'editor', refusal: 'change folders' },
   { route: 'PATCH /api/v1/folders/{folderId}', body: { name: 'G' }, needs: 'editor', refusal: 'change folders' },
   { route: 'DELETE /api/v1/folders/{folderId}', needs: 'editor', refusal: 'change folders' },
@@ -146,7 +151,7 @@ async function attempt(row: Row, key: string, values: Record<string, string>) {
   return t.request(method, fill(template, values), { apiKey: key, body });
 }
 
-describe('roles on every write route', () => {
+describe('roles on every write route', { timeout: 90_000 }, () => {
   it('lists every write route of the OpenAPI document, either decided by role or on purpose not', () => {
     const doc = openApiDocument(t.url) as { paths: Record<string, Record<string, unknown>> };
     const writes = Object.entries(doc.paths).flatMap(([path, ops]) =>
@@ -185,6 +190,8 @@ describe('roles on every write route', () => {
       `/api/v1/workflows/${values.workflowId}`,
       `/api/v1/workflows/${values.workflowId}/deployments`,
       `/api/v1/workflows/${values.workflowId}/webhooks`,
+      `/api/v1/workflows/${values.workflowId}/memories`,
+      `/api/v1/workflows/${values.workflowId}/memories/${values.key}`,
       `/api/v1/logs?workspaceId=${t.workspaceId}`,
       `/api/v1/executions?workspaceId=${t.workspaceId}&status=paused`,
       `/api/v1/workspaces/${t.workspaceId}/members`,

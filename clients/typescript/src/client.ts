@@ -3,6 +3,7 @@
 import { createApi, type RequestOptions, type SluiceClientOptions } from './api.js';
 import { logCalls } from './logs.js';
 import { memberCalls } from './members.js';
+import { memoryCalls } from './memories.js';
 import { runCalls } from './runs.js';
 import type { BlockType, Me } from './types.js';
 import { webhookCalls } from './webhook-subscriptions.js';
@@ -22,6 +23,8 @@ export function createSluiceClient(options: SluiceClientOptions) {
       transport.answer(transport.api.GET('/api/v1/block-types', { signal: opts.signal })).then((r) => r.data),
     workflows: workflowCalls(transport),
     webhooks: webhookCalls(transport),
+    /** Agent conversation memories of a workflow. */
+    memories: memoryCalls(transport),
     /** Members of a workspace and invite links. */
     members: memberCalls(transport),
     ...runCalls(transport),

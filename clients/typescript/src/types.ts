@@ -49,6 +49,11 @@ export type Subscription = Schemas['Subscription'];
 export type Delivery = Schemas['Delivery'];
 export type DeliveryPage = Schemas['DeliveryPage'];
 export type WebhookEvent = Schemas['WebhookEvent'];
+export type MemoryPage = Schemas['MemoryPage'];
+/** One agent conversation memory and a page of its messages. */
+export type MemoryDetail = Schemas['MemoryDetail'];
+export type MemorySummary = MemoryPage['data'][number];
+export type MemoryMessage = MemoryDetail['data']['messages'][number];
 export type Health = Schemas['Health'];
 export type Readiness = Schemas['Readiness'];
 export type Workspace = Schemas['Workspace'];

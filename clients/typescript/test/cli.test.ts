@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendMemory } from '../../../src/services/agent-memory.js';
 import { echoState, eventually, makeState, startClientTestServer, type ClientTestServer } from './support.js';
 
 const SLUICE_BIN = resolve('bin/sluice.mjs');
@@ -260,6 +261,41 @@ describe('sluice members', () => {
     expect((await sluice(['members', 'remove', 'cli-bob@example.com'])).code).toBe(0);
     const after = await sluice(['members', 'list', '--json']);
     expect(JSON.parse(after.stdout).map((m: { email: string }) => m.email)).not.toContain('cli-bob@example.com');
+  });
+});
+
+describe('sluice memories', { timeout: 60_000 }, () => {
+  it('lists a workflow\'s memories, shows one\'s messages, and deletes it', async () => {
+    const created = await s.t.request('POST', '/api/v1/workflows', { body: { workspaceId: s.t.workspaceId, name: 'Remembering', state: echoState() } });
+    const workflowId: string = created.body.data.id;
+    // What an agent with memory writes (written directly: no model needed).
+    await appendMemory(s.t.app.db, { workflowId, key: 'conv/7', executionId: 'exec_cli' }, [
+      { role: 'user', content: 'Add 1 and 2' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":1,"b":2}' }] },
+      { role: 'tool', content: '3', toolCallId: 'call_1', toolName: 'add', isError: false },
+      { role: 'assistant', content: 'It is 3' },
+    ]);
+
+    const list = await sluice(['memories', 'list', 'Remembering']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/conv\/7\s+4\s+\d{4}-/);
+    const shown = await sluice(['memories', 'show', workflowId, 'conv/7']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.split('\n').filter(Boolean).map((line) => line.trim().replace(/\s+/g, ' '))).toEqual([
+      '1 user Add 1 and 2',
+      '2 assistant calls add({"a":1,"b":2})',
+      '3 tool add → 3',
+      '4 assistant It is 3',
+    ]);
+    const asJson = await sluice(['memories', 'show', 'Remembering', 'conv/7', '--json']);
+    expect(lines(asJson.stdout).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+
+    const deleted = await sluice(['memories', 'delete', 'Remembering', 'conv/7']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe('Deleted the memory "conv/7" of Remembering.');
+    const gone = await sluice(['memories', 'show', 'Remembering', 'conv/7']);
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toContain('Memory not found');
   });
 });
 

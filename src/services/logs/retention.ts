@@ -2,6 +2,8 @@
 // logs older than that, the files stored for those runs, and finished webhook deliveries older than that. What a
 // promise still depends on is never deleted: a run still running or waiting for an approval, and a log whose
 // completion webhook is still being delivered (it goes once the delivery has succeeded or given up, and has aged).
+// Agent memories (services/agent-memory.ts) whose last message is older than that go too: they hold conversations
+// as logs do.
 //
 // Deletes go in batches, each its own short statement, so a first pruning of a large table never holds locks long
 // or stalls the runs committing beside it; a tick stops after MAX_BATCHES and the next one goes on.
@@ -10,6 +12,7 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
+import { deleteOldMemoryBatch } from '../agent-memory.js';
 
 const BATCH = 500;
 const MAX_BATCHES = 20;
@@ -19,6 +22,7 @@ export interface PruneResult {
   logs: number;
   files: number;
   deliveries: number;
+  memories: number;
 }
 
 /**
@@ -79,7 +83,7 @@ export async function pruneOldLogs(
   now = Date.now(),
 ): Promise<PruneResult> {
   const cutoff = new Date(now - retentionDays * DAY_MS);
-  const result: PruneResult = { logs: 0, files: 0, deliveries: 0 };
+  const result: PruneResult = { logs: 0, files: 0, deliveries: 0, memories: 0 };
   await inBatches(async () => {
     const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
     await deleteStoredFiles(deps.storage, deps.logger, keys);
@@ -90,6 +94,11 @@ export async function pruneOldLogs(
   await inBatches(async () => {
     const deleted = await deleteDeliveryBatch(deps.db, cutoff);
     result.deliveries += deleted;
+    return deleted;
+  });
+  await inBatches(async () => {
+    const deleted = await deleteOldMemoryBatch(deps.db, cutoff, BATCH);
+    result.memories += deleted;
     return deleted;
   });
   return result;

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import { createAppWorker } from '../../../src/app/worker.js';
+import { appendMemory } from '../../../src/services/agent-memory.js';
 import type { Worker } from '../../../src/jobs/worker.js';
 import { startUpstream, type FakeUpstream } from '../../net/fake-upstream.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
@@ -37,6 +38,8 @@ export type Pool =
   | 'sacrificialInvite'
   | 'inviteToken'
   | 'envName'
+  | 'memoryKey'
+  | 'sacrificialMemoryKey'
   | 'log'
   | 'execution'
   | 'failedExecution'
@@ -242,6 +245,16 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const sacrificialSubscriptions = [];
   for (let i = 0; i < 3; i++) sacrificialSubscriptions.push((await ok('POST', hooks(scratchWorkflowId), { url: receiver.url })).body.data.id as string);
 
+  // Agent conversation memories (an agent would write them; written directly, no model needed): one to read, some to delete.
+  const remember = (workflowId: string, key: string) =>
+    appendMemory(t.app.db, { workflowId, key, executionId: 'exec_fuzz' }, [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ]);
+  await remember(apiWorkflowId, 'fuzz-conversation');
+  const sacrificialMemoryKeys = ['doomed-0', 'doomed:1', 'doomed_2'];
+  for (const key of sacrificialMemoryKeys) await remember(scratchWorkflowId, key);
+
   // One run of each kind that leaves something to look up: a log, a delivery, an async job, an uploaded file.
   const withFile = await ok('POST', `/api/workflows/${apiWorkflowId}/execute`, {
     [FILE_FIELD]: [{ type: 'file', data: `data:text/plain;base64,${Buffer.from('fuzz').toString('base64')}`, name: 'fuzz.txt', mime: 'text/plain' }],
@@ -310,6 +323,8 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       sacrificialInvite: invites.map((i: { id: string }) => i.id),
       inviteToken: invites.map((i: { url: string }) => new URL(i.url).searchParams.get('token')!),
       envName: ['FUZZ_VAR'],
+      memoryKey: ['fuzz-conversation'],
+      sacrificialMemoryKey: sacrificialMemoryKeys,
       log: [log],
       execution: [executionId],
       failedExecution: [failedRun.body.executionId as string],

@@ -268,6 +268,22 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     params: { workflowId: 'hookedWorkflow', subscriptionId: 'subscription', deliveryId: 'delivery' },
   },
 
+  // Agent conversation memories.
+  { method: 'GET', pattern: '/api/v1/workflows/:workflowId/memories', body: 'none', params: { workflowId: 'hookedWorkflow' }, query: () => 'limit=5' },
+  {
+    method: 'GET',
+    pattern: '/api/v1/workflows/:workflowId/memories/:key',
+    body: 'none',
+    params: { workflowId: 'hookedWorkflow', key: 'memoryKey' },
+    query: () => 'limit=5',
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/workflows/:workflowId/memories/:key',
+    body: 'none',
+    params: { workflowId: 'scratchWorkflow', key: 'sacrificialMemoryKey' },
+  },
+
   // The editor's Run button (the draft; JSON answer with ?stream=false, else SSE).
   {
     method: 'POST',

@@ -2516,6 +2516,155 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflowId}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agent conversation memories of a workflow (most recently updated first) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MemoryPage"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflowId}/memories/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an agent conversation memory: its messages, oldest first (the key URL-encoded) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    workflowId: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MemoryDetail"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an agent conversation memory */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/folders": {
         parameters: {
             query?: never;
@@ -5601,6 +5750,52 @@ export interface components {
         };
         DeliveryPage: {
             data: components["schemas"]["Delivery"][];
+            nextCursor: string | null;
+        };
+        MemoryPage: {
+            data: {
+                key: string;
+                messageCount: number;
+                /** @description ISO 8601 */
+                createdAt: string;
+                /** @description ISO 8601: when its last message was added (log retention counts from here) */
+                updatedAt: string;
+            }[];
+            nextCursor: string | null;
+        };
+        MemoryDetail: {
+            data: {
+                key: string;
+                messageCount: number;
+                /** @description ISO 8601 */
+                createdAt: string;
+                /** @description ISO 8601: when its last message was added (log retention counts from here) */
+                updatedAt: string;
+                /** @description Oldest first */
+                messages: {
+                    /** @description Position in the conversation, from 1 */
+                    seq: number;
+                    /** @enum {string} */
+                    role: "user" | "assistant" | "tool";
+                    content: string;
+                    /** @description assistant: the tools it called */
+                    toolCalls?: {
+                        id: string;
+                        name: string;
+                        /** @description JSON text, as the model sent it */
+                        arguments: string;
+                    }[];
+                    /** @description tool: the call this result answers */
+                    toolCallId?: string;
+                    toolName?: string;
+                    isError?: boolean;
+                    /** @description The run that added it */
+                    executionId: string;
+                    /** @description ISO 8601 */
+                    createdAt: string;
+                }[];
+            };
+            /** @description More messages follow: pass it as `cursor` */
             nextCursor: string | null;
         };
         WebhookEvent: {

@@ -12,7 +12,7 @@ import { generateApiKey } from '../../src/services/api-keys.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { migratedDataDir } from '../support/data-dir.js';
-import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice, startSluice, type SluiceProcess } from '../support/process.js';
 import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
 
 let t: TestApp;
@@ -253,15 +253,7 @@ describe('approval of an agent tool call across a restart', { timeout: 120_000 }
   it('a run paused at a tool call before kill -9 is resumed by the restarted server, without calling the model again', async () => {
     const dataDir = migratedDataDir('sluice-tool-approval-');
     const key = generateApiKey();
-    const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
-    const call = async (server: SluiceProcess, method: string, path: string, body?: unknown) => {
-      const res = await fetch(server.url + path, {
-        method,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    };
+    const { env, call } = restartableSluice(dataDir, key);
     let server: SluiceProcess | undefined;
     try {
       server = await startSluice(env);

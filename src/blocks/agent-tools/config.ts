@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { compileSchema } from '../../llm/index.js';
 import { TOOL_NAME_PATTERN, type ToolApproval } from '../../llm/tools.js';
-import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../../workflow/index.js';
+import { approvalTimeoutSchema, defaultDecisionSchema } from '../approval.js';
 
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1 to 64 letters, digits, _ or -');
 const description = z.string().default('');
@@ -27,13 +27,8 @@ const parametersSchema = z
 // the time-out and its default decision work as the approval block's.
 const approval = {
   requiresApproval: z.boolean().optional(),
-  approvalTimeoutMs: z.coerce
-    .number()
-    .int()
-    .min(MIN_APPROVAL_TIMEOUT_MS, `must be at least ${MIN_APPROVAL_TIMEOUT_MS} ms`)
-    .max(MAX_APPROVAL_TIMEOUT_MS, `must be at most ${MAX_APPROVAL_TIMEOUT_MS} ms (30 days)`)
-    .optional(),
-  approvalDefaultDecision: z.enum(['approve', 'reject']).default('reject'),
+  approvalTimeoutMs: approvalTimeoutSchema,
+  approvalDefaultDecision: defaultDecisionSchema,
 };
 
 /** What an AgentTool is given of its entry's approval settings: nothing unless it asks for approval. */

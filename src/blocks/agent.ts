@@ -11,10 +11,10 @@ import {
   PROVIDERS,
   type ProviderConnection,
 } from '../llm/index.js';
-import { runAgentLoop, type ModelCallRecord, type ToolCallRecord } from '../llm/agent-loop.js';
+import { runAgentLoop, type AgentCheckpoint, type ApprovalAsk, type ModelCallRecord, type ToolCallRecord } from '../llm/agent-loop.js';
 import type { AgentTool } from '../llm/tools.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../net/index.js';
-import { agentKeepsReference, toolsSchema } from './agent-tools/config.js';
+import { agentKeepsReference, needsApproval, toolApproval, toolsSchema } from './agent-tools/config.js';
 import { functionTool } from './agent-tools/function.js';
 import { httpTool } from './agent-tools/http.js';
 import { openMcpTools } from './agent-tools/mcp.js';
@@ -119,6 +119,7 @@ function toolCallSpan(ctx: { blockId: string; blockName: string }, call: ToolCal
   const made = span(ctx, `${ctx.blockName} · ${call.name}`, type, call.startedAtMs, call.endedAtMs, { id: call.id, arguments: call.arguments }, {
     result: call.result,
     ...(call.executionId !== undefined ? { executionId: call.executionId } : {}),
+    ...(call.approval ? { approval: call.approval } : {}),
   }, call.error);
   return call.childSpans && call.childSpans.length > 0 ? { ...made, children: call.childSpans } : made;
 }
@@ -168,7 +169,12 @@ async function openTools(
         break;
       case 'mcp': {
         const server = await openMcpTools(
-          { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}), ...(entry.include ? { include: entry.include } : {}) },
+          {
+            url: entry.url,
+            ...(entry.headers ? { headers: entry.headers } : {}),
+            ...(entry.include ? { include: entry.include } : {}),
+            ...toolApproval(entry),
+          },
           ctx.services,
           signal,
         );
@@ -184,6 +190,49 @@ async function openTools(
 const NO_COST = { input: 0, output: 0, total: 0 };
 const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
 
+/** Tokens and cost of model calls, summed. */
+function spentOn(calls: readonly ModelCallRecord[]) {
+  const tokens = { prompt: 0, completion: 0, total: 0 };
+  let cost = NO_COST;
+  for (const call of calls) {
+    tokens.prompt += call.tokens.prompt;
+    tokens.completion += call.tokens.completion;
+    tokens.total += call.tokens.total;
+    cost = { input: round(cost.input + call.cost.input), output: round(cost.output + call.cost.output), total: round(cost.total + call.cost.total) };
+  }
+  return { tokens, cost };
+}
+
+/** The shape of what the loop handed over at its last approval request; anything else is not resumed from. */
+const checkpointSchema = z.looseObject({
+  version: z.literal(1),
+  history: z.array(z.unknown()),
+  modelCalls: z.array(z.unknown()),
+  toolCalls: z.array(z.unknown()),
+  pending: z.looseObject({ step: z.number(), content: z.string(), calls: z.array(z.unknown()), answers: z.array(z.unknown()) }),
+});
+
+function savedProgress(ctx: BlockRunContext<AgentConfig>): AgentCheckpoint | undefined {
+  const saved = ctx.services.approvalCheckpoint?.(ctx.blockId);
+  if (saved === undefined) return undefined;
+  if (!checkpointSchema.safeParse(saved).success) throw new Error("The agent's progress saved at its pause could not be read; run the workflow again");
+  return saved as AgentCheckpoint;
+}
+
+/** Asks the host to pause the run for a person's decision about one tool call, handing over the loop's progress. */
+function askApproval(ctx: BlockRunContext<AgentConfig>, ask: ApprovalAsk) {
+  return ctx.services.awaitApproval!({
+    blockId: ctx.blockId,
+    key: `${ctx.blockId}:${ask.step}:${ask.call.id}`,
+    message: `${ctx.blockName} asks to call the tool ${ask.call.name}`,
+    ...(ask.approval.timeoutMs !== undefined ? { timeoutMs: ask.approval.timeoutMs } : {}),
+    defaultDecision: ask.approval.defaultDecision,
+    toolCall: ask.call,
+    checkpoint: ask.checkpoint,
+    usage: { model: ctx.config.model, ...spentOn(ask.checkpoint.modelCalls) },
+  });
+}
+
 export const agentBlock = defineBlock<AgentConfig>(agentForm, {
   configSchema: agentConfigSchema,
   keepsReference: agentKeepsReference,
@@ -193,6 +242,10 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
     // Everything that can be refused without the network is refused before the model is paid for.
     const connection = resolveConnection(config, ctx.services);
     const structured = prepareResponseFormat(config.responseFormat);
+    if (needsApproval(config.tools) && !ctx.services.awaitApproval) {
+      throw new Error("A tool that needs approval cannot wait for it here (inside a sub-workflow or a workflow tool's workflow): the run cannot pause");
+    }
+    const resumeFrom = savedProgress(ctx);
     const opened: Array<{ close(): Promise<void> }> = [];
     // Tool calls in flight stop with the run, and also when the loop ends (an MCP server closed under them).
     const stop = new AbortController();
@@ -230,20 +283,15 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
         onProgress: (progress) => ctx.emitProgress(progress),
         timeoutMs: config.timeoutMs,
         retries: config.retries,
+        ...(resumeFrom ? { resumeFrom } : {}),
+        askApproval: (ask) => askApproval(ctx, ask),
       });
     } finally {
       stop.abort();
       await Promise.allSettled(opened.map((server) => server.close()));
     }
 
-    const tokens = { prompt: 0, completion: 0, total: 0 };
-    let cost = NO_COST;
-    for (const call of loop.modelCalls) {
-      tokens.prompt += call.tokens.prompt;
-      tokens.completion += call.tokens.completion;
-      tokens.total += call.tokens.total;
-      cost = { input: round(cost.input + call.cost.input), output: round(cost.output + call.cost.output), total: round(cost.total + call.cost.total) };
-    }
+    const { tokens, cost } = spentOn(loop.modelCalls);
     const output: Record<string, unknown> = {
       content: loop.content,
       // The configured name, not the provider's dated variant: it is what users filter logs by.
@@ -260,6 +308,7 @@ export const agentBlock = defineBlock<AgentConfig>(agentForm, {
         result: call.result,
         ...(call.error !== undefined ? { error: call.error } : {}),
         durationMs: call.durationMs,
+        ...(call.approval ? { approval: call.approval } : {}),
       }));
       output.steps = loop.steps;
     }

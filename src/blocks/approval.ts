@@ -8,17 +8,21 @@ import { approvalForm } from './forms.js';
 import { defineBlock } from './define-block.js';
 
 
+/** How long a decision may take before the default applies (also an agent tool's `approvalTimeoutMs`). */
+export const approvalTimeoutSchema = z.coerce
+  .number()
+  .int()
+  .min(MIN_APPROVAL_TIMEOUT_MS, `must be at least ${MIN_APPROVAL_TIMEOUT_MS} ms`)
+  .max(MAX_APPROVAL_TIMEOUT_MS, `must be at most ${MAX_APPROVAL_TIMEOUT_MS} ms (30 days)`)
+  .optional();
+export const defaultDecisionSchema = z.enum(['approve', 'reject']).default('reject');
+
 export const approvalConfigSchema = z.object({
   /** Shown to whoever decides (references resolved). */
   message: z.string().max(2_000, 'must be at most 2000 characters').optional(),
   /** With no decision after this long, `defaultDecision` applies; without it the run waits until someone decides. */
-  timeoutMs: z.coerce
-    .number()
-    .int()
-    .min(MIN_APPROVAL_TIMEOUT_MS, `must be at least ${MIN_APPROVAL_TIMEOUT_MS} ms`)
-    .max(MAX_APPROVAL_TIMEOUT_MS, `must be at most ${MAX_APPROVAL_TIMEOUT_MS} ms (30 days)`)
-    .optional(),
-  defaultDecision: z.enum(['approve', 'reject']).default('reject'),
+  timeoutMs: approvalTimeoutSchema,
+  defaultDecision: defaultDecisionSchema,
 });
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 

@@ -38,6 +38,11 @@ export interface BlockServices {
   awaitApproval?(request: ApprovalRequest): Promise<ApprovalDecision>;
   /** The agent block's conversation memory, kept per workflow and key in the database; lent per run by the host. */
   memory?: AgentMemory;
+  /**
+   * What a block handed with its last approval request (`ApprovalRequest.checkpoint`), when the run resumes from that
+   * pause: the agent block goes on from it instead of calling its model again. Undefined otherwise.
+   */
+  approvalCheckpoint?(blockId: string): unknown;
 }
 
 /** One message of an agent's conversation memory: a user prompt, an assistant turn, or one tool result. */
@@ -60,6 +65,14 @@ export interface ApprovalRequest {
   /** After this long with no decision, `defaultDecision` applies. */
   timeoutMs?: number;
   defaultDecision?: 'approve' | 'reject';
+  /** Names the decision when one block asks several times (an agent's tool calls); the block id when absent. */
+  key?: string;
+  /** The agent tool call that waits: shown to whoever decides. */
+  toolCall?: { id: string; name: string; arguments: unknown };
+  /** Plain data the block gets back on resume (approvalCheckpoint). */
+  checkpoint?: unknown;
+  /** Model use the block paid for before it asked: the paused run's log counts it (its span has no output yet). */
+  usage?: { model: string; tokens: { prompt: number; completion: number; total: number }; cost: { input: number; output: number; total: number } };
 }
 
 export interface ApprovalDecision {

@@ -261,6 +261,10 @@ export const pausedRunList = z.strictObject({
       pausedAt: timestamp,
       timeoutAt: nullableTimestamp,
       defaultDecision: z.enum(['approve', 'reject']).nullable(),
+      toolCall: z
+        .strictObject({ id: z.string(), name: z.string(), arguments: z.unknown() })
+        .optional()
+        .describe("Set when an agent's tool call waits (blockId is the agent's): the tool and the model's arguments"),
     }),
   ),
 });
@@ -347,7 +351,21 @@ export const logDetail = z.strictObject({
         pauses: z.number().int(),
         pausedMs: z.number().describe('Time spent waiting for decisions (not in totalDurationMs)'),
         firstStartedAt: z.string(),
-        decisions: z.record(z.string(), z.strictObject({ approved: z.boolean(), data: z.unknown(), decidedBy: z.string().nullable(), decidedAt: timestamp })),
+        decisions: z
+          .record(
+            z.string(),
+            z.strictObject({
+              approved: z.boolean(),
+              data: z.unknown(),
+              decidedBy: z.string().nullable(),
+              decidedAt: timestamp,
+              toolCall: z
+                .strictObject({ blockId: z.string(), id: z.string(), name: z.string() })
+                .optional()
+                .describe("Set for a decision about an agent's tool call (its key is `<blockId>:<step>:<call id>`)"),
+            }),
+          )
+          .describe('By approval block id, or for an agent tool call `<blockId>:<step>:<call id>`'),
       })
       .nullable()
       .describe('For a run that paused for an approval (README "Human approval")'),

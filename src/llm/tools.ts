@@ -7,9 +7,16 @@ export interface AgentTool {
   description: string;
   /** JSON Schema of the arguments (type: object); the loop validates the model's arguments against it. */
   parameters: Record<string, unknown>;
-  requiresApproval?: boolean;
+  /** Set when a person approves each call before it runs (the loop asks through `askApproval`). */
+  approval?: ToolApproval;
   /** Throws → the message goes back to the model as an error result; the run goes on. */
   call(args: unknown, context: ToolCallContext): Promise<unknown>;
+}
+
+export interface ToolApproval {
+  /** With no decision after this long, `defaultDecision` applies; without it the call waits until someone decides. */
+  timeoutMs?: number;
+  defaultDecision: 'approve' | 'reject';
 }
 
 export interface ToolCallContext {

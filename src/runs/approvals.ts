@@ -205,6 +205,8 @@ export interface PausedRunView {
   pausedAt: string;
   timeoutAt: string | null;
   defaultDecision: 'approve' | 'reject' | null;
+  /** Set when an agent's tool call waits (blockId is the agent): the tool and the arguments the model gave. */
+  toolCall?: { id: string; name: string; arguments: unknown };
 }
 
 /** `GET /api/v1/executions?workspaceId=…&status=paused`: the runs of a workspace waiting for a decision. */
@@ -228,6 +230,7 @@ export async function listPausedRuns(app: AppContext, principal: Principal, work
         pausedAt: pause.data.requestedAt,
         timeoutAt: pause.data.timeoutAt,
         defaultDecision: pause.data.defaultDecision,
+        ...(pause.data.toolCall ? { toolCall: { id: pause.data.toolCall.id, name: pause.data.toolCall.name, arguments: pause.data.toolCall.arguments } } : {}),
       },
     ];
   });

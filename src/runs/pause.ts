@@ -4,7 +4,7 @@
 // to replay its way back to the approval block.
 import { z } from 'zod';
 import type { ApprovalDecision, ApprovalRequest } from '../blocks/types.js';
-import { RunStop, type EngineEvent, type IterationStep, type ReplayedBlock } from '../engine/index.js';
+import { RunStop, type EngineEvent, type IterationStep, type ReplayedBlock, type TraceSpan } from '../engine/index.js';
 import type { WorkflowState } from '../workflow/index.js';
 import type { FollowUpJob } from './record-statement.js';
 
@@ -16,6 +16,8 @@ const decisionSchema = z.object({
   data: z.unknown(),
   decidedBy: z.string().nullable(),
   decidedAt: z.string(),
+  /** Set on the decision about an agent's tool call (its key is then not a block id). */
+  toolCall: z.object({ blockId: z.string(), id: z.string(), name: z.string() }).optional(),
 });
 
 const replaySchema = z.object({
@@ -32,6 +34,12 @@ export const pauseSchema = z.object({
   /** 1 for the run's first pause, 2 for its second, … (a time-out job belongs to one of them). */
   number: z.number().int().min(1),
   blockId: z.string(),
+  /** The decision's name in `decisions` when it is not the block id (an agent's tool call). */
+  key: z.string().optional(),
+  /** The agent tool call waiting for the decision. */
+  toolCall: z.object({ id: z.string(), name: z.string(), arguments: z.unknown() }).optional(),
+  /** By block id: what blocks that asked handed over to be given back on resume (an agent's progress). */
+  checkpoints: z.record(z.string(), z.unknown()).optional(),
   message: z.string().nullable(),
   requestedAt: z.string(),
   timeoutAt: z.string().nullable(),
@@ -65,15 +73,29 @@ const replayKey = (blockId: string, path: IterationStep[]) =>
 
 const holdsApproval = new WeakMap<WorkflowState, boolean>();
 
+/** An agent block with a tool whose calls need approval (any value but false counts: it may be a reference). */
+function agentAsksApproval(config: unknown): boolean {
+  const tools = (config as { tools?: unknown } | null)?.tools;
+  return (
+    Array.isArray(tools) &&
+    tools.some((tool: unknown) => {
+      const flag = tool && typeof tool === 'object' ? (tool as { requiresApproval?: unknown }).requiresApproval : undefined;
+      return flag !== undefined && flag !== null && flag !== false;
+    })
+  );
+}
+
 /** Whether a state can pause at all (most cannot: their runs skip the tracking below). Cached per loaded state. */
 export function canPause(state: WorkflowState): boolean {
   let known = holdsApproval.get(state);
   if (known === undefined) {
-    known = Object.values(state.blocks).some((block) => block.type === 'approval');
+    known = Object.values(state.blocks).some((block) => block.type === 'approval' || (block.type === 'agent' && agentAsksApproval(block.config)));
     holdsApproval.set(state, known);
   }
   return known;
 }
+
+const decisionKey = (request: { blockId: string; key?: string }) => request.key ?? request.blockId;
 
 /**
  * One run's side of pausing: the approval service its blocks call, and the record of what finished before the pause
@@ -84,12 +106,22 @@ export function createPauseTracker(input: {
   resumption?: Resumption;
   stop(reason: RunStop): void;
 }) {
+  const resumed = input.resumption?.pause;
   const decisions: Record<string, Decision> = input.resumption
-    ? { ...input.resumption.pause.decisions, [input.resumption.pause.blockId]: input.resumption.decision }
+    ? {
+        ...input.resumption.pause.decisions,
+        [decisionKey(input.resumption.pause)]: {
+          ...input.resumption.decision,
+          ...(resumed?.toolCall ? { toolCall: { blockId: resumed.blockId, id: resumed.toolCall.id, name: resumed.toolCall.name } } : {}),
+        },
+      }
     : {};
   const replayed = new Map((input.resumption?.pause.replay ?? []).map((record) => [record.key, record]));
   const finished: PauseState['replay'] = [];
   let request: (ApprovalRequest & { requestedAt: string }) | undefined;
+  // What blocks that asked handed over: kept from earlier pauses until the block finishes, replaced when it asks again.
+  const checkpoints: Record<string, unknown> = { ...resumed?.checkpoints };
+  const usage = new Map<string, NonNullable<ApprovalRequest['usage']>>();
   const startedAt = new Date().toISOString();
 
   return {
@@ -100,6 +132,7 @@ export function createPauseTracker(input: {
       // anyway did its work, and is replayed like the others.
       if (event.type !== 'block_finished' || (request && event.error !== undefined)) return;
       const done = event;
+      if (done.iterationPath.length === 0) delete checkpoints[done.blockId];
       finished.push({
         key: replayKey(done.blockId, done.iterationPath),
         output: done.output,
@@ -111,11 +144,20 @@ export function createPauseTracker(input: {
     },
     awaitApproval(asked: ApprovalRequest): Promise<ApprovalDecision> {
       if (input.state.blocks[asked.blockId]?.parentId) {
-        return Promise.reject(new Error('An approval block cannot sit inside a loop or parallel: place it before or after'));
+        return Promise.reject(
+          new Error(
+            asked.toolCall
+              ? 'A tool that needs approval cannot be used by an agent inside a loop or parallel: place the agent before or after'
+              : 'An approval block cannot sit inside a loop or parallel: place it before or after',
+          ),
+        );
       }
-      const decided = decisions[asked.blockId];
+      const decided = decisions[decisionKey(asked)];
       if (decided) return Promise.resolve(decided);
-      request ??= { ...asked, requestedAt: new Date().toISOString() };
+      const { checkpoint, usage: spent, ...shown } = asked;
+      if (checkpoint !== undefined) checkpoints[asked.blockId] = checkpoint;
+      if (spent) usage.set(asked.blockId, spent);
+      request ??= { ...shown, requestedAt: new Date().toISOString() };
       input.stop(new RunStop('paused', PAUSED_MESSAGE));
       return new Promise(() => undefined); // the pause ends the run; this block is run again on resume
     },
@@ -126,6 +168,9 @@ export function createPauseTracker(input: {
       return {
         number: (earlier?.number ?? 0) + 1,
         blockId: request!.blockId,
+        ...(request!.key !== undefined ? { key: request!.key } : {}),
+        ...(request!.toolCall ? { toolCall: request!.toolCall } : {}),
+        ...(Object.keys(checkpoints).length > 0 ? { checkpoints } : {}),
         message: request!.message ?? null,
         requestedAt,
         timeoutAt: request!.timeoutMs ? new Date(Date.parse(requestedAt) + request!.timeoutMs).toISOString() : null,
@@ -139,6 +184,19 @@ export function createPauseTracker(input: {
         chargedUsd: run.chargedUsd,
         activeMs: run.activeMs,
       };
+    },
+    /** Resuming: what the block handed over with its request at the pause (`BlockServices.approvalCheckpoint`). */
+    approvalCheckpoint: (blockId: string): unknown => resumed?.checkpoints?.[blockId],
+    /**
+     * The paused run's trace with the model use of blocks stopped while they asked (an agent that called its model
+     * before a tool call waited): counted in the paused log, so a run cancelled while paused still shows it.
+     */
+    withPausedUsage(spans: TraceSpan[]): TraceSpan[] {
+      if (usage.size === 0) return spans;
+      return spans.map((span) => {
+        const spent = usage.get(span.blockId);
+        return spent ? { ...span, model: spent.model, tokens: spent.tokens, cost: spent.cost } : span;
+      });
     },
     /** What the final log keeps of the pauses: their decisions and the time spent waiting. */
     summary(): PauseSummary | null {

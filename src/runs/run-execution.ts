@@ -8,7 +8,7 @@ import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '..
 import { newId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
-import { summarizeCost } from '../services/cost.js';
+import { summarizeCost, type ExecutionCost } from '../services/cost.js';
 import { contentHash } from '../services/crypto.js';
 import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
@@ -124,14 +124,17 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     credential: (credentialId: string) => loadCredentialForRun(app.db, app.cipher, input.workflow.workspaceId, credentialId),
     // The agent block's conversation memory: this workflow's, written as each agent finishes (not with the log).
     memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
-    ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
+    ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
   };
 
   // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
   // is the whole run's; the owner is charged what the earlier parts were not.
   const priceOf = (result: ExecutionResult) => summarizeCost(result.traceSpans, input.parent ? 0 : app.config.baseCostUsd);
   /** The log of the run and what its caller is told; `cost` is given when the trace is not to be priced. */
-  const finishRun = (result: ExecutionResult, cost = priceOf(result)): FinishedRun => {
+  const finishRun = (ended: ExecutionResult, given?: ExecutionCost): FinishedRun => {
+    // A block stopped while it asked (an agent at a tool call) paid for model calls its span cannot show yet.
+    const result = ended.stopReason === 'paused' && pauses ? { ...ended, traceSpans: pauses.withPausedUsage(ended.traceSpans) } : ended;
+    const cost = given ?? priceOf(result);
     const activeMs = (input.resumption?.pause.activeMs ?? 0) + Math.round(result.durationMs);
     const pause =
       result.stopReason === 'paused' && pauses

@@ -233,9 +233,11 @@ describe('agent tools in runs', () => {
     expect(badName.status).toBe(400);
     expect(JSON.stringify(badName.body)).toMatch(/tools\.0\.name/);
 
-    const approval = await save(agentState([fn('lookup', { requiresApproval: true })]));
+    // A tool that needs approval is accepted; its approval time-out is held to the approval block's range.
+    expect((await save(agentState([fn('lookup', { requiresApproval: true })]))).status).toBe(201);
+    const approval = await save(agentState([fn('lookup', { requiresApproval: true, approvalTimeoutMs: 10 })]));
     expect(approval.status).toBe(400);
-    expect(JSON.stringify(approval.body)).toContain('approval of tool calls is not available yet');
+    expect(JSON.stringify(approval.body)).toMatch(/tools\.0\.approvalTimeoutMs.*must be at least 1000 ms/);
 
     // <args.x> names no block, and is still accepted: it is the model's argument.
     const ok = await save(agentState([{ type: 'http', name: 'x', request: { url: 'https://example.com/<args.id>' } }]));

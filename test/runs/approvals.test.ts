@@ -15,7 +15,7 @@ import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js'
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { migratedDataDir } from '../support/data-dir.js';
-import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice, startSluice, type SluiceProcess } from '../support/process.js';
 import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
 
 let t: TestApp;
@@ -256,15 +256,7 @@ describe('approval across a restart', { timeout: 120_000 }, () => {
   it('a run paused before kill -9 is resumed by the restarted server, without calling the upstream again', async () => {
     const dataDir = migratedDataDir('sluice-approval-');
     const key = generateApiKey();
-    const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
-    const call = async (server: SluiceProcess, method: string, path: string, body?: unknown) => {
-      const res = await fetch(server.url + path, {
-        method,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    };
+    const { env, call } = restartableSluice(dataDir, key);
     let server: SluiceProcess | undefined;
     try {
       server = await startSluice(env);

@@ -3,7 +3,8 @@
 // parameters schema must compile, so a broken tool is refused before any run pays for a model call.
 import { z } from 'zod';
 import { compileSchema } from '../../llm/index.js';
-import { TOOL_NAME_PATTERN } from '../../llm/tools.js';
+import { TOOL_NAME_PATTERN, type ToolApproval } from '../../llm/tools.js';
+import { approvalTimeoutSchema, defaultDecisionSchema } from '../approval.js';
 
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1 to 64 letters, digits, _ or -');
 const description = z.string().default('');
@@ -22,14 +23,26 @@ const parametersSchema = z
     }
   });
 
-// Pausing a run for a person to approve a tool call is not built yet: a tool that asks for it is refused rather than
-// run unreviewed.
+// A tool marked `requiresApproval` pauses the run before each of its calls until a person decides (README "Agents");
+// the time-out and its default decision work as the approval block's.
 const approval = {
-  requiresApproval: z
-    .boolean()
-    .optional()
-    .refine((value) => value !== true, 'approval of tool calls is not available yet; remove requiresApproval'),
+  requiresApproval: z.boolean().optional(),
+  approvalTimeoutMs: approvalTimeoutSchema,
+  approvalDefaultDecision: defaultDecisionSchema,
 };
+
+/** What an AgentTool is given of its entry's approval settings: nothing unless it asks for approval. */
+export function toolApproval(entry: { requiresApproval?: boolean; approvalTimeoutMs?: number; approvalDefaultDecision: 'approve' | 'reject' }): {
+  approval?: ToolApproval;
+} {
+  if (entry.requiresApproval !== true) return {};
+  return {
+    approval: {
+      defaultDecision: entry.approvalDefaultDecision,
+      ...(entry.approvalTimeoutMs !== undefined ? { timeoutMs: entry.approvalTimeoutMs } : {}),
+    },
+  };
+}
 
 export const workflowToolSchema = z.object({
   type: z.literal('workflow'),
@@ -74,6 +87,8 @@ export const mcpToolSchema = z.object({
   url: z.string().min(1, 'is required'),
   headers: z.record(z.string(), z.string()).optional(),
   include: z.array(z.string()).optional(),
+  /** Every tool of the server needs approval for each call. */
+  ...approval,
 });
 
 export const toolConfigSchema = z.discriminatedUnion('type', [workflowToolSchema, httpToolSchema, functionToolSchema, mcpToolSchema]);
@@ -81,6 +96,9 @@ export type ToolConfig = z.infer<typeof toolConfigSchema>;
 export type HttpToolConfig = z.infer<typeof httpToolSchema>;
 export type FunctionToolConfig = z.infer<typeof functionToolSchema>;
 export type WorkflowToolConfig = z.infer<typeof workflowToolSchema>;
+
+/** Whether any entry asks for approval (known from the configuration, before anything runs). */
+export const needsApproval = (tools: readonly ToolConfig[]) => tools.some((tool) => tool.requiresApproval === true);
 
 /** The name a tool is offered under; MCP entries bring their tools' own names, known only at run time. */
 export function configuredToolName(tool: ToolConfig): string | undefined {

@@ -4,7 +4,7 @@ import type { AgentTool } from '../../llm/tools.js';
 import { runUserCode } from '../../sandbox/index.js';
 import { referencesAsInputs } from '../references-as-data.js';
 import type { BlockRunContext, BlockServices } from '../types.js';
-import type { FunctionToolConfig } from './config.js';
+import { toolApproval, type FunctionToolConfig } from './config.js';
 
 export function functionTool(
   config: FunctionToolConfig,
@@ -15,7 +15,7 @@ export function functionTool(
     name: config.name,
     description: config.description,
     parameters: config.parameters,
-    ...(config.requiresApproval ? { requiresApproval: true } : {}),
+    ...toolApproval(config),
     async call(args, { signal }) {
       const { code, inputs } = referencesAsInputs(config.code, ctx);
       const outcome = await runUserCode({

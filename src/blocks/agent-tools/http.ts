@@ -7,7 +7,7 @@ import { sendHttpRequest } from '../../net/index.js';
 import { SLUICE_VERSION } from '../../version.js';
 import { findReferences, getPath, resolveValue, stringifyForTemplate } from '../../workflow/index.js';
 import type { BlockServices } from '../types.js';
-import type { HttpToolConfig } from './config.js';
+import { toolApproval, type HttpToolConfig } from './config.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** What the model reads of a response body; a longer one is cut, so one tool call cannot fill its context. */
@@ -58,7 +58,7 @@ export function httpTool(config: HttpToolConfig, services: BlockServices): Agent
     name: config.name,
     description: config.description,
     parameters: config.parameters,
-    ...(config.requiresApproval ? { requiresApproval: true } : {}),
+    ...toolApproval(config),
     async call(args, { signal }) {
       const { url: rawUrl, ...rest } = config.request;
       const request = { ...(fillArgs(rest, args) as Omit<HttpToolConfig['request'], 'url'>), url: fillUrl(stringifyForTemplate(rawUrl), args) };

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { guardedFetch } from '../../llm/guarded-fetch.js';
-import type { AgentTool } from '../../llm/tools.js';
+import type { AgentTool, ToolApproval } from '../../llm/tools.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../../net/index.js';
 import { findPolicyError } from '../../net/policy-error.js';
 import { SLUICE_VERSION } from '../../version.js';
@@ -16,6 +16,8 @@ export interface McpServerConfig {
   headers?: Record<string, string>;
   /** Only these of the server's tools are offered; all of them when absent. */
   include?: string[];
+  /** Each call of every tool of the server waits for a person's approval. */
+  approval?: ToolApproval;
 }
 
 /** The most tools pages read from one server: a server whose cursor never ends must not hang the run's start. */
@@ -134,6 +136,7 @@ export async function openMcpTools(
         name: tool.name,
         description: tool.description ?? tool.title ?? '',
         parameters: tool.inputSchema,
+        ...(config.approval ? { approval: config.approval } : {}),
         async call(args, context) {
           let result: Record<string, unknown>;
           try {

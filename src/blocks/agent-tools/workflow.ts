@@ -3,7 +3,7 @@
 // JSON Schema; its response is the result.
 import type { AgentTool } from '../../llm/tools.js';
 import type { BlockServices } from '../types.js';
-import type { WorkflowToolConfig } from './config.js';
+import { toolApproval, type WorkflowToolConfig } from './config.js';
 
 export async function workflowTool(config: WorkflowToolConfig, services: BlockServices): Promise<AgentTool> {
   const describe = services.describeSubWorkflow;
@@ -15,7 +15,7 @@ export async function workflowTool(config: WorkflowToolConfig, services: BlockSe
     name: config.name ?? config.workflowId,
     description: config.description ?? (target.description || `Runs the workflow "${target.name}"`),
     parameters: target.parameters,
-    ...(config.requiresApproval ? { requiresApproval: true } : {}),
+    ...toolApproval(config),
     async call(args, { signal, report }) {
       const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
       // The child's streamed text is its own business: only the agent's final answer streams to the caller.

@@ -6,7 +6,7 @@ import { answer, api } from '../api';
 import { canEdit } from '../roles';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
-import type { CancelAnswer } from '../types';
+import type { CancelAnswer, PausedRun } from '../types';
 import { Badge, ConfirmButton, ErrorBox, formatTime, LevelBadge, Spinner } from './ui';
 
 export type Decision = 'approved' | 'rejected' | 'cancelled' | 'cancelling';
@@ -29,6 +29,19 @@ export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?
 /** What an approval's time-out decides. */
 export function DefaultDecisionBadge({ decision }: { decision: 'approve' | 'reject' | null }) {
   return decision === 'approve' ? <Badge tone="ok">approve</Badge> : <Badge tone="error">reject</Badge>;
+}
+
+/** An agent's tool call waiting for a decision: which tool, with the arguments the model gave. */
+export function WaitingToolCall({ toolCall }: { toolCall: NonNullable<PausedRun['toolCall']> }) {
+  return (
+    <div className="waiting-tool-call small" data-testid="waiting-tool-call">
+      <span className="muted">Tool</span> <code data-testid="waiting-tool-name">{toolCall.name}</code>{' '}
+      <span className="muted">with arguments</span>
+      <pre data-testid="waiting-tool-arguments">
+        {JSON.stringify(toolCall.arguments, null, 2)}
+      </pre>
+    </div>
+  );
 }
 
 /** The note typed with a decision as `data: {note}`: JSON when it parses, else the text; nothing when empty. */

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { blocksReportedLabel, reportedBlockErrors } from '../../../src/workflow/block-errors.js';
 import { api, ApiError, errorMessage, readEventStream, toApiError } from '../api';
-import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
+import { ApprovalActions, cancelExecution, DecidedRun, DefaultDecisionBadge, usePausedRuns, WaitingToolCall, type Decision } from '../components/approvals';
 import { formatDuration, formatTime, JsonView, Spinner } from '../components/ui';
 import { Link } from '../router';
 import { useWorkspace } from '../session';
@@ -321,6 +321,7 @@ function PausedHere({ executionId }: { executionId: string }) {
   return (
     <div className="card" data-testid="run-approval">
       {entry?.message && <div className="paused-message">{entry.message}</div>}
+      {entry?.toolCall && <WaitingToolCall toolCall={entry.toolCall} />}
       {entry && (
         <div className="small muted">
           Since {formatTime(entry.pausedAt)}

@@ -80,6 +80,7 @@ export function ToolsField({ value, workflowId, onChange }: { value: unknown; wo
             {tool.type === 'http' && <HttpTool label={label} tool={tool} onChange={(t) => set(index, t)} />}
             {tool.type === 'function' && <FunctionTool label={label} tool={tool} onChange={(t) => set(index, t)} />}
             {tool.type === 'mcp' && <McpTool label={label} tool={tool} onChange={(t) => set(index, t)} />}
+            <ApprovalToggle label={label} tool={tool} onChange={(t) => set(index, t)} />
           </fieldset>
         );
       })}
@@ -91,6 +92,21 @@ export function ToolsField({ value, workflowId, onChange }: { value: unknown; wo
         ))}
       </div>
     </div>
+  );
+}
+
+/** `requiresApproval`: the run pauses before each call of the tool until a person approves or rejects it. */
+function ApprovalToggle({ label, tool, onChange }: { label: string; tool: Tool; onChange: (tool: Tool) => void }) {
+  const on = tool.requiresApproval === true;
+  const toggle = (checked: boolean) => {
+    const { requiresApproval: _dropped, ...rest } = tool;
+    onChange(checked ? { ...rest, type: tool.type, requiresApproval: true } : { ...rest, type: tool.type });
+  };
+  return (
+    <label className="check small" title="The run pauses before each call until someone approves it on the Approvals page">
+      <input type="checkbox" aria-label={`${label} needs approval`} checked={on} onChange={(e) => toggle(e.target.checked)} />
+      Needs approval before each call{tool.type === 'mcp' ? ' (every tool of the server)' : ''}
+    </label>
   );
 }
 

@@ -2,7 +2,7 @@
 // at its time-out; Approve / Reject with an optional note, or cancel the run. Decided runs stay listed below, each
 // followed until its log is written.
 import { useState } from 'react';
-import { ApprovalActions, DecidedRun, DefaultDecisionBadge, usePausedRuns, type Decision } from '../components/approvals';
+import { ApprovalActions, DecidedRun, DefaultDecisionBadge, usePausedRuns, WaitingToolCall, type Decision } from '../components/approvals';
 import { Badge, formatTime, QueryView } from '../components/ui';
 import { useWorkflowList, workflowNames } from '../queries';
 import { Link } from '../router';
@@ -36,8 +36,9 @@ export function ApprovalsPage() {
         </button>
       </div>
       <p className="muted small">
-        Runs that reached an approval block wait here until someone approves or rejects them, or their time-out applies
-        the default decision. Downstream blocks read <code>&lt;approval.approved&gt;</code> and <code>&lt;approval.data&gt;</code>.
+        Runs that reached an approval block, or an agent's call of a tool that needs approval, wait here until someone
+        approves or rejects them, or their time-out applies the default decision. A rejected tool call is told to the
+        model as refused, with the note as the reason. Downstream blocks read <code>&lt;approval.approved&gt;</code> and <code>&lt;approval.data&gt;</code>.
       </p>
       <QueryView query={paused} what="approvals" retry list={waiting} empty="No run is waiting for an approval.">
         <div className="paused-runs">
@@ -101,6 +102,7 @@ function PausedRunCard({
           {workflowName ?? run.workflowId}
         </Link>
       </div>
+      {run.toolCall && <WaitingToolCall toolCall={run.toolCall} />}
       <div className="paused-facts small">
         <span>
           <span className="muted">Paused at</span> {formatTime(run.pausedAt)}

@@ -201,20 +201,28 @@ function Approvals({ approvals, spans }: { approvals: ApprovalsSummary; spans: T
         <p className="muted small">No decision was made.</p>
       ) : (
         <ul className="decisions">
-          {decisions.map(([blockId, decision]) => (
-            <li key={blockId} data-testid="decision" data-block-name={names.get(blockId) ?? blockId}>
-              <strong>{names.get(blockId) ?? blockId}</strong>
-              {decision.approved ? <Badge tone="ok">approved</Badge> : <Badge tone="error">rejected</Badge>}
-              <span className="small">
-                by {by(decision.decidedBy)}, {formatTime(decision.decidedAt)}
-              </span>
-              {hasData(decision.data) && (
+          {decisions.map(([key, decision]) => {
+            const blockId = decision.toolCall?.blockId ?? key;
+            return (
+              <li key={key} data-testid="decision" data-block-name={names.get(blockId) ?? blockId}>
+                <strong>{names.get(blockId) ?? blockId}</strong>
+                {decision.toolCall && (
+                  <span className="small">
+                    <span className="muted">tool</span> <code>{decision.toolCall.name}</code>
+                  </span>
+                )}
+                {decision.approved ? <Badge tone="ok">approved</Badge> : <Badge tone="error">rejected</Badge>}
                 <span className="small">
-                  <span className="muted">data</span> <code>{JSON.stringify(decision.data)}</code>
+                  by {by(decision.decidedBy)}, {formatTime(decision.decidedAt)}
                 </span>
-              )}
-            </li>
-          ))}
+                {hasData(decision.data) && (
+                  <span className="small">
+                    <span className="muted">data</span> <code>{JSON.stringify(decision.data)}</code>
+                  </span>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

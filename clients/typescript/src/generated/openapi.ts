@@ -5223,6 +5223,12 @@ export interface components {
                 pausedAt: string;
                 timeoutAt: string | null;
                 defaultDecision: ("approve" | "reject") | null;
+                /** @description Set when an agent's tool call waits (blockId is the agent's): the tool and the model's arguments */
+                toolCall?: {
+                    id: string;
+                    name: string;
+                    arguments: unknown;
+                };
             }[];
         };
         /** @description An SSE chunk record */
@@ -5569,6 +5575,7 @@ export interface components {
                     /** @description Time spent waiting for decisions (not in totalDurationMs) */
                     pausedMs: number;
                     firstStartedAt: string;
+                    /** @description By approval block id, or for an agent tool call `<blockId>:<step>:<call id>` */
                     decisions: {
                         [key: string]: {
                             approved: boolean;
@@ -5576,6 +5583,12 @@ export interface components {
                             decidedBy: string | null;
                             /** @description ISO 8601 */
                             decidedAt: string;
+                            /** @description Set for a decision about an agent's tool call (its key is `<blockId>:<step>:<call id>`) */
+                            toolCall?: {
+                                blockId: string;
+                                id: string;
+                                name: string;
+                            };
                         };
                     };
                 } | null;

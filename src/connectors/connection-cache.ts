@@ -35,7 +35,8 @@ export function createConnectionCache(options: { idleMs?: number; now?: () => nu
   const idleMs = options.idleMs ?? 60_000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
-  let sweeper: NodeJS.Timeout | undefined;
+  // Typed without Node's namespace: the web app's typecheck reaches this module through the block types.
+  let sweeper: ReturnType<typeof setInterval> | undefined;
 
   const closeEntry = async (entry: Entry) => {
     entries.delete(entry.key);
@@ -67,7 +68,10 @@ export function createConnectionCache(options: { idleMs?: number; now?: () => nu
         entry = { key, kindKey, connection, close: opener.close as (c: unknown) => Promise<void>, users: 0, lastUsed: now() };
         entries.set(key, entry);
         connection.catch(() => entries.get(key) === entry && entries.delete(key));
-        sweeper ??= setInterval(sweep, Math.max(1_000, Math.min(idleMs, 30_000))).unref();
+        if (sweeper === undefined) {
+          sweeper = setInterval(sweep, Math.max(1_000, Math.min(idleMs, 30_000)));
+          (sweeper as { unref?: () => void }).unref?.();
+        }
       }
       entry.users++;
       try {

@@ -592,6 +592,7 @@ const blockType = z
         options: z.array(z.string()).optional(),
         placeholder: z.string().optional(),
         help: z.string().optional(),
+        credentialTypes: z.array(z.string()).optional().describe("A `credential` field's accepted credential types"),
         conditional: z.boolean().describe('Shown by the editor only for some values of the other fields'),
       }),
     ),

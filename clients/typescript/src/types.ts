@@ -20,6 +20,9 @@ export type WorkflowStatus = Schemas['WorkflowStatus'];
 export type WorkflowDocument = Schemas['WorkflowDocument'];
 export type WorkflowExport = Schemas['WorkflowExport'];
 export type WorkflowImportResult = Schemas['WorkflowImportResult'];
+/** A stored credential as reads show it: its non-secret fields and which secret fields are set, never their values. */
+export type Credential = Schemas['Credential'];
+export type CredentialTest = Schemas['CredentialTest'];
 export type ExecuteResult = Schemas['ExecuteResult'];
 export type ExecuteAccepted = Schemas['ExecuteAccepted'];
 export type StreamChunk = Schemas['StreamChunk'];

@@ -4632,10 +4632,12 @@ export interface components {
                 key: string;
                 label: string;
                 /** @enum {string} */
-                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools";
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools" | "credential";
                 options?: string[];
                 placeholder?: string;
                 help?: string;
+                /** @description A `credential` field's accepted credential types */
+                credentialTypes?: string[];
                 /** @description Shown by the editor only for some values of the other fields */
                 conditional: boolean;
             }[];

@@ -79,6 +79,9 @@ export const workflowDocument = z.strictObject({
   description: z.string(),
   state: workflowState,
   environment: z.array(z.string()).describe('Environment variables the state references'),
+  credentials: z
+    .array(z.strictObject({ name: z.string(), type: z.string() }))
+    .describe('Stored credentials the blocks name (their `credentialId` is `{"credential": name}` in the state); never their data'),
 });
 export const workflowExport = z.strictObject({
   data: workflowDocument,

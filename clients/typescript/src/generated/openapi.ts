@@ -1524,6 +1524,10 @@ export interface paths {
                         document: unknown;
                         folderId?: string | null;
                         name?: string;
+                        /** @description The document's credential names mapped to credential ids of the workspace; a name not mapped here takes the workspace's credential of the same name and type */
+                        credentials?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -4807,6 +4811,11 @@ export interface components {
             };
             /** @description Environment variables the state references */
             environment: string[];
+            /** @description Stored credentials the blocks name (their `credentialId` is `{"credential": name}` in the state); never their data */
+            credentials: {
+                name: string;
+                type: string;
+            }[];
         };
         WorkflowExport: {
             data: components["schemas"]["WorkflowDocument"];

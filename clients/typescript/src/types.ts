@@ -79,6 +79,8 @@ export type Session = Schemas['Session'];
 export type WorkflowCreate = JsonBody<'/api/v1/workflows', 'post'>;
 export type WorkflowUpdate = JsonBody<'/api/v1/workflows/{workflowId}', 'patch'>;
 export type WorkflowImport = JsonBody<'/api/v1/workflows/import', 'post'>;
+export type CredentialCreate = JsonBody<'/api/v1/credentials', 'post'>;
+export type CredentialUpdate = JsonBody<'/api/v1/credentials/{credentialId}', 'patch'>;
 export type SubscriptionCreate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks', 'post'>;
 export type SubscriptionUpdate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}', 'patch'>;
 /** The declared Input Format fields of the workflow's API trigger. */

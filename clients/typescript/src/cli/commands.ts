@@ -1,7 +1,8 @@
-// The commands that talk to a Sluice server through the client: login, workflows, run, logs, runs. Registered on the
+// The commands that talk to a Sluice server through the client: login, workflows, run, logs, runs, credentials. Registered on the
 // repository's `sluice` command (src/cli/main.ts) and on this package's own `sluice-client` binary (bin.ts).
 // Results go to stdout (one JSON document, or one JSON line per record, with --json); messages and errors to stderr.
 import type { Command } from 'commander';
+import { registerCredentials } from './commands/credentials.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs.js';
 import { registerRun } from './commands/run.js';
@@ -14,4 +15,5 @@ export function registerClientCommands(program: Command): void {
   registerRun(program);
   registerLogs(program);
   registerRuns(program);
+  registerCredentials(program);
 }

@@ -204,3 +204,25 @@ describe('API block with a credential', () => {
     expect(applied.body.data).toEqual({ ok: true, message: 'bearer credential: applied to each request', durationMs: expect.any(Number) });
   });
 });
+
+describe('API block credential without SLUICE_ALLOW_PRIVATE_NETWORK', () => {
+  it('refuses a token endpoint on a private address when testing the credential', async () => {
+    const strict = await startTestApp({ SLUICE_ALLOW_PRIVATE_NETWORK: 'false' });
+    try {
+      const created = await strict.request('POST', '/api/v1/credentials', {
+        body: {
+          workspaceId: strict.workspaceId,
+          name: 'Private OAuth',
+          type: 'http',
+          data: { scheme: 'oauth2', tokenUrl: `${base}/token`, clientId: 'sluice', clientSecret: SECRETS.clientSecret },
+        },
+      });
+      const calls = tokenCalls;
+      const tested = await strict.request('POST', `/api/v1/credentials/${created.body.data.id}/test`);
+      expect(tested.body.data).toMatchObject({ ok: false, message: expect.stringMatching(/Refused to connect to 127\.0\.0\.1/) });
+      expect(tokenCalls).toBe(calls);
+    } finally {
+      await strict.close();
+    }
+  });
+});

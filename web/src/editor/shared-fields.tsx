@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../api';
 import { useCredentialList, useWorkflowList } from '../queries';
+import { Link } from '../router';
 import { useWorkspace } from '../session';
 import { CodeField } from './CodeField';
 import type { FieldProblem } from './problems';
@@ -95,7 +96,7 @@ export function CredentialSelect({ label, value, types, onChange }: { label: str
       {credentials.isError && <div className="muted tiny error-text">Could not load the credentials: {errorMessage(credentials.error)}</div>}
       {credentials.isSuccess && choices.length === 0 && (
         <div className="muted tiny">
-          No {types?.join(' or ')} credential yet: add one on the <a href="/credentials">Credentials</a> page.
+          No {types?.join(' or ')} credential yet: add one on the <Link to="/credentials">Credentials</Link> page.
         </div>
       )}
     </>

@@ -17,7 +17,41 @@ const ROTATED_TOKEN = 'browser-token-rotated-2b9f';
 
 describe('credentials page', { timeout: 150_000 }, () => {
   it('creates, lists without the secret, tests, rotates, renames, picks in a block and deletes a credential', withFailureShot('failure-credentials', journey));
+  it('shows a viewer the list read-only, with the reason', withFailureShot('failure-credentials-viewer', viewerJourney));
 });
+
+async function viewerJourney() {
+  const workspace = await workspaceId();
+  const created = await keyApi('/api/v1/credentials', {
+    method: 'POST',
+    body: { workspaceId: workspace, name: 'Shared DB', type: 'postgres', data: { host: 'db.internal', user: 'app', password: 'viewer-never-sees', database: 'orders' } },
+  });
+  expect(created.status).toBe(201);
+  const invite = await keyApi(`/api/v1/workspaces/${workspace}/invites`, { method: 'POST', body: { role: 'viewer' } });
+  const token = new URL((invite.body.data as { url: string }).url).searchParams.get('token');
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const viewer = await context.newPage();
+    viewer.setDefaultTimeout(15_000);
+    await viewer.goto(`${app.url}/invite?token=${token}`);
+    await viewer.getByLabel('Email').fill('viewer@example.com');
+    await viewer.getByLabel('Password', { exact: true }).fill('viewer-password-42');
+    await viewer.getByLabel('Repeat password').fill('viewer-password-42');
+    await viewer.getByRole('button', { name: /^Join / }).click();
+    await viewer.getByRole('heading', { name: 'Workflows' }).waitFor();
+    await viewer.getByRole('link', { name: 'Credentials' }).click();
+    const row = viewer.getByTestId('credential-row').filter({ hasText: 'Shared DB' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('host: db.internal');
+    expect(await row.textContent()).toContain('password set');
+    expect(await viewer.getByTestId('credentials-hint').textContent()).toContain('Viewers see the credentials but cannot create, test, change or delete them');
+    expect(await viewer.getByRole('button', { name: 'New credential' }).count()).toBe(0);
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await viewer.content()).not.toContain('viewer-never-sees');
+  } finally {
+    await context.close();
+  }
+}
 
 async function journey() {
   await signedIn();

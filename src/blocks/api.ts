@@ -2,11 +2,14 @@
 // blocks. HTTP failures are data, not exceptions: the block reports them in `error` and workflows branch on `status`.
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
+import { assertCredentialType } from '../connectors/credential-data.js';
+import { dropCachedToken, httpAuthFor, redact, type HttpAuth } from '../connectors/http-auth.js';
+import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { sendHttpRequest } from '../net/index.js';
 import { SLUICE_VERSION } from '../version.js';
 import { apiForm } from './forms.js';
 import { defineBlock } from './define-block.js';
-import type { BlockResult } from './types.js';
+import type { BlockResult, BlockRunContext } from './types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
@@ -22,6 +25,8 @@ export const apiBlockConfigSchema = z.object({
   body: z.unknown().optional(),
   timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
   retries: z.coerce.number().int().min(0).max(10).default(3),
+  /** An `http` credential of the workspace whose auth is applied to the request (docs/workflows.md "API"). */
+  credentialId: z.string().optional(),
 });
 
 export type ApiBlockConfig = z.infer<typeof apiBlockConfigSchema>;
@@ -34,7 +39,7 @@ function stringifyValue(value: unknown): string {
 }
 
 /** Appends the params to any query string already in the URL, leaving the existing part byte-for-byte as it was. */
-function withQueryParams(url: URL, params: ApiBlockConfig['queryParams']): URL {
+function withQueryParams(url: URL, params: { key: string; value: unknown }[]): URL {
   const added = params
     .filter((p) => p.key !== '')
     .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(stringifyValue(p.value))}`);
@@ -87,6 +92,29 @@ function parseAbsoluteHttpUrl(input: string): URL | string {
   }
 }
 
+/** The request's auth from the block's `credentialId`, and how to get it again after a 401 (OAuth2 only). */
+interface CredentialAuth {
+  auth: HttpAuth;
+  /** Drops the cached OAuth2 token and fetches a new one; undefined for schemes with nothing to refresh. */
+  refresh?: () => Promise<HttpAuth>;
+}
+
+async function credentialAuth(ctx: BlockRunContext<ApiBlockConfig>, credentialId: string): Promise<CredentialAuth> {
+  if (!ctx.services.credential) throw new Error('Credentials are not available here');
+  const credential = await ctx.services.credential(credentialId);
+  assertCredentialType(credential, ['http']);
+  const load = () => httpAuthFor(credential, { allowPrivateNetwork: ctx.services.allowPrivateNetwork, signal: ctx.signal });
+  const auth = await load();
+  if (credential.data.scheme !== 'oauth2') return { auth };
+  return {
+    auth,
+    refresh: () => {
+      dropCachedToken(credential);
+      return load();
+    },
+  };
+}
+
 export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
   async run(ctx) {
@@ -106,16 +134,43 @@ export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
       if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
     }
 
-    const response = await sendHttpRequest({
-      url: url.href,
-      method: config.method,
-      headers,
-      body,
-      timeoutMs: config.timeoutMs,
-      retries: config.retries,
-      signal: ctx.signal,
-      allowPrivateNetwork: ctx.services.allowPrivateNetwork,
-    });
+    // The credential's auth is applied over the block's own headers and never shown: the span records the block's
+    // config (which holds only the credential's id), and errors have the credential's secrets redacted.
+    const credentialId = config.credentialId?.trim() ?? '';
+    let credential: CredentialAuth | undefined;
+    if (credentialId !== '') {
+      try {
+        credential = await credentialAuth(ctx, credentialId);
+      } catch (error) {
+        return { ...failure(connectorErrorMessage(error)), continueOnError: true };
+      }
+    }
+    const send = (auth: HttpAuth | undefined) => {
+      const authHeaders = auth ? Object.keys(auth.headers).map((name) => name.toLowerCase()) : [];
+      const ownHeaders = Object.entries(headers).filter(([name]) => !authHeaders.includes(name.toLowerCase()));
+      return sendHttpRequest({
+        url: (auth ? withQueryParams(url, auth.query.map(([key, value]) => ({ key, value }))) : url).href,
+        method: config.method,
+        headers: { ...Object.fromEntries(ownHeaders), ...auth?.headers },
+        body,
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        signal: ctx.signal,
+        allowPrivateNetwork: ctx.services.allowPrivateNetwork,
+      });
+    };
+    let auth = credential?.auth;
+    let response = await send(auth);
+    // An OAuth2 token the API no longer accepts (revoked, expired early) is fetched again, once.
+    if (response.status === 401 && credential?.refresh) {
+      try {
+        auth = await credential.refresh();
+      } catch (error) {
+        return { ...failure(connectorErrorMessage(error)), continueOnError: true };
+      }
+      response = await send(auth);
+    }
+    if (response.error && auth) response.error = redact(response.error, auth.secrets);
 
     // Once a request was attempted, its outcome (non-2xx or transport failure) is data for the workflow to branch
     // on via <api.status>; only an unusable configuration (bad URL above) fails the block outright.

@@ -22,6 +22,8 @@ export interface BlockTypeView {
     options?: string[];
     placeholder?: string;
     help?: string;
+    /** A `credential` field's accepted credential types. */
+    credentialTypes?: string[];
     /** Shown by the editor only for some values of the other fields (the API block's body for POST, PUT, PATCH). */
     conditional: boolean;
   }[];
@@ -51,9 +53,10 @@ function describe(form: BlockForm): BlockTypeView {
     description: form.description,
     trigger: blockRegistry[form.type]?.trigger ?? null,
     outputs: [...form.outputs],
-    fields: form.fields.map(({ when, options, ...field }) => ({
+    fields: form.fields.map(({ when, options, credentialTypes, ...field }) => ({
       ...field,
       ...(options ? { options: [...options] } : {}),
+      ...(credentialTypes ? { credentialTypes: [...credentialTypes] } : {}),
       conditional: when !== undefined,
     })),
     defaultConfig: form.defaultConfig(),

@@ -3,6 +3,7 @@
 // this module as it is. Each block definition points at its form (BlockDefinition.form), so renaming a config key
 // without its field is a type error in the server's typecheck; test/blocks/forms.test.ts checks every default config
 // and select option against the block's config schema.
+import type { CredentialType } from '../connectors/credential-data.js';
 import type { Loop, Parallel } from '../workflow/index.js';
 // From limits.ts itself, not the index: the web app's workflow list imports this module, and the index brings zod.
 import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/limits.js';
@@ -10,7 +11,8 @@ import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/li
 /**
  * How a field is edited. `workflow`: a select of the workspace's other workflows (the workflow block's `workflowId`);
  * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`); `tools`: the agent
- * block's tool entries (workflow, http, function and mcp), each with its own small form.
+ * block's tool entries (workflow, http, function and mcp), each with its own small form; `credential`: a select of
+ * the workspace's stored credentials of the field's `credentialTypes` (saved as the credential's id).
  */
 export const FIELD_KINDS = [
   'text',
@@ -26,6 +28,7 @@ export const FIELD_KINDS = [
   'workflow',
   'inputMap',
   'tools',
+  'credential',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -36,6 +39,8 @@ export interface FormField<Key extends string = string> {
   options?: readonly string[];
   placeholder?: string;
   help?: string;
+  /** For a `credential` field: the credential types the block accepts (the picker offers only those). */
+  credentialTypes?: readonly CredentialType[];
   /** Shown only when this returns true for the current config. */
   when?: (config: Record<string, unknown>) => boolean;
 }
@@ -140,6 +145,13 @@ export const apiForm = form({
     { key: 'method', label: 'Method', kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
     { key: 'queryParams', label: 'Query parameters', kind: 'keyValue' },
     { key: 'headers', label: 'Headers', kind: 'keyValue' },
+    {
+      key: 'credentialId',
+      label: 'Credential (optional)',
+      kind: 'credential',
+      credentialTypes: ['http'],
+      help: 'An http credential: its bearer token, basic auth, API key or OAuth2 token is added to the request.',
+    },
     {
       key: 'body',
       label: 'Body (JSON)',

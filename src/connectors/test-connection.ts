@@ -3,6 +3,7 @@
 import type { ConnectionCache } from './connection-cache.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
 import type { HostPolicy } from './host-policy.js';
+import { testHttpCredential } from './http-auth.js';
 
 export interface ConnectorContext {
   connections: ConnectionCache;
@@ -13,7 +14,10 @@ export interface ConnectorContext {
 /** Opens a connection (not from the cache: a test must prove the stored data works now) and answers what it saw. */
 export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorContext) => Promise<string>;
 
-const testers: Partial<Record<CredentialType, ConnectionTester>> = {};
+const testers: Partial<Record<CredentialType, ConnectionTester>> = {
+  http: (credential, ctx) =>
+    testHttpCredential(credential as ResolvedCredential<'http'>, { allowPrivateNetwork: ctx.policy.allowPrivateNetwork, signal: ctx.signal }),
+};
 
 export const TEST_TIMEOUT_MS = 10_000;
 

@@ -79,6 +79,9 @@ export const workflowDocument = z.strictObject({
   description: z.string(),
   state: workflowState,
   environment: z.array(z.string()).describe('Environment variables the state references'),
+  credentials: z
+    .array(z.strictObject({ name: z.string(), type: z.string() }))
+    .describe('Stored credentials the blocks name (their `credentialId` is `{"credential": name}` in the state); never their data'),
 });
 export const workflowExport = z.strictObject({
   data: workflowDocument,
@@ -631,6 +634,7 @@ const blockType = z
         options: z.array(z.string()).optional(),
         placeholder: z.string().optional(),
         help: z.string().optional(),
+        credentialTypes: z.array(z.string()).optional().describe("A `credential` field's accepted credential types"),
         conditional: z.boolean().describe('Shown by the editor only for some values of the other fields'),
       }),
     ),

@@ -6,9 +6,17 @@
 // header or query parameter named like a credential, an MCP server's header named so) is replaced by a reference to a variable named after its block and field, so the
 // importing workspace sets that variable instead of finding the secret in a file. Function code and URLs are exported
 // as written. Pinned outputs (docs/workflows.md "Pinned data") are not exported.
+//
+// Stored credentials travel by name: a block's `credentialId` becomes `{"credential": "<name>"}` in the document (the
+// credential's data is never in it) and the document lists the credentials it names with their types; an import maps
+// each name to a credential of the target workspace, by the same name and type or as the import body's `credentials`
+// says, and refuses (400 CREDENTIALS_UNMAPPED, naming them) when one cannot be mapped.
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
+import { credentialTypeSchema, type CredentialType } from '../connectors/credential-data.js';
 import type { Db } from '../db/client.js';
-import { badRequest } from '../errors.js';
+import { credentials } from '../db/schema.js';
+import { AppError, badRequest } from '../errors.js';
 import { findReferences, withoutPins, type WorkflowState } from '../workflow/index.js';
 import { ENV_NAME_PATTERN, listEnvVarNames } from './env-vars.js';
 import { checkState, createWorkflow } from './workflows.js';
@@ -24,6 +32,13 @@ export interface WorkflowDocument {
   state: WorkflowState;
   /** Every environment variable the state references, for whoever imports it to set. */
   environment: string[];
+  /** The stored credentials the blocks name (`credentialId: {"credential": name}`), for whoever imports it to map. */
+  credentials: DocumentCredential[];
+}
+
+export interface DocumentCredential {
+  name: string;
+  type: CredentialType;
 }
 
 /** A literal secret the export replaced by a variable reference. */
@@ -45,7 +60,94 @@ export const workflowDocumentSchema = z.strictObject({
   description: z.string().max(2000).default(''),
   state: z.unknown(),
   environment: z.array(z.string().regex(ENV_NAME_PATTERN, 'must be a variable name')).max(1000).optional(),
+  credentials: z.array(z.strictObject({ name: z.string().min(1).max(200), type: credentialTypeSchema })).max(1000).optional(),
 });
+
+/** How a document names a stored credential in place of its id. */
+const credentialMarker = z.strictObject({ credential: z.string().min(1).max(200).nullable() });
+type CredentialMarker = z.infer<typeof credentialMarker>;
+
+/** The blocks' `credentialId` fields (any block type: the connector blocks and the API block all use this key). */
+function credentialFields(state: { blocks?: unknown }): { config: Record<string, unknown>; at: string }[] {
+  const blocks = state.blocks && typeof state.blocks === 'object' ? (state.blocks as Record<string, { config?: unknown }>) : {};
+  const found: { config: Record<string, unknown>; at: string }[] = [];
+  for (const [id, block] of Object.entries(blocks)) {
+    const config = block?.config;
+    if (config && typeof config === 'object' && !Array.isArray(config) && 'credentialId' in config) {
+      found.push({ config: config as Record<string, unknown>, at: `blocks.${id}.config.credentialId` });
+    }
+  }
+  return found;
+}
+
+/** Replaces each credential id by the credential's name (null for one that is not in the workspace any more). */
+async function namedCredentials(db: Db, workspaceId: string, state: WorkflowState): Promise<DocumentCredential[]> {
+  const fields = credentialFields(state).filter(({ config }) => typeof config.credentialId === 'string' && config.credentialId !== '');
+  if (fields.length === 0) return [];
+  const ids = [...new Set(fields.map(({ config }) => config.credentialId as string))];
+  const rows = await db
+    .select({ id: credentials.id, name: credentials.name, type: credentials.type })
+    .from(credentials)
+    .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.id, ids)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const named = new Map<string, DocumentCredential>();
+  for (const { config } of fields) {
+    const row = byId.get(config.credentialId as string);
+    config.credentialId = { credential: row?.name ?? null } satisfies CredentialMarker;
+    if (row) named.set(row.name, { name: row.name, type: row.type as CredentialType });
+  }
+  return [...named.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Puts credential ids of the target workspace in place of the document's names: the body's `credentials` map first
+ * (name → id), else the workspace's credential of the same name and type. A name that maps to nothing is a 400 that
+ * lists every such name, so the importer can send the map.
+ */
+async function mapCredentials(
+  db: Db,
+  workspaceId: string,
+  state: { blocks?: unknown },
+  listed: readonly DocumentCredential[],
+  mapping: Record<string, string>,
+): Promise<void> {
+  const fields = credentialFields(state)
+    .map((field) => ({ ...field, marker: credentialMarker.safeParse(field.config.credentialId) }))
+    .filter((field) => field.marker.success);
+  if (fields.length === 0) return;
+  const rows = await db
+    .select({ id: credentials.id, name: credentials.name, type: credentials.type })
+    .from(credentials)
+    .where(eq(credentials.workspaceId, workspaceId));
+  const typeOf = new Map(listed.map((c) => [c.name, c.type]));
+  const unmapped = new Map<string, string>();
+  const resolve = (name: string): string | undefined => {
+    const expected = typeOf.get(name);
+    const wanted = mapping[name];
+    if (wanted !== undefined) {
+      const row = rows.find((r) => r.id === wanted);
+      if (!row) unmapped.set(name, `mapped to ${JSON.stringify(wanted)}, which is not a credential of this workspace`);
+      else if (expected && row.type !== expected) unmapped.set(name, `mapped to "${row.name}", a ${row.type} credential; the workflow needs ${expected}`);
+      return row && (!expected || row.type === expected) ? row.id : undefined;
+    }
+    const same = rows.find((r) => r.name === name && (!expected || r.type === expected));
+    if (!same) unmapped.set(name, `no ${expected ?? ''}${expected ? ' ' : ''}credential named "${name}" in this workspace: map it in "credentials"`);
+    return same?.id;
+  };
+  for (const { config, marker } of fields) {
+    const name = (marker.data as CredentialMarker).credential;
+    config.credentialId = name === null ? '' : (resolve(name) ?? '');
+  }
+  if (unmapped.size > 0) {
+    const names = [...unmapped.keys()];
+    throw new AppError(
+      'CREDENTIALS_UNMAPPED',
+      400,
+      `Map the workflow's credentials to credentials of this workspace: ${names.map((n) => JSON.stringify(n)).join(', ')} (send "credentials": {"<name>": "<credentialId>"})`,
+      names.map((name) => ({ path: `credentials.${name}`, message: unmapped.get(name) as string })),
+    );
+  }
+}
 
 /** Environment variable names referenced anywhere in a value (strings inside objects and arrays). */
 function referencedVariables(value: unknown, into = new Set<string>()): Set<string> {
@@ -127,12 +229,16 @@ export function withoutSecrets(state: WorkflowState): { state: WorkflowState; re
   return { state: copy, replaced };
 }
 
-export function exportWorkflow(row: { name: string; description: string; state: WorkflowState }): {
+export async function exportWorkflow(
+  db: Db,
+  row: { workspaceId: string; name: string; description: string; state: WorkflowState },
+): Promise<{
   document: WorkflowDocument;
   replacedSecrets: ReplacedSecret[];
-} {
+}> {
   // Pinned outputs stay behind: they are recorded data (an upstream's answer may hold anything), not the workflow.
   const { state, replaced } = withoutSecrets(withoutPins(row.state));
+  const named = await namedCredentials(db, row.workspaceId, state);
   return {
     document: {
       format: WORKFLOW_DOCUMENT_FORMAT,
@@ -141,6 +247,7 @@ export function exportWorkflow(row: { name: string; description: string; state: 
       description: row.description,
       state,
       environment: [...referencedVariables(state)].sort(),
+      credentials: named,
     },
     replacedSecrets: replaced,
   };
@@ -152,7 +259,7 @@ export function exportWorkflow(row: { name: string; description: string; state: 
  */
 export async function importWorkflow(
   db: Db,
-  input: { workspaceId: string; document: unknown; folderId?: string | null; name?: string },
+  input: { workspaceId: string; document: unknown; folderId?: string | null; name?: string; credentials?: Record<string, string> },
 ) {
   const parsed = workflowDocumentSchema.safeParse(input.document);
   if (!parsed.success) {
@@ -162,6 +269,11 @@ export async function importWorkflow(
     );
   }
   const document = parsed.data;
+  if (document.state && typeof document.state === 'object') {
+    const copy = structuredClone(document.state) as { blocks?: unknown };
+    await mapCredentials(db, input.workspaceId, copy, document.credentials ?? [], input.credentials ?? {});
+    document.state = copy;
+  }
   const state = checkState(document.state, 'document.state');
   const row = await createWorkflow(db, {
     workspaceId: input.workspaceId,

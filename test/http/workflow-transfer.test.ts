@@ -226,3 +226,68 @@ describe('workflow export and import', () => {
     expect(noKey.status).toBe(401);
   });
 });
+
+describe('workflow export and import: stored credentials', () => {
+  const TOKEN = 'cred-token-never-exported-9c1';
+  const credential = async (workspaceId: string, name: string, type: string, data: Record<string, unknown>) => {
+    const res = await t.request('POST', '/api/v1/credentials', { apiKey: t.personalKey, body: { workspaceId, name, type, data } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.data.id as string;
+  };
+  const callWith = (credentialId: string) =>
+    makeState(
+      [
+        { id: 'start', type: 'api_trigger', name: 'Start' },
+        { id: 'call', type: 'api', name: 'Call', config: { url: 'https://example.com/x', method: 'GET', credentialId } },
+      ],
+      [['start', 'call']],
+    );
+
+  it('exports a credential by name without its data, and maps it on import by name and type, or as the body says', async () => {
+    const ours = await credential(t.workspaceId, 'Orders API', 'http', { scheme: 'bearer', token: TOKEN });
+    const source = await create(callWith(ours), 'With credential');
+    const exported = await t.request('GET', `/api/v1/workflows/${source.id}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.text).not.toContain(TOKEN);
+    expect(exported.text).not.toContain(ours);
+    const document = exported.body.data;
+    expect(document.state.blocks.call.config.credentialId).toEqual({ credential: 'Orders API' });
+    expect(document.credentials).toEqual([{ name: 'Orders API', type: 'http' }]);
+
+    // Nothing of that name in the other workspace: a 400 naming what to map.
+    const unmapped = await t.request('POST', '/api/v1/workflows/import', { apiKey: t.personalKey, body: { workspaceId: otherWorkspace, document } });
+    expect(unmapped.status).toBe(400);
+    expect(unmapped.body.code).toBe('CREDENTIALS_UNMAPPED');
+    expect(unmapped.body.error).toContain('"Orders API"');
+    expect(unmapped.body.details).toEqual([{ path: 'credentials.Orders API', message: expect.stringContaining('no http credential named "Orders API"') }]);
+
+    // A credential of the same name but another type is not taken; mapping to it is refused too.
+    const wrongType = await credential(otherWorkspace, 'Orders API', 'redis', { host: '127.0.0.1' });
+    expect((await t.request('POST', '/api/v1/workflows/import', { apiKey: t.personalKey, body: { workspaceId: otherWorkspace, document } })).status).toBe(400);
+    const mappedWrong = await t.request('POST', '/api/v1/workflows/import', {
+      apiKey: t.personalKey,
+      body: { workspaceId: otherWorkspace, document, credentials: { 'Orders API': wrongType } },
+    });
+    expect(mappedWrong.body.details[0].message).toContain('a redis credential');
+
+    // Mapped explicitly to a credential of another name.
+    const theirs = await credential(otherWorkspace, 'Orders (staging)', 'http', { scheme: 'bearer', token: 'x-staging' });
+    const mapped = await t.request('POST', '/api/v1/workflows/import', {
+      apiKey: t.personalKey,
+      body: { workspaceId: otherWorkspace, document, credentials: { 'Orders API': theirs } },
+    });
+    expect(mapped.status, mapped.text).toBe(201);
+    expect(mapped.body.data.state.blocks.call.config.credentialId).toBe(theirs);
+    // A credential id from elsewhere is not accepted as a mapping.
+    const foreign = await t.request('POST', '/api/v1/workflows/import', {
+      apiKey: t.personalKey,
+      body: { workspaceId: otherWorkspace, document, credentials: { 'Orders API': ours } },
+    });
+    expect(foreign.status).toBe(400);
+
+    // Back into the source workspace: mapped automatically by name and type.
+    const same = await t.request('POST', '/api/v1/workflows/import', { body: { workspaceId: t.workspaceId, document, name: 'Copy' } });
+    expect(same.status, same.text).toBe(201);
+    expect(same.body.data.state.blocks.call.config.credentialId).toBe(ours);
+  });
+});

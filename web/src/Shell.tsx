@@ -20,6 +20,7 @@ const LogsPage = lazy(() => import('./pages/Logs').then((m) => ({ default: m.Log
 const ApprovalsPage = lazy(() => import('./pages/Approvals').then((m) => ({ default: m.ApprovalsPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
 const MembersPage = lazy(() => import('./pages/Members').then((m) => ({ default: m.MembersPage })));
+const CredentialsPage = lazy(() => import('./pages/Credentials').then((m) => ({ default: m.CredentialsPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -74,6 +75,7 @@ function Shell() {
   else if (section === 'approvals') page = <ApprovalsPage />;
   else if (section === 'settings') page = <SettingsPage />;
   else if (section === 'members') page = <MembersPage />;
+  else if (section === 'credentials') page = <CredentialsPage />;
   else page = <div className="page-message">Nothing here. <Link to="/workflows">Go to workflows</Link></div>;
 
   return (
@@ -104,6 +106,7 @@ function Shell() {
           </Link>
           <Link to="/logs" className={section === 'logs' ? 'active' : ''}>Logs</Link>
           <Link to="/members" className={section === 'members' ? 'active' : ''}>Members</Link>
+          <Link to="/credentials" className={section === 'credentials' ? 'active' : ''}>Credentials</Link>
           <Link to="/settings" className={section === 'settings' ? 'active' : ''}>Settings</Link>
         </nav>
         <div className="topbar-user">

@@ -11,6 +11,14 @@ export function useWorkflowList(workspaceId: string) {
   });
 }
 
+/** The workspace's stored credentials: the Credentials page and the block forms' credential picker share it. */
+export function useCredentialList(workspaceId: string) {
+  return useQuery({
+    queryKey: ['credentials', workspaceId],
+    queryFn: () => answer(api.GET('/api/v1/credentials', { params: { query: { workspaceId } } })).then((r) => r.data),
+  });
+}
+
 /** Workflow names by id, for pages that list runs of several workflows. */
 export function workflowNames(workflows: readonly WorkflowSummary[] | undefined): Map<string, string> {
   return new Map((workflows ?? []).map((w) => [w.id, w.name]));

@@ -49,6 +49,8 @@ export type Folder = Api.Folder;
 export type CreatedInvite = Api.CreatedInvite;
 /** The answer of creating a key: the only one that holds the key itself. */
 export type CreatedApiKey = Api.CreatedApiKey;
+export type Credential = Api.Credential;
+export type CredentialTest = Api.CredentialTest;
 
 export const LEVELS = ['info', 'error'] as const;
 

@@ -1,6 +1,7 @@
 // The typed client: every call goes through openapi-fetch over the generated `paths`, so a route's request and response
 // types come from the server's OpenAPI document. Refusals throw SluiceError; 429s are retried after Retry-After.
 import { createApi, type RequestOptions, type SluiceClientOptions } from './api.js';
+import { credentialCalls } from './credentials.js';
 import { logCalls } from './logs.js';
 import { memberCalls } from './members.js';
 import { memoryCalls } from './memories.js';
@@ -27,6 +28,8 @@ export function createSluiceClient(options: SluiceClientOptions) {
     memories: memoryCalls(transport),
     /** Members of a workspace and invite links. */
     members: memberCalls(transport),
+    /** Stored credentials of a workspace (secret values are write-only). */
+    credentials: credentialCalls(transport),
     ...runCalls(transport),
     ...logCalls(transport),
   };

@@ -20,6 +20,9 @@ export type WorkflowStatus = Schemas['WorkflowStatus'];
 export type WorkflowDocument = Schemas['WorkflowDocument'];
 export type WorkflowExport = Schemas['WorkflowExport'];
 export type WorkflowImportResult = Schemas['WorkflowImportResult'];
+/** A stored credential as reads show it: its non-secret fields and which secret fields are set, never their values. */
+export type Credential = Schemas['Credential'];
+export type CredentialTest = Schemas['CredentialTest'];
 export type ExecuteResult = Schemas['ExecuteResult'];
 export type ExecuteAccepted = Schemas['ExecuteAccepted'];
 export type StreamChunk = Schemas['StreamChunk'];
@@ -81,6 +84,8 @@ export type Session = Schemas['Session'];
 export type WorkflowCreate = JsonBody<'/api/v1/workflows', 'post'>;
 export type WorkflowUpdate = JsonBody<'/api/v1/workflows/{workflowId}', 'patch'>;
 export type WorkflowImport = JsonBody<'/api/v1/workflows/import', 'post'>;
+export type CredentialCreate = JsonBody<'/api/v1/credentials', 'post'>;
+export type CredentialUpdate = JsonBody<'/api/v1/credentials/{credentialId}', 'patch'>;
 export type SubscriptionCreate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks', 'post'>;
 export type SubscriptionUpdate = JsonBody<'/api/v1/workflows/{workflowId}/webhooks/{subscriptionId}', 'patch'>;
 /** The declared Input Format fields of the workflow's API trigger. */

@@ -299,6 +299,60 @@ describe('sluice memories', { timeout: 60_000 }, () => {
   });
 });
 
+describe('sluice credentials', { timeout: 120_000 }, () => {
+  it('creates one from standard input, lists it without its secret, tests it, maps it on import, and deletes it', async () => {
+    const token = 'cli-bearer-secret-5a7c';
+    const created = await sluice(['credentials', 'create', 'CLI API', '--type', 'http', '--data', '-', '--json'], {
+      stdin: JSON.stringify({ scheme: 'bearer', token }),
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const credential = JSON.parse(created.stdout);
+    expect(credential).toMatchObject({ name: 'CLI API', type: 'http', fields: { scheme: 'bearer' }, secretsSet: ['token'] });
+
+    const list = await sluice(['credentials', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`${credential.id}\\s+CLI API\\s+http\\s+scheme=bearer\\s+token`));
+    expect(list.stdout + list.stderr).not.toContain(token);
+
+    const tested = await sluice(['credentials', 'test', 'CLI API']);
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^ok: bearer credential: applied to each request/);
+    // A token endpoint that does not answer: the test fails, and so does the command.
+    const unreachable = await sluice(['credentials', 'create', 'CLI OAuth', '--type', 'http', '--data', '-'], {
+      stdin: JSON.stringify({ scheme: 'oauth2', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'c', clientSecret: 's3cret-cli' }),
+    });
+    expect(unreachable.code, unreachable.stderr).toBe(0);
+    const failed = await sluice(['credentials', 'test', 'CLI OAuth', '--json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ ok: false, message: expect.stringContaining('Token request failed') });
+
+    // A document naming a credential this workspace does not have by that name: mapped with --credential.
+    const document = {
+      format: 'sluice.workflow',
+      version: 1,
+      name: 'Uses a credential',
+      state: makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'Start' },
+          { id: 'call', type: 'api', name: 'Call', config: { url: 'https://example.com', credentialId: { credential: 'Prod API' } } },
+        ],
+        [['start', 'call']],
+      ),
+      credentials: [{ name: 'Prod API', type: 'http' }],
+    };
+    const unmapped = await sluice(['workflows', 'import', '-'], { stdin: JSON.stringify(document) });
+    expect(unmapped.code).not.toBe(0);
+    expect(unmapped.stderr).toContain('CREDENTIALS_UNMAPPED');
+    const mapped = await sluice(['workflows', 'import', '-', '--credential', `Prod API=${credential.id}`, '--json'], { stdin: JSON.stringify(document) });
+    expect(mapped.code, mapped.stderr).toBe(0);
+    expect(JSON.parse(mapped.stdout).workflow.state.blocks.call.config.credentialId).toBe(credential.id);
+
+    const deleted = await sluice(['credentials', 'delete', credential.id]);
+    expect(deleted.stdout.trim()).toBe(`Deleted "CLI API" (${credential.id}).`);
+    const gone = await sluice(['credentials', 'test', 'CLI API']);
+    expect(gone.code).toBe(4);
+  });
+});
+
 describe('sluice-client', () => {
   it('is the same commands without the server, from the package\'s own entry point', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve('clients/typescript/src/cli/bin.ts'), 'workflows', 'list', '--json'], {

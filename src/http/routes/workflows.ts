@@ -47,6 +47,10 @@ const workflowImport = z.strictObject({
   folderId: id.nullable().optional(),
   /** Overrides the document's name. */
   name: name.optional(),
+  credentials: z
+    .record(z.string(), id)
+    .optional()
+    .describe("The document's credential names mapped to credential ids of the workspace; a name not mapped here takes the workspace's credential of the same name and type"),
 });
 const versionParam = z.coerce.number().int().min(1).max(1_000_000);
 
@@ -117,7 +121,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
       response: 'WorkflowExport',
     }),
     async (c) => {
-      const { document, replacedSecrets } = exportWorkflow(await loadWorkflow(c));
+      const { document, replacedSecrets } = await exportWorkflow(c.get('app').db, await loadWorkflow(c));
       return c.json({ data: document, replacedSecrets });
     },
   )

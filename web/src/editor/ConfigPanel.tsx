@@ -13,7 +13,7 @@ import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import type { FieldProblem } from './problems';
 import { RefInput } from './RefInput';
-import { JsonField, WorkflowSelect } from './shared-fields';
+import { CredentialSelect, JsonField, WorkflowSelect } from './shared-fields';
 import { ToolsField } from './ToolsField';
 
 type Config = Record<string, unknown>;
@@ -190,6 +190,9 @@ function Field({
       break;
     case 'tools':
       control = <ToolsField value={value} workflowId={workflowId} onChange={onChange} />;
+      break;
+    case 'credential':
+      control = <CredentialSelect label={field.label} value={text} types={field.credentialTypes} onChange={onChange} />;
       break;
   }
   return (

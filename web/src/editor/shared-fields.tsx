@@ -1,7 +1,8 @@
 // Form controls shared by the block form (ConfigPanel.tsx) and the agent block's tool entries (ToolsField.tsx).
 import { useState } from 'react';
 import { errorMessage } from '../api';
-import { useWorkflowList } from '../queries';
+import { useCredentialList, useWorkflowList } from '../queries';
+import { Link } from '../router';
 import { useWorkspace } from '../session';
 import { CodeField } from './CodeField';
 import type { FieldProblem } from './problems';
@@ -66,6 +67,36 @@ export function WorkflowSelect({ label, value, exclude, onChange }: { label: str
       {value && (
         <div className="muted tiny">
           <code>{value}</code>
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * A select of the workspace's stored credentials of the accepted types (a block field of kind `credential`), saved as
+ * the credential's id; none is a valid choice (the field is optional where a block allows it).
+ */
+export function CredentialSelect({ label, value, types, onChange }: { label: string; value: string; types?: readonly string[]; onChange: (value: string) => void }) {
+  const { workspace } = useWorkspace();
+  const credentials = useCredentialList(workspace.id);
+  const choices = (credentials.data ?? []).filter((c) => !types || types.length === 0 || types.includes(c.type));
+  const known = !value || choices.some((c) => c.id === value);
+  return (
+    <>
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} disabled={credentials.isPending}>
+        <option value="">{credentials.isPending ? 'Loading credentials…' : '— none —'}</option>
+        {choices.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name} ({c.type})
+          </option>
+        ))}
+        {!known && <option value={value}>{value} (not a {types?.join(' or ') ?? ''} credential of this workspace)</option>}
+      </select>
+      {credentials.isError && <div className="muted tiny error-text">Could not load the credentials: {errorMessage(credentials.error)}</div>}
+      {credentials.isSuccess && choices.length === 0 && (
+        <div className="muted tiny">
+          No {types?.join(' or ')} credential yet: add one on the <Link to="/credentials">Credentials</Link> page.
         </div>
       )}
     </>

@@ -1,14 +1,47 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { answer, api } from '../api';
+import { answer, api, ApiError } from '../api';
 import { InlineForm, NamedSelect } from '../components/fields';
 import { Badge, ConfirmButton, ConfirmCell, ErrorBox, formatTime, QueryView, Table } from '../components/ui';
 import { starterState } from '../editor/starter';
-import { useWorkflowList } from '../queries';
+import { useCredentialList, useWorkflowList } from '../queries';
 import { canEdit, VIEWER_HINT } from '../roles';
 import { Link, navigate, useLocation } from '../router';
 import { useWorkspace } from '../session';
 import type { Workflow } from '../types';
+
+interface ImportRequest {
+  document: unknown;
+  name?: string;
+  /** The document's credential names → credentials of this workspace (asked for when the import answers 400). */
+  credentials?: Record<string, string>;
+}
+
+/** Asks which of this workspace's credentials stand for the ones an imported workflow names and none matched. */
+function CredentialMapping({ workspaceId, names, onImport }: { workspaceId: string; names: string[]; onImport: (credentials: Record<string, string>) => void }) {
+  const credentials = useCredentialList(workspaceId);
+  const [chosen, setChosen] = useState<Record<string, string>>({});
+  return (
+    <div className="card" data-testid="credential-mapping">
+      <p className="small">The workflow uses stored credentials this workspace has none of by that name. Pick the credential to use for each:</p>
+      {names.map((name) => (
+        <label key={name} className="field">
+          <span>{name}</span>
+          <NamedSelect
+            label={`Credential for ${name}`}
+            items={credentials.data?.map((c) => ({ id: c.id, name: `${c.name} (${c.type})` }))}
+            value={chosen[name] ?? ''}
+            none="— choose —"
+            onChange={(id) => setChosen((all) => ({ ...all, [name]: id }))}
+          />
+        </label>
+      ))}
+      <button className="btn primary small" disabled={names.some((n) => !chosen[n])} onClick={() => onImport(chosen)}>
+        Import with these credentials
+      </button>
+    </div>
+  );
+}
 
 export function WorkflowListPage() {
   const { workspace } = useWorkspace();
@@ -51,10 +84,10 @@ export function WorkflowListPage() {
   const exportDocument = (id: string) =>
     answer(api.GET('/api/v1/workflows/{workflowId}/export', { params: { path: { workflowId: id } } })).then((r) => r.data);
   const importDocument = useMutation({
-    mutationFn: ({ document, name }: { document: unknown; name?: string }) =>
+    mutationFn: ({ document, name, credentials }: ImportRequest) =>
       answer(
         api.POST('/api/v1/workflows/import', {
-          body: { workspaceId: workspace.id, document, folderId: folderId ?? null, ...(name ? { name } : {}) },
+          body: { workspaceId: workspace.id, document, folderId: folderId ?? null, ...(name ? { name } : {}), ...(credentials ? { credentials } : {}) },
         }),
       ),
     onSuccess: ({ data, missingEnvironment }) => {
@@ -188,6 +221,13 @@ export function WorkflowListPage() {
         </div>
         {imported && <div className="banner warn" role="status">{imported}</div>}
         <ErrorBox error={create.error ?? update.error ?? remove.error ?? renameFolder.error ?? deleteFolder.error ?? importDocument.error} />
+        {importDocument.error instanceof ApiError && importDocument.error.code === 'CREDENTIALS_UNMAPPED' && importDocument.variables && (
+          <CredentialMapping
+            workspaceId={workspace.id}
+            names={importDocument.error.details.map((d) => d.path.replace(/^credentials\./, ''))}
+            onImport={(credentials) => importDocument.mutate({ ...importDocument.variables, credentials: { ...importDocument.variables.credentials, ...credentials } })}
+          />
+        )}
         <QueryView
           query={workflows}
           what="workflows"

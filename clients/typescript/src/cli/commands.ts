@@ -1,7 +1,9 @@
-// The commands that talk to a Sluice server through the client: login, workflows, run, logs, runs, members, memories.
-// Registered on the repository's `sluice` command (src/cli/main.ts) and on this package's own `sluice-client` binary (bin.ts).
+// The commands that talk to a Sluice server through the client: login, workflows, run, logs, runs, members, memories,
+// credentials. Registered on the repository's `sluice` command (src/cli/main.ts) and on this package's own
+// `sluice-client` binary (bin.ts).
 // Results go to stdout (one JSON document, or one JSON line per record, with --json); messages and errors to stderr.
 import type { Command } from 'commander';
+import { registerCredentials } from './commands/credentials.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs.js';
 import { registerMembers } from './commands/members.js';
@@ -18,4 +20,5 @@ export function registerClientCommands(program: Command): void {
   registerRuns(program);
   registerMembers(program);
   registerMemories(program);
+  registerCredentials(program);
 }

@@ -1524,6 +1524,10 @@ export interface paths {
                         document: unknown;
                         folderId?: string | null;
                         name?: string;
+                        /** @description The document's credential names mapped to credential ids of the workspace; a name not mapped here takes the workspace's credential of the same name and type */
+                        credentials?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -4781,10 +4785,12 @@ export interface components {
                 key: string;
                 label: string;
                 /** @enum {string} */
-                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools";
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools" | "credential";
                 options?: string[];
                 placeholder?: string;
                 help?: string;
+                /** @description A `credential` field's accepted credential types */
+                credentialTypes?: string[];
                 /** @description Shown by the editor only for some values of the other fields */
                 conditional: boolean;
             }[];
@@ -4954,6 +4960,11 @@ export interface components {
             };
             /** @description Environment variables the state references */
             environment: string[];
+            /** @description Stored credentials the blocks name (their `credentialId` is `{"credential": name}` in the state); never their data */
+            credentials: {
+                name: string;
+                type: string;
+            }[];
         };
         WorkflowExport: {
             data: components["schemas"]["WorkflowDocument"];

@@ -1,6 +1,6 @@
 // `sluice workflows list|export|import|deploy`.
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { action, common, jsonLine, note, out, parseJsonObject, readFile, readStdin, table } from '../io.js';
 import { openSession, resolveWorkflow, type CommonOptions } from '../session.js';
 
@@ -52,8 +52,17 @@ export function registerWorkflows(program: Command): void {
     .option('--name <name>', 'name it differently from the document')
     .option('--folder <id>', 'put it in this folder')
     .option('--deploy', 'deploy it right away')
+    .option(
+      '--credential <name=id>',
+      "use this workspace's credential <id> for the document's credential <name> (repeatable; by default the one of the same name and type)",
+      (value: string, all: Record<string, string> = {}) => {
+        const at = value.lastIndexOf('=');
+        if (at <= 0) throw new InvalidArgumentError(`takes <name>=<credentialId>, got "${value}"`);
+        return { ...all, [value.slice(0, at)]: value.slice(at + 1) };
+      },
+    )
     .action(
-      action(async (file: string, options: CommonOptions & { name?: string; folder?: string; deploy?: boolean }) => {
+      action(async (file: string, options: CommonOptions & { name?: string; folder?: string; deploy?: boolean; credential?: Record<string, string> }) => {
         const document = parseJsonObject(file === '-' ? readStdin() : readFile(file), file === '-' ? 'standard input' : file);
         const session = openSession(options);
         const imported = await session.client.workflows.import({
@@ -61,6 +70,7 @@ export function registerWorkflows(program: Command): void {
           document,
           ...(options.name ? { name: options.name } : {}),
           ...(options.folder ? { folderId: options.folder } : {}),
+          ...(options.credential ? { credentials: options.credential } : {}),
         });
         const deployed = options.deploy ? await session.client.workflows.deploy(imported.data.id) : undefined;
         if (options.json) {

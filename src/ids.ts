@@ -29,7 +29,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'ws' | 'key' | 'fld' | 'wf' | 'dep' | 'log' | 'exec' | 'evt' | 'dlv' | 'sub' | 'job' | 'file' | 'req' | 'inv' | 'rrb' | 'cred';
+export type IdPrefix = 'usr' | 'ws' | 'key' | 'fld' | 'wf' | 'dep' | 'log' | 'exec' | 'evt' | 'dlv' | 'sub' | 'job' | 'file' | 'req' | 'inv' | 'rrb' | 'cred' | 'conn';
 
 /** 20 base62 characters ≈ 119 bits: unguessable, so ids double as capability-free but safe handles. */
 export function newId(prefix: IdPrefix): string {

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { sendHttpRequest } from '../net/index.js';
 import { SLUICE_VERSION } from '../version.js';
+import { withOperation } from './api-operation.js';
 import { apiForm } from './forms.js';
 import { defineBlock } from './define-block.js';
 import type { BlockResult } from './types.js';
@@ -14,15 +15,24 @@ const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
 // Values may be anything once references are resolved (numbers, objects); they are stringified when sent.
 const keyValueSchema = z.object({ key: z.string(), value: z.unknown() });
 
-export const apiBlockConfigSchema = z.object({
-  url: z.string(),
-  method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(METHODS)).default('GET'),
-  queryParams: z.array(keyValueSchema).default([]),
-  headers: z.array(keyValueSchema).default([]),
-  body: z.unknown().optional(),
-  timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
-  retries: z.coerce.number().int().min(0).max(10).default(3),
-});
+export const apiBlockConfigSchema = z
+  .object({
+    url: z.string().optional().describe("The request URL; with an operation, when set it replaces the document's server URL"),
+    method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(METHODS)).default('GET'),
+    queryParams: z.array(keyValueSchema).default([]),
+    headers: z.array(keyValueSchema).default([]),
+    body: z.unknown().optional(),
+    timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
+    retries: z.coerce.number().int().min(0).max(10).default(3),
+    operation: z
+      .strictObject({ connectorId: z.string().min(1), operationId: z.string().min(1) })
+      .optional()
+      .describe('An operation of an imported OpenAPI document (docs/api.md "Connectors (OpenAPI)"); it sets the method, URL, query, headers and body'),
+    parameters: z.record(z.string(), z.unknown()).default({}).describe("The operation's path, query and header parameters by name, and `body`"),
+  })
+  .superRefine((config, ctx) => {
+    if (config.url === undefined && config.operation === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Required' });
+  });
 
 export type ApiBlockConfig = z.infer<typeof apiBlockConfigSchema>;
 
@@ -90,8 +100,9 @@ function parseAbsoluteHttpUrl(input: string): URL | string {
 export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
   async run(ctx) {
-    const { config } = ctx;
-    const parsed = parseAbsoluteHttpUrl(config.url.trim());
+    const config = await withOperation(ctx.config, ctx.services);
+    if (typeof config === 'string') return failure(config);
+    const parsed = parseAbsoluteHttpUrl((config.url ?? '').trim());
     if (typeof parsed === 'string') return failure(parsed);
     const url = withQueryParams(parsed, config.queryParams);
 

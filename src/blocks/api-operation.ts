@@ -3,7 +3,7 @@
 // `url`) and the operation's path with its path parameters substituted and URL-encoded, its query and header
 // parameters, and `parameters.body` as the body. Everything after that — the guarded network path, retries,
 // credentials, outputs — is the API block's as it is.
-import { isGiven, missingParameters, type ConnectorOperation, type OperationParameter } from '../connectors/openapi.js';
+import { isGiven, missingParameters, type ConnectorOperation, type OperationParameter } from '../connectors/openapi-operation.js';
 import type { BlockServices } from './types.js';
 
 export interface KeyValue {
@@ -84,7 +84,7 @@ interface OperationConfig {
   url?: string;
   headers: KeyValue[];
   operation?: { connectorId: string; operationId: string };
-  parameters: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
 }
 
 /**
@@ -101,6 +101,6 @@ export async function withOperation<Config extends OperationConfig>(config: Conf
   } catch (err) {
     return (err as Error).message;
   }
-  const request = operationRequest({ ...found, parameters: config.parameters, baseUrl: config.url ?? '', headers: config.headers });
+  const request = operationRequest({ ...found, parameters: config.parameters ?? {}, baseUrl: config.url ?? '', headers: config.headers });
   return typeof request === 'string' ? request : { ...config, ...request };
 }

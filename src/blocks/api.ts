@@ -28,7 +28,7 @@ export const apiBlockConfigSchema = z
       .strictObject({ connectorId: z.string().min(1), operationId: z.string().min(1) })
       .optional()
       .describe('An operation of an imported OpenAPI document (docs/api.md "Connectors (OpenAPI)"); it sets the method, URL, query, headers and body'),
-    parameters: z.record(z.string(), z.unknown()).default({}).describe("The operation's path, query and header parameters by name, and `body`"),
+    parameters: z.record(z.string(), z.unknown()).optional().describe("The operation's path, query and header parameters by name, and `body`"),
   })
   .superRefine((config, ctx) => {
     if (config.url === undefined && config.operation === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Required' });

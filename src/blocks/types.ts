@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ConnectionCache } from '../connectors/connection-cache.js';
 import type { ResolvedCredential } from '../connectors/credential-data.js';
-import type { ConnectorOperation } from '../connectors/openapi.js';
+import type { ConnectorOperation } from '../connectors/openapi-operation.js';
 import type { BlockReference, PathSegment, Reference, TriggerType } from '../workflow/index.js';
 import type { BlockForm } from './forms.js';
 

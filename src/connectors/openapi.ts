@@ -4,36 +4,13 @@
 // External `$ref`s are refused: following them would make the server fetch files or URLs a user names.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse as parseYaml } from 'yaml';
+import type { ConnectorOperation, OperationMethod, OperationParameter } from './openapi-operation.js';
 
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
 /** Methods the API block sends; operations under other methods (HEAD, OPTIONS, TRACE) are left out. */
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
-export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 /** Resolving refs copies what they point at: past this many copied nodes, refs are left as `{ $ref }`. */
 const EXPANSION_BUDGET = 100_000;
-
-export interface OperationParameter {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  description?: string;
-  /** JSON Schema of the value, refs resolved (a recursive one keeps its `$ref` where it recurses). */
-  schema?: Record<string, unknown>;
-  /** Query arrays and objects: repeated / one pair per property (true, the default) or comma-joined (false). */
-  explode?: boolean;
-}
-
-export interface ConnectorOperation {
-  operationId: string;
-  /** True when the document gave none and it was derived from the method and path. */
-  derivedId?: boolean;
-  method: OperationMethod;
-  path: string;
-  summary?: string;
-  description?: string;
-  parameters: OperationParameter[];
-  requestBody?: { required: boolean; contentType: string; schema?: Record<string, unknown>; description?: string };
-}
 
 export interface ImportedDocument {
   document: Record<string, unknown>;
@@ -56,18 +33,6 @@ export class OpenApiDocumentError extends Error {
     super(message);
     this.name = 'OpenApiDocumentError';
   }
-}
-
-/** A parameter value the block gives: absent, null and empty text count as not given. */
-export function isGiven(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== '';
-}
-
-/** The required parameters (and the body, as `body`) an operation needs that `parameters` does not give. */
-export function missingParameters(operation: ConnectorOperation, parameters: Record<string, unknown>): string[] {
-  const missing = operation.parameters.filter((p) => p.required && !isGiven(parameters[p.name])).map((p) => p.name);
-  if (operation.requestBody?.required && !isGiven(parameters.body)) missing.push('body');
-  return missing;
 }
 
 type Json = Record<string, unknown>;
@@ -108,7 +73,7 @@ export async function importOpenApiDocument(input: unknown): Promise<ImportedDoc
 function parseDocument(input: unknown): Json {
   let value: unknown = input;
   if (typeof input === 'string') {
-    if (Buffer.byteLength(input, 'utf8') > MAX_DOCUMENT_BYTES) throw tooLarge();
+    if (new TextEncoder().encode(input).byteLength > MAX_DOCUMENT_BYTES) throw tooLarge();
     try {
       // YAML is a superset of JSON; aliases are capped by the parser (maxAliasCount) against expansion bombs.
       value = parseYaml(input, { maxAliasCount: 1000, uniqueKeys: false });
@@ -116,7 +81,7 @@ function parseDocument(input: unknown): Json {
       const line = (err as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
       throw new OpenApiDocumentError(`The document is neither JSON nor YAML${line ? ` (line ${line})` : ''}`, [{ path: 'document', message: 'cannot be parsed' }]);
     }
-  } else if (isObject(input) && Buffer.byteLength(JSON.stringify(input), 'utf8') > MAX_DOCUMENT_BYTES) {
+  } else if (isObject(input) && new TextEncoder().encode(JSON.stringify(input)).byteLength > MAX_DOCUMENT_BYTES) {
     throw tooLarge();
   }
   if (!isObject(value)) throw new OpenApiDocumentError('The document must be an object (a JSON or YAML mapping)', [{ path: 'document', message: 'must be an object' }]);

@@ -3,12 +3,8 @@
 // operation is checked against the workspace's connectors when saved and deployed; a run looks the operation up in
 // its own workspace only.
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import {
-  importOpenApiDocument,
-  missingParameters,
-  OpenApiDocumentError,
-  type ConnectorOperation,
-} from '../connectors/openapi.js';
+import { importOpenApiDocument, OpenApiDocumentError } from '../connectors/openapi.js';
+import { missingParameters, type ConnectorOperation } from '../connectors/openapi-operation.js';
 import type { Db } from '../db/client.js';
 import { connectors } from '../db/schema.js';
 import { badRequest, conflict, type ErrorDetail } from '../errors.js';

@@ -93,7 +93,7 @@ const valueText = (value: unknown) => (value === undefined || value === null ? '
 function typedValue(schema: Schema, text: string): unknown {
   if (text.includes('<')) return text;
   const type = schema?.type;
-  if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text.trim())) return Number(text);
   if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   if (type === 'array' || type === 'object') {
     try {

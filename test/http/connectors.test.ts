@@ -239,6 +239,28 @@ describe('the API block calling an operation', () => {
   });
 });
 
+describe('the address policy', () => {
+  it("refuses an operation whose server is private when private networks are not allowed, before any request", async () => {
+    const strict = await startTestApp({ SLUICE_ALLOW_PRIVATE_NETWORK: 'false' });
+    try {
+      const created = await strict.request('POST', '/api/v1/connectors', { body: { workspaceId: strict.workspaceId, name: 'Local pets', document: petDocument(apiBase) } });
+      expect(created.status, created.text).toBe(201);
+      const workflowId = await createAndDeploy(
+        strict,
+        makeState([trigger, callBlock({ operation: { connectorId: created.body.data.id, operationId: 'delete_pets_petId' }, parameters: { petId: 1 } })], [['start', 'call']]),
+        'Private',
+      );
+      seen.length = 0;
+      const res = await strict.request('POST', `/api/workflows/${workflowId}/execute`, { body: { id: 'x' } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.output).toMatchObject({ status: 0, error: expect.stringContaining('SLUICE_ALLOW_PRIVATE_NETWORK') });
+      expect(seen).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe("another workspace's connectors", () => {
   it('are not found through a key of this workspace, and cannot be called from its workflows', async () => {
     const theirs = await importConnector('Theirs', petDocument(apiBase), otherWorkspace, t.personalKey);

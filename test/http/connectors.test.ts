@@ -239,6 +239,25 @@ describe('the API block calling an operation', () => {
   });
 });
 
+describe('exporting a workflow that calls an operation', () => {
+  it("replaces a literal parameter named like a credential by a variable, and keeps the others", async () => {
+    const connectorId = (await importConnector('Pets (export)', petDocument(apiBase))).body.data.id;
+    const workflowId = await createAndDeploy(
+      t,
+      makeState(
+        [trigger, callBlock({ operation: { connectorId, operationId: 'delete_pets_petId' }, parameters: { petId: '<start.id>', api_key: 'k-Literal-Secret-77' } })],
+        [['start', 'call']],
+      ),
+      'Export',
+    );
+    const exported = await t.request('GET', `/api/v1/workflows/${workflowId}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.text).not.toContain('k-Literal-Secret-77');
+    expect(exported.body.data.state.blocks.call.config.parameters).toEqual({ petId: '<start.id>', api_key: '{{CALL_API_KEY}}' });
+    expect(exported.body.replacedSecrets).toEqual([{ path: 'blocks.call.config.parameters.api_key', variable: 'CALL_API_KEY' }]);
+  });
+});
+
 describe('the address policy', () => {
   it("refuses an operation whose server is private when private networks are not allowed, before any request", async () => {
     const strict = await startTestApp({ SLUICE_ALLOW_PRIVATE_NETWORK: 'false' });

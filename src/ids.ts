@@ -29,7 +29,8 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'ws' | 'key' | 'fld' | 'wf' | 'dep' | 'log' | 'exec' | 'evt' | 'dlv' | 'sub' | 'job' | 'file' | 'req' | 'inv' | 'rrb' | 'cred' | 'mem';
+export type IdPrefix =
+  | 'usr' | 'ws' | 'key' | 'fld' | 'wf' | 'dep' | 'log' | 'exec' | 'evt' | 'dlv' | 'sub' | 'job' | 'file' | 'req' | 'inv' | 'rrb' | 'cred' | 'mem' | 'conn';
 
 /** 20 base62 characters ≈ 119 bits: unguessable, so ids double as capability-free but safe handles. */
 export function newId(prefix: IdPrefix): string {

@@ -7,6 +7,7 @@ import { dropCachedToken, httpAuthFor, redact, type HttpAuth } from '../connecto
 import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { sendHttpRequest } from '../net/index.js';
 import { SLUICE_VERSION } from '../version.js';
+import { withOperation } from './api-operation.js';
 import { apiForm } from './forms.js';
 import { defineBlock } from './define-block.js';
 import type { BlockResult, BlockRunContext } from './types.js';
@@ -17,17 +18,26 @@ const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
 // Values may be anything once references are resolved (numbers, objects); they are stringified when sent.
 const keyValueSchema = z.object({ key: z.string(), value: z.unknown() });
 
-export const apiBlockConfigSchema = z.object({
-  url: z.string(),
-  method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(METHODS)).default('GET'),
-  queryParams: z.array(keyValueSchema).default([]),
-  headers: z.array(keyValueSchema).default([]),
-  body: z.unknown().optional(),
-  timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
-  retries: z.coerce.number().int().min(0).max(10).default(3),
-  /** An `http` credential of the workspace whose auth is applied to the request (docs/workflows.md "API"). */
-  credentialId: z.string().optional(),
-});
+export const apiBlockConfigSchema = z
+  .object({
+    url: z.string().optional().describe("The request URL; with an operation, when set it replaces the document's server URL"),
+    method: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(METHODS)).default('GET'),
+    queryParams: z.array(keyValueSchema).default([]),
+    headers: z.array(keyValueSchema).default([]),
+    body: z.unknown().optional(),
+    timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
+    retries: z.coerce.number().int().min(0).max(10).default(3),
+    operation: z
+      .strictObject({ connectorId: z.string().min(1), operationId: z.string().min(1) })
+      .optional()
+      .describe('An operation of an imported OpenAPI document (docs/api.md "Connectors (OpenAPI)"); it sets the method, URL, query, headers and body'),
+    parameters: z.record(z.string(), z.unknown()).optional().describe("The operation's path, query and header parameters by name, and `body`"),
+    /** An `http` credential of the workspace whose auth is applied to the request (docs/workflows.md "API"). */
+    credentialId: z.string().optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (config.url === undefined && config.operation === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Required' });
+  });
 
 export type ApiBlockConfig = z.infer<typeof apiBlockConfigSchema>;
 
@@ -118,8 +128,9 @@ async function credentialAuth(ctx: BlockRunContext<ApiBlockConfig>, credentialId
 export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
   async run(ctx) {
-    const { config } = ctx;
-    const parsed = parseAbsoluteHttpUrl(config.url.trim());
+    const config = await withOperation(ctx.config, ctx.services);
+    if (typeof config === 'string') return failure(config);
+    const parsed = parseAbsoluteHttpUrl((config.url ?? '').trim());
     if (typeof parsed === 'string') return failure(parsed);
     const url = withQueryParams(parsed, config.queryParams);
 

@@ -12,7 +12,9 @@ import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/li
  * How a field is edited. `workflow`: a select of the workspace's other workflows (the workflow block's `workflowId`);
  * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`); `tools`: the agent
  * block's tool entries (workflow, http, function and mcp), each with its own small form; `credential`: a select of
- * the workspace's stored credentials of the field's `credentialTypes` (saved as the credential's id).
+ * the workspace's stored credentials of the field's `credentialTypes` (saved as the credential's id). `operation`: a select of the
+ * workspace's OpenAPI connectors and their operations (the API block's `operation`); `operationParameters`: one field
+ * per parameter of that operation, and its body (the API block's `parameters`).
  */
 export const FIELD_KINDS = [
   'text',
@@ -29,6 +31,8 @@ export const FIELD_KINDS = [
   'inputMap',
   'tools',
   'credential',
+  'operation',
+  'operationParameters',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -132,6 +136,9 @@ export const chatTriggerForm = form({
   defaultConfig: () => ({}),
 });
 
+/** The API block calls an operation of an OpenAPI connector rather than a URL of its own. */
+const hasOperation = (config: Record<string, unknown>) => typeof config.operation === 'object' && config.operation !== null;
+
 export const apiForm = form({
   type: 'api',
   label: 'API',
@@ -141,9 +148,19 @@ export const apiForm = form({
   icon: '⇄',
   description: 'Send an HTTP request',
   fields: [
-    { key: 'url', label: 'URL', kind: 'text', placeholder: 'https://api.example.com/items/<start.id>' },
-    { key: 'method', label: 'Method', kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
-    { key: 'queryParams', label: 'Query parameters', kind: 'keyValue' },
+    { key: 'operation', label: 'Operation (OpenAPI connector)', kind: 'operation', help: 'Optional: an operation of an imported OpenAPI document' },
+    { key: 'parameters', label: 'Parameters', kind: 'operationParameters', when: (c) => hasOperation(c) },
+    { key: 'url', label: 'URL', kind: 'text', placeholder: 'https://api.example.com/items/<start.id>', when: (c) => !hasOperation(c) },
+    {
+      key: 'url',
+      label: 'Server URL (optional)',
+      kind: 'text',
+      placeholder: "the document's first server",
+      help: "Replaces the document's server URL, e.g. for a staging host",
+      when: (c) => hasOperation(c),
+    },
+    { key: 'method', label: 'Method', kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], when: (c) => !hasOperation(c) },
+    { key: 'queryParams', label: 'Query parameters', kind: 'keyValue', when: (c) => !hasOperation(c) },
     { key: 'headers', label: 'Headers', kind: 'keyValue' },
     {
       key: 'credentialId',
@@ -156,7 +173,7 @@ export const apiForm = form({
       key: 'body',
       label: 'Body (JSON)',
       kind: 'json',
-      when: (c) => ['POST', 'PUT', 'PATCH'].includes(String(c.method ?? 'GET').toUpperCase()),
+      when: (c) => !hasOperation(c) && ['POST', 'PUT', 'PATCH'].includes(String(c.method ?? 'GET').toUpperCase()),
     },
     { key: 'timeoutMs', label: 'Time-out (ms)', kind: 'number', placeholder: '30000' },
     { key: 'retries', label: 'Retries', kind: 'number', placeholder: '3' },

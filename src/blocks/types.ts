@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ConnectionCache } from '../connectors/connection-cache.js';
 import type { ResolvedCredential } from '../connectors/credential-data.js';
+import type { ConnectorOperation } from '../connectors/openapi-operation.js';
 import type { BlockReference, PathSegment, Reference, TriggerType } from '../workflow/index.js';
 import type { BlockForm } from './forms.js';
 
@@ -27,6 +28,11 @@ export interface BlockServices {
    * credential when it does not exist there. Its data must never reach a block's output, a log or an error message.
    */
   credential?(credentialId: string): Promise<ResolvedCredential>;
+  /**
+   * An operation of an OpenAPI connector of the run's workspace (the API block's `operation`), with the document's
+   * servers; lent per run by the host. Throws a message naming the connector or operation when it does not exist there.
+   */
+  connectorOperation?(connectorId: string, operationId: string): Promise<{ servers: string[]; operation: ConnectorOperation }>;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
   /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */

@@ -193,6 +193,28 @@ export const credentials = pgTable(
   (t) => [uniqueIndex('credentials_workspace_name_idx').on(t.workspaceId, t.name)],
 );
 
+/**
+ * OpenAPI documents imported into a workspace (docs/api.md "Connectors (OpenAPI)"): the API block calls their
+ * operations by id. `document` is the document as imported (JSON); `operations` is what a run and the editor need of
+ * it, refs resolved: per operation its method, path, parameters and request body schema, and the document's servers.
+ */
+export const connectors = pgTable(
+  'connectors',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    document: jsonb<Record<string, unknown>>('document').notNull(),
+    servers: jsonb<string[]>('servers').notNull(),
+    operations: jsonb<unknown[]>('operations').notNull(),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('connectors_workspace_name_idx').on(t.workspaceId, t.name)],
+);
+
 /** Workflow states that executions ran, deduplicated by content hash. */
 export const stateSnapshots = pgTable('state_snapshots', {
   hash: text('hash').primaryKey(),

@@ -12,6 +12,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { authSessionRoutes } from './routes/auth-session.js';
 import { blockTypeRoutes } from './routes/block-types.js';
 import { chatRoutes } from './routes/chat.js';
+import { connectorRoutes } from './routes/connectors.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { executeRoutes } from './routes/execute.js';
 import { executionRoutes } from './routes/executions.js';
@@ -62,6 +63,7 @@ export function apiRoutes(serveDocument: (c: Context<AppEnv>) => Response) {
     .route('/workflows', memoryRoutes)
     .route('/folders', guarded(folderRoutes))
     .route('/credentials', guarded(credentialRoutes))
+    .route('/connectors', guarded(connectorRoutes))
     .route('/mcp', guarded(mcpRoutes))
     .route('/api-keys', guarded(apiKeyRoutes))
     .route('/logs', guarded(logRoutes))

@@ -577,6 +577,41 @@ export const credentialTest = z.strictObject({
   durationMs: z.number(),
 });
 
+const jsonSchema = z.record(z.string(), z.unknown()).describe('JSON Schema, $refs resolved (a recursive schema keeps its $ref where it recurses)');
+const connectorOperation = z.strictObject({
+  operationId: z.string().describe("The document's operationId, or one derived from the method and path (`get_pets_petId`)"),
+  derivedId: z.boolean().optional().describe('True when the document gave no operationId'),
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']),
+  path: z.string(),
+  summary: z.string().optional(),
+  description: z.string().optional(),
+  parameters: z.array(
+    z.strictObject({
+      name: z.string(),
+      in: z.enum(['path', 'query', 'header']),
+      required: z.boolean(),
+      description: z.string().optional(),
+      schema: jsonSchema.optional(),
+      explode: z.boolean().optional(),
+    }),
+  ),
+  requestBody: z
+    .strictObject({ required: z.boolean(), contentType: z.string(), schema: jsonSchema.optional(), description: z.string().optional() })
+    .optional()
+    .describe('Given to the API block as `parameters.body`'),
+});
+export const connectorSummary = z.strictObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  title: z.string().describe("The document's info.title"),
+  version: z.string().describe("The document's info.version"),
+  servers: z.array(z.string()).describe('Server URLs with their variables at their defaults; the API block calls the first unless its `url` is set'),
+  operationCount: z.number().int(),
+  createdAt: timestamp,
+});
+export const connector = connectorSummary.extend({ operations: z.array(connectorOperation) });
+
 export const mcpTool = z.strictObject({
   name: z.string(),
   description: z.string(),
@@ -725,6 +760,8 @@ export const responseSchemas = {
   ...entity('Folder', folder),
   ...entity('Credential', credential),
   ...answered('CredentialTest', credentialTest),
+  ...listed('ConnectorSummary', connectorSummary),
+  ...answered('Connector', connector),
   ...listed('McpTool', mcpTool),
   ...listed('ApiKey', apiKey),
   ...answered('CreatedApiKey', createdApiKey),

@@ -15,6 +15,7 @@ import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import { memoryForRun } from '../services/agent-memory.js';
 import type { SubWorkflowRequest } from '../blocks/types.js';
+import { loadOperationForRun } from '../services/connectors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
@@ -124,6 +125,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     credential: (credentialId: string) => loadCredentialForRun(app.db, app.cipher, input.workflow.workspaceId, credentialId),
     // The agent block's conversation memory: this workflow's, written as each agent finishes (not with the log).
     memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
+    connectorOperation: (connectorId: string, operationId: string) => loadOperationForRun(app.db, input.workflow.workspaceId, connectorId, operationId),
     ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
   };
 

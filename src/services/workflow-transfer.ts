@@ -3,7 +3,7 @@
 //
 // A document carries no secrets. References to environment variables (`{{NAME}}`) stay as written; a literal value in
 // a field that holds a credential (an agent's apiKey, a webhook trigger's secret, an API block's or an agent tool's
-// header or query parameter named like a credential, an MCP server's header named so) is replaced by a reference to a variable named after its block and field, so the
+// header or query parameter named like a credential, an OpenAPI operation's parameter named so, an MCP server's header named so) is replaced by a reference to a variable named after its block and field, so the
 // importing workspace sets that variable instead of finding the secret in a file. Function code and URLs are exported
 // as written. Pinned outputs (docs/workflows.md "Pinned data") are not exported.
 //
@@ -213,6 +213,8 @@ export function withoutSecrets(state: WorkflowState): { state: WorkflowState; re
     }
     if (block.type === 'webhook_trigger' && isLiteralSecret(config.secret)) config.secret = replace(`${at}.secret`, block.name, 'secret');
     if (block.type === 'api') {
+      // An OpenAPI operation's header and query parameters (an API key the document declares) by name.
+      replaceInMap(config.parameters, `${at}.parameters`, block.name);
       for (const list of ['headers', 'queryParams'] as const) {
         const entries = config[list];
         if (!Array.isArray(entries)) continue;

@@ -10,6 +10,7 @@ import { registerTriggers, unregisterTriggers } from '../triggers/registration.j
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
+import { checkConnectorOperations } from './connectors.js';
 import { checkSubWorkflows } from './sub-workflow-chains.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
@@ -90,6 +91,7 @@ export async function createWorkflow(
   input: { workspaceId: string; name: string; description?: string; folderId?: string | null; state?: unknown },
 ): Promise<WorkflowRow> {
   const state = checkState(input.state ?? emptyState());
+  await checkConnectorOperations(db, input.workspaceId, state);
   await assertFolderInWorkspace(db, input.workspaceId, input.folderId);
   const [row] = await db
     .insert(workflows)
@@ -121,6 +123,7 @@ export async function updateWorkflow(
   }
   if (patch.state !== undefined) {
     const state = checkState(patch.state);
+    await checkConnectorOperations(db, row.workspaceId, state);
     changes.state = state;
     changes.stateHash = draftHash(state);
   }
@@ -156,6 +159,7 @@ export async function deployWorkflow(db: Db, workflowId: string, deployedBy: str
     const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
     if (!row) throw notFound('Workflow');
     const state = checkState(row.state);
+    await checkConnectorOperations(tx, row.workspaceId, state);
     await checkSubWorkflows(tx, row, state);
     const [{ latest }] = await tx
       .select({ latest: max(deployments.version) })

@@ -24,6 +24,12 @@ async function memberWithKey(email: string, role: string) {
   return { userId: user.id, key };
 }
 
+const ROLES_OPENAPI_DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'Roles', version: '1' },
+  paths: { '/ping': { get: { responses: { '200': { description: 'ok' } } } } },
+};
+
 let seq = 0;
 
 /** What the routes act on, made afresh for each row an editor or admin may carry out (some of them delete it). */
@@ -37,6 +43,9 @@ async function fixture(): Promise<Record<string, string>> {
   const folder = await t.request('POST', '/api/v1/folders', { body: { workspaceId: t.workspaceId, name: `Folder ${n}` } });
   const credential = await t.request('POST', '/api/v1/credentials', {
     body: { workspaceId: t.workspaceId, name: `Token ${n}`, type: 'http', data: { scheme: 'bearer', token: 'secret' } },
+  });
+  const connector = await t.request('POST', '/api/v1/connectors', {
+    body: { workspaceId: t.workspaceId, name: `Connector ${n}`, document: ROLES_OPENAPI_DOCUMENT },
   });
   await t.request('PUT', `/api/v1/workspaces/${t.workspaceId}/env`, { body: { variables: { [`VAR_${n}`]: 'secret' } } });
   const target = await memberWithKey(`target${n}@example.com`, 'viewer');
@@ -52,6 +61,7 @@ async function fixture(): Promise<Record<string, string>> {
     deliveryId: 'dlv_unknown',
     folderId: folder.body.data.id,
     credentialId: credential.body.data.id,
+    connectorId: connector.body.data.id,
     name: `VAR_${n}`,
     userId: target.userId,
     inviteId: invite.body.data.id,
@@ -108,6 +118,13 @@ const ROWS: Row[] = [
   { route: 'PATCH /api/v1/credentials/{credentialId}', body: { name: 'D' }, needs: 'editor', refusal: 'change credentials' },
   { route: 'DELETE /api/v1/credentials/{credentialId}', needs: 'editor', refusal: 'change credentials' },
   { route: 'POST /api/v1/credentials/{credentialId}/test', needs: 'editor', refusal: 'change credentials' },
+  {
+    route: 'POST /api/v1/connectors',
+    body: { workspaceId: '{workspaceId}', name: 'C', document: ROLES_OPENAPI_DOCUMENT },
+    needs: 'editor',
+    refusal: 'change connectors',
+  },
+  { route: 'DELETE /api/v1/connectors/{connectorId}', needs: 'editor', refusal: 'change connectors' },
   { route: 'POST /api/v1/executions/{executionId}/cancel', needs: 'editor', refusal: 'cancel runs' },
   { route: 'POST /api/v1/executions/{executionId}/resume', body: { approved: true }, needs: 'editor', refusal: 'approve or reject runs' },
   { route: 'POST /api/v1/executions/{executionId}/rerun', body: {}, needs: 'editor', refusal: 're-run executions' },

@@ -15,6 +15,15 @@ import { createAndDeploy, makeState, parseSse } from '../../support/workflows.js
 import { createRawClient, type RawClient } from './client.js';
 
 /** Names of the pools of known values a path parameter can be filled from. */
+
+/** A small OpenAPI document the connector routes import (docs/api.md "Connectors (OpenAPI)"). */
+export const FUZZ_OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'Fuzz', version: '1' },
+  servers: [{ url: 'http://127.0.0.1:9' }],
+  paths: { '/items/{id}': { get: { operationId: 'getItem', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } } },
+};
+
 export type Pool =
   | 'workspace'
   | 'scratchWorkspace'
@@ -33,6 +42,8 @@ export type Pool =
   | 'sacrificialFolder'
   | 'credential'
   | 'sacrificialCredential'
+  | 'connector'
+  | 'sacrificialConnector'
   | 'sacrificialKey'
   | 'member'
   | 'sacrificialInvite'
@@ -232,8 +243,12 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
   const credentialBody = (name: string) => ({ workspaceId: t.workspaceId, name, type: 'http', data: { scheme: 'bearer', token: 'fuzz-token' } });
   const credential = (await ok('POST', '/api/v1/credentials', credentialBody('stable'))).body.data.id as string;
   const sacrificialCredentials = [];
+  const connectorBody = (name: string) => ({ workspaceId: t.workspaceId, name, document: FUZZ_OPENAPI_DOCUMENT });
+  const connector = (await ok('POST', '/api/v1/connectors', connectorBody('stable'))).body.data.id as string;
+  const sacrificialConnectors = [];
   for (let i = 0; i < 3; i++) {
     sacrificialCredentials.push((await ok('POST', '/api/v1/credentials', credentialBody(`doomed ${i}`))).body.data.id as string);
+    sacrificialConnectors.push((await ok('POST', '/api/v1/connectors', connectorBody(`doomed ${i}`))).body.data.id as string);
     sacrificialFolders.push((await ok('POST', '/api/v1/folders', { workspaceId: t.workspaceId, name: `doomed ${i}` })).body.data.id as string);
     sacrificialKeys.push((await ok('POST', '/api/v1/api-keys', { name: `doomed ${i}` })).body.data.id as string);
   }
@@ -318,6 +333,8 @@ export async function startFuzzFixture(name: string): Promise<FuzzFixture> {
       sacrificialFolder: sacrificialFolders,
       credential: [credential],
       sacrificialCredential: sacrificialCredentials,
+      connector: [connector],
+      sacrificialConnector: sacrificialConnectors,
       sacrificialKey: sacrificialKeys,
       member: [gone.body.data.userId as string, t.userId],
       sacrificialInvite: invites.map((i: { id: string }) => i.id),

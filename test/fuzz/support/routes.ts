@@ -2,7 +2,7 @@
 // what body it reads and how much of one it takes, and a body it accepts (hostile values are mixed into that one so
 // the request gets past the schema to wherever the value is used). test/fuzz/route-coverage.test.ts fails when the
 // app registers a route that is missing here, so a new route cannot escape the fuzz.
-import type { FuzzFixture, Pool } from './fixture.js';
+import { FUZZ_OPENAPI_DOCUMENT, type FuzzFixture, type Pool } from './fixture.js';
 
 /**
  * `json`: the handler parses a JSON body (the nesting limit applies). `json-or-empty`: the same, but an empty body
@@ -335,6 +335,18 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   },
   { method: 'POST', pattern: '/api/v1/credentials/:credentialId/test', body: 'none', params: { credentialId: 'credential' } },
   { method: 'DELETE', pattern: '/api/v1/credentials/:credentialId', body: 'none', params: { credentialId: 'sacrificialCredential' } },
+
+  // OpenAPI connectors.
+  { method: 'GET', pattern: '/api/v1/connectors', body: 'none', query: ws },
+  {
+    method: 'POST',
+    pattern: '/api/v1/connectors',
+    body: 'json',
+    bodyLimit: MANAGEMENT_LIMIT,
+    validBody: (f) => ({ workspaceId: f.pools.workspace[0], name: `fuzzed ${Math.random()}`, document: FUZZ_OPENAPI_DOCUMENT }),
+  },
+  { method: 'GET', pattern: '/api/v1/connectors/:connectorId', body: 'none', params: { connectorId: 'connector' } },
+  { method: 'DELETE', pattern: '/api/v1/connectors/:connectorId', body: 'none', params: { connectorId: 'sacrificialConnector' } },
 
   // API keys.
   { method: 'GET', pattern: '/api/v1/api-keys', body: 'none' },

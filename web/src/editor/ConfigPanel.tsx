@@ -13,6 +13,7 @@ import type { BlockData, Condition, FlowNode } from './model';
 import { conditionTitle } from './nodes';
 import type { FieldProblem } from './problems';
 import { RefInput } from './RefInput';
+import { asOperationRef, OperationParameters, OperationSelect } from './OperationFields';
 import { CredentialSelect, JsonField, WorkflowSelect } from './shared-fields';
 import { ToolsField } from './ToolsField';
 
@@ -94,6 +95,7 @@ export function ConfigPanel({
             value={config[field.key]}
             problems={problemsUnder(fieldProblems, field.key)}
             onChange={(value) => setConfig(field.key, value)}
+            onOperationChange={(operation) => onChange({ config: { ...config, operation, parameters: {} } }, 'operation')}
             onConditionsChange={onConditionsChange}
           />
         ))}
@@ -135,6 +137,7 @@ function Field({
   workflowId,
   problems,
   onChange,
+  onOperationChange,
   onConditionsChange,
 }: {
   field: FieldSpec;
@@ -143,6 +146,8 @@ function Field({
   workflowId?: string;
   problems: FieldProblem[];
   onChange: (value: unknown) => void;
+  /** The API block's operation: picking another one starts its parameters afresh. */
+  onOperationChange: (operation: unknown) => void;
   onConditionsChange: (conditions: Condition[]) => void;
 }) {
   const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value);
@@ -194,6 +199,14 @@ function Field({
     case 'credential':
       control = <CredentialSelect label={field.label} value={text} types={field.credentialTypes} onChange={onChange} />;
       break;
+    case 'operation':
+      control = <OperationSelect value={value} onChange={onOperationChange} />;
+      break;
+    case 'operationParameters': {
+      const operation = asOperationRef(config.operation);
+      control = operation && <OperationParameters operation={operation} value={value} problems={problems} onChange={onChange} />;
+      break;
+    }
   }
   return (
     <div className="field">

@@ -5,6 +5,7 @@ import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { formatDuration } from '../components/ui';
 import { useWorkflowList } from '../queries';
 import { useWorkspace } from '../session';
+import { asOperationRef } from './OperationFields';
 import { specOf } from './catalog';
 import { CONTAINER_START_HANDLE, type BlockData, type BlockRunState, type Condition, type FlowNode } from './model';
 
@@ -25,8 +26,11 @@ export function conditionTitle(index: number, condition: Condition, count: numbe
 function summary(data: BlockData): string {
   const c = data.config;
   switch (data.type) {
-    case 'api':
+    case 'api': {
+      const operation = asOperationRef(c.operation);
+      if (operation) return `Operation ${operation.operationId}`;
       return `${String(c.method ?? 'GET').toUpperCase()} ${String(c.url ?? '') || '(no URL yet)'}`;
+    }
     case 'api_trigger': {
       const n = Array.isArray(c.inputFormat) ? c.inputFormat.length : 0;
       return n === 0 ? 'No input fields' : `${n} input field${n === 1 ? '' : 's'}`;

@@ -3186,6 +3186,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a workspace's OpenAPI connectors */
+        get: {
+            parameters: {
+                query: {
+                    workspaceId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectorSummaryList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Import an OpenAPI document as a connector */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        name: string;
+                        /** @description An OpenAPI 3.0 or 3.1 document: JSON or YAML text, or the JSON object itself (at most 2 MB; internal $refs only) */
+                        document: string | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectorResponse"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                /** @description A connector of that name exists in the workspace (CONNECTOR_NAME_TAKEN) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connectorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a connector and its operations */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    connectorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectorResponse"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a connector */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    connectorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp/tools": {
         parameters: {
             query?: never;
@@ -4785,7 +4981,7 @@ export interface components {
                 key: string;
                 label: string;
                 /** @enum {string} */
-                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools" | "credential";
+                kind: "text" | "textarea" | "code" | "number" | "select" | "json" | "keyValue" | "conditions" | "inputFormat" | "assignments" | "workflow" | "inputMap" | "tools" | "credential" | "operation" | "operationParameters";
                 options?: string[];
                 placeholder?: string;
                 help?: string;
@@ -6084,6 +6280,73 @@ export interface components {
         };
         CredentialTestResponse: {
             data: components["schemas"]["CredentialTest"];
+        };
+        ConnectorSummary: {
+            id: string;
+            workspaceId: string;
+            name: string;
+            /** @description The document's info.title */
+            title: string;
+            /** @description The document's info.version */
+            version: string;
+            /** @description Server URLs with their variables at their defaults; the API block calls the first unless its `url` is set */
+            servers: string[];
+            operationCount: number;
+            /** @description ISO 8601 */
+            createdAt: string;
+        };
+        ConnectorSummaryList: {
+            data: components["schemas"]["ConnectorSummary"][];
+        };
+        Connector: {
+            id: string;
+            workspaceId: string;
+            name: string;
+            /** @description The document's info.title */
+            title: string;
+            /** @description The document's info.version */
+            version: string;
+            /** @description Server URLs with their variables at their defaults; the API block calls the first unless its `url` is set */
+            servers: string[];
+            operationCount: number;
+            /** @description ISO 8601 */
+            createdAt: string;
+            operations: {
+                /** @description The document's operationId, or one derived from the method and path (`get_pets_petId`) */
+                operationId: string;
+                /** @description True when the document gave no operationId */
+                derivedId?: boolean;
+                /** @enum {string} */
+                method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+                path: string;
+                summary?: string;
+                description?: string;
+                parameters: {
+                    name: string;
+                    /** @enum {string} */
+                    in: "path" | "query" | "header";
+                    required: boolean;
+                    description?: string;
+                    /** @description JSON Schema, $refs resolved (a recursive schema keeps its $ref where it recurses) */
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    explode?: boolean;
+                }[];
+                /** @description Given to the API block as `parameters.body` */
+                requestBody?: {
+                    required: boolean;
+                    contentType: string;
+                    /** @description JSON Schema, $refs resolved (a recursive schema keeps its $ref where it recurses) */
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    description?: string;
+                };
+            }[];
+        };
+        ConnectorResponse: {
+            data: components["schemas"]["Connector"];
         };
         McpTool: {
             name: string;

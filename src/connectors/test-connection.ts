@@ -3,6 +3,9 @@
 import type { ConnectionCache } from './connection-cache.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
 import type { HostPolicy } from './host-policy.js';
+import { testRedisCredential } from './redis.js';
+import { testSmtpCredential } from './smtp.js';
+import { testSqlCredential } from './sql.js';
 
 export interface ConnectorContext {
   connections: ConnectionCache;
@@ -13,7 +16,12 @@ export interface ConnectorContext {
 /** Opens a connection (not from the cache: a test must prove the stored data works now) and answers what it saw. */
 export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorContext) => Promise<string>;
 
-const testers: Partial<Record<CredentialType, ConnectionTester>> = {};
+const testers: Partial<Record<CredentialType, ConnectionTester>> = {
+  postgres: (credential, ctx) => testSqlCredential(credential as ResolvedCredential<'postgres'>, ctx),
+  mysql: (credential, ctx) => testSqlCredential(credential as ResolvedCredential<'mysql'>, ctx),
+  redis: (credential, ctx) => testRedisCredential(credential as ResolvedCredential<'redis'>, ctx),
+  smtp: (credential, ctx) => testSmtpCredential(credential as ResolvedCredential<'smtp'>, ctx),
+};
 
 export const TEST_TIMEOUT_MS = 10_000;
 

@@ -14,6 +14,8 @@ import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { SubWorkflowRequest } from '../blocks/types.js';
+import { loadCredentialForRun } from '../services/credentials.js';
+import { readStoredFile } from '../services/files/read-stored-file.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
@@ -21,7 +23,6 @@ import { RUNNER_ID } from './runners.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import { withPins } from './pinned.js';
-import { loadCredentialForRun } from '../services/credentials.js';
 
 interface FinishedRun {
   outcome: ExecutionOutcome;
@@ -121,6 +122,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
     describeSubWorkflow: (workflowId: string) => describeSubWorkflow(app, parentRun, workflowId),
     credential: (credentialId: string) => loadCredentialForRun(app.db, app.cipher, input.workflow.workspaceId, credentialId),
+    readFile: (url: string, maxBytes: number) => readStoredFile(app, url, maxBytes),
     ...(pauses ? { awaitApproval: pauses.awaitApproval } : {}),
   };
 

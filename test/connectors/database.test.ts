@@ -2,6 +2,7 @@
 // rows of a table the test made, the row cap, and a syntax error, a constraint error and a time-out taking the
 // block's error edge; SQL text with a reference refused at save; credentials of another workspace unusable; one
 // statement per block; the pool capped per credential; the password nowhere in answers, logs or log lines.
+import { readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -242,5 +243,15 @@ describe('database block safety', () => {
     const run = await executeKeepingSecret(app, wf, {}, wrong);
     expect(run.status).toBe(422);
     expect(run.body.error).toMatch(/Access denied/);
+  });
+
+  it('runs the README example (examples/database.workflow.json) with a postgres credential', async () => {
+    const text = readFileSync(new URL('../../examples/database.workflow.json', import.meta.url), 'utf8');
+    const document = JSON.parse(text.replaceAll('CREDENTIAL_ID', engines.postgres.credentialId));
+    const imported = await app.t.request('POST', '/api/v1/workflows/import', { body: { workspaceId: app.t.workspaceId, document, name: uniqueName('Squares') } });
+    expect(imported.status, imported.text).toBe(201);
+    expect((await app.t.request('POST', `/api/v1/workflows/${imported.body.data.id}/deploy`)).status).toBe(200);
+    const run = await execute(app.t, imported.body.data.id, { n: 3 });
+    expect(run.body).toEqual({ rows: [{ n: 1, square: 1 }, { n: 2, square: 4 }, { n: 3, square: 9 }], rowCount: 3, truncated: false });
   });
 });

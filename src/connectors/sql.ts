@@ -76,14 +76,15 @@ export async function testSqlCredential(credential: SqlCredential, ctx: { policy
 
 // ---- PostgreSQL ----
 
-async function postgresOptions(data: SqlData, policy: HostPolicy): Promise<pg.ClientConfig> {
+/** Where and as whom both drivers connect: the host's checked address, never the name it resolved from. */
+async function serverOptions(data: SqlData, policy: HostPolicy, defaultPort: number) {
   const address = await checkedConnectorAddress(data.host, policy);
+  return { host: address, port: data.port ?? defaultPort, user: data.user, password: data.password ?? '', database: data.database };
+}
+
+async function postgresOptions(data: SqlData, policy: HostPolicy): Promise<pg.ClientConfig> {
   return {
-    host: address,
-    port: data.port ?? 5432,
-    user: data.user,
-    password: data.password ?? '',
-    database: data.database,
+    ...(await serverOptions(data, policy, 5432)),
     ssl: data.ssl ? { servername: tlsServername(data.host) } : undefined,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'sluice',
@@ -166,13 +167,8 @@ async function cancelPostgresBackend(options: pg.ClientConfig, processId: number
 // ---- MySQL / MariaDB ----
 
 async function mysqlOptions(data: SqlData, policy: HostPolicy): Promise<mysql.ConnectionOptions> {
-  const address = await checkedConnectorAddress(data.host, policy);
   return {
-    host: address,
-    port: data.port ?? 3306,
-    user: data.user,
-    password: data.password ?? '',
-    database: data.database,
+    ...(await serverOptions(data, policy, 3306)),
     ssl: data.ssl ? ({ rejectUnauthorized: true, servername: tlsServername(data.host) } as mysql.SslOptions) : undefined,
     connectTimeout: CONNECT_TIMEOUT_MS,
     charset: 'utf8mb4',

@@ -53,7 +53,8 @@ async function readAttachments(services: BlockServices, files: EmailConfig['atta
       throw new Error(`Attachment ${JSON.stringify(file.name ?? file.url)}: ${why}`, { cause: error });
     });
     left -= read.content.length;
-    attachments.push({ filename: file.name ?? read.name, contentType: read.type, content: read.content });
+    const content = Buffer.from(read.content.buffer, read.content.byteOffset, read.content.byteLength);
+    attachments.push({ filename: file.name ?? read.name, contentType: read.type, content });
   }
   return attachments;
 }

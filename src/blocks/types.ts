@@ -32,7 +32,7 @@ export interface BlockServices {
    * run by the host. Throws a message for the user when the link is expired, forged or not this service's, or the
    * file is larger than `maxBytes`.
    */
-  readFile?(url: string, maxBytes: number): Promise<{ name: string; type: string; content: Buffer }>;
+  readFile?(url: string, maxBytes: number): Promise<{ name: string; type: string; content: Uint8Array }>;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
   /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */

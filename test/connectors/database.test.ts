@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQL_POOL_MAX } from '../../src/connectors/sql.js';
 import { startTestApp } from '../support/app.js';
+import { eventually } from '../support/eventually.js';
 import { createCredential, deployBlock, execute, executeKeepingSecret, startConnectorApp, uniqueName, type ConnectorApp } from './support.js';
 
 const PASSWORD = 'db-Secret-pw-71q';
@@ -253,5 +254,30 @@ describe('database block safety', () => {
     expect((await app.t.request('POST', `/api/v1/workflows/${imported.body.data.id}/deploy`)).status).toBe(200);
     const run = await execute(app.t, imported.body.data.id, { n: 3 });
     expect(run.body).toEqual({ rows: [{ n: 1, square: 1 }, { n: 2, square: 4 }, { n: 3, square: 9 }], rowCount: 3, truncated: false });
+  });
+
+  it.each(['postgres', 'mysql'] as const)('stops the statement on the %s server when the caller goes away (the run is cancelled)', async (which) => {
+    const credentialId =
+      which === 'postgres' ? await createCredential(app.t, 'postgres', { ...PG, user: pgRole }) : engines.mysql.credentialId;
+    const marker = uniqueName('slow');
+    const query = which === 'postgres' ? `select pg_sleep(30) as ${marker}` : `select sleep(30) as ${marker}`;
+    const wf = await deployBlock(app.t, { type: 'database', config: { credentialId, query, timeoutMs: 60_000 } }, OUTPUTS);
+    const running = async () =>
+      which === 'postgres'
+        ? (await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state = 'active' and query like $1`, [`%as ${marker}`])).rows[0]!.n
+        : Number(((await myAdmin.query(`select count(*) as n from information_schema.processlist where info like ?`, [`%as ${marker}`]))[0] as Array<{ n: number }>)[0]!.n);
+
+    const caller = new AbortController();
+    const call = fetch(`${app.t.url}/api/workflows/${wf}/execute`, {
+      method: 'POST',
+      headers: { 'x-api-key': app.t.apiKey, 'content-type': 'application/json' },
+      body: '{}',
+      signal: caller.signal,
+    }).catch(() => undefined);
+    await eventually(async () => (await running()) === 1, 15_000, 'the statement to start');
+    caller.abort();
+    await call;
+    // Well before the statement's 30 s: the server was told to stop it.
+    await eventually(async () => (await running()) === 0, 10_000, 'the statement to stop on the server');
   });
 });

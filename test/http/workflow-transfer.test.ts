@@ -80,6 +80,9 @@ function everyBlockState() {
       },
       { id: 'sub', type: 'workflow', name: 'Sub', config: { workflowId: 'wf_child00000000000000', input: { q: '<start.q>' } } },
       { id: 'ok', type: 'approval', name: 'OK', config: { message: 'Send <start.q>?', timeoutMs: 60_000, defaultDecision: 'approve' } },
+      { id: 'db', type: 'database', name: 'DB', config: { credentialId: 'cred_db', query: 'select * from t where id = $1', params: ['<start.q>'] } },
+      { id: 'cache', type: 'redis', name: 'Cache', config: { credentialId: 'cred_redis', operation: 'set', key: 'q', value: '<start.q>', ttl: 60 } },
+      { id: 'mail', type: 'email', name: 'Mail', config: { credentialId: 'cred_smtp', from: 'bot@example.com', to: 'ana@example.com', subject: '<start.q>' } },
       { id: 'out', type: 'response', name: 'Out', config: { status: 201, headers: [{ key: 'x-a', value: 'b' }], body: { ok: true } } },
     ],
     [
@@ -98,7 +101,10 @@ function everyBlockState() {
       ['fan', 'writer'],
       ['writer', 'sub'],
       ['sub', 'ok'],
-      ['ok', 'out'],
+      ['ok', 'db'],
+      ['db', 'cache'],
+      ['cache', 'mail'],
+      ['mail', 'out'],
     ],
   );
   return {

@@ -64,7 +64,12 @@ async function smtpOptions(data: CredentialData<'smtp'>, policy: HostPolicy): Pr
 function smtpTransport(credential: ResolvedCredential<'smtp'>, policy: HostPolicy): ConnectionOpener<Transporter> {
   return {
     kind: 'smtp',
-    open: async () => nodemailer.createTransport(await smtpOptions(credential.data, policy)),
+    open: async () => {
+      const transport = nodemailer.createTransport(await smtpOptions(credential.data, policy));
+      // A pooled connection's failure reaches the message it was sending; as an event it would crash the process.
+      transport.on('error', () => {});
+      return transport;
+    },
     close: async (transport) => transport.close(),
   };
 }

@@ -316,6 +316,89 @@ export const workflowForm = form({
   defaultConfig: () => ({ workflowId: '', input: {} }),
 });
 
+// Connector blocks: each names a stored credential (docs/api.md "Credentials") by its id.
+/** A connector block's credential field: a picker of the workspace's credentials of these types. */
+const credentialField = (credentialTypes: CredentialType[], types: string) =>
+  ({
+    key: 'credentialId',
+    label: 'Credential',
+    kind: 'credential',
+    credentialTypes,
+    help: `A ${types} credential of this workspace (Credentials page).`,
+  }) as const;
+
+export const databaseForm = form({
+  type: 'database',
+  label: 'Database',
+  baseName: 'Database',
+  group: 'Blocks',
+  color: '#336791',
+  icon: '⛁',
+  description: 'Run one SQL statement on PostgreSQL or MySQL',
+  fields: [
+    credentialField(['postgres', 'mysql'], 'postgres or mysql'),
+    {
+      key: 'query',
+      label: 'SQL',
+      kind: 'textarea',
+      placeholder: 'select * from orders where customer_id = $1',
+      help: 'One statement. Placeholders $1, $2… (PostgreSQL) or ? (MySQL) take the parameters in order; references go in the parameters, never in the SQL.',
+    },
+    { key: 'params', label: 'Parameters (JSON array)', kind: 'json', placeholder: '["<start.customerId>"]' },
+    { key: 'maxRows', label: 'Max rows', kind: 'number', placeholder: '1000', help: 'Rows kept in the output (at most 10,000); more set truncated.' },
+    { key: 'timeoutMs', label: 'Time-out (ms)', kind: 'number', placeholder: '30000' },
+  ],
+  outputs: ['rows', 'rowCount', 'truncated', 'error'],
+  defaultConfig: () => ({ credentialId: '', query: 'select 1 as one', params: [] }),
+});
+
+const REDIS_NEEDS_KEY = ['get', 'set', 'del', 'incr', 'hget', 'hset', 'lpush', 'rpop'];
+
+export const redisForm = form({
+  type: 'redis',
+  label: 'Redis',
+  baseName: 'Redis',
+  group: 'Blocks',
+  color: '#d82c20',
+  icon: '◆',
+  description: 'Run a Redis command',
+  fields: [
+    credentialField(['redis'], 'redis'),
+    { key: 'operation', label: 'Operation', kind: 'select', options: ['get', 'set', 'del', 'incr', 'hget', 'hset', 'lpush', 'rpop', 'publish'] },
+    { key: 'key', label: 'Key', kind: 'text', when: (c) => REDIS_NEEDS_KEY.includes(String(c.operation ?? 'get')) },
+    { key: 'field', label: 'Hash field', kind: 'text', when: (c) => ['hget', 'hset'].includes(String(c.operation)) },
+    { key: 'value', label: 'Value', kind: 'text', help: 'Text as it is; a reference to an object or list is stored as JSON.', when: (c) => ['set', 'hset', 'lpush'].includes(String(c.operation)) },
+    { key: 'ttl', label: 'Expires after (seconds, optional)', kind: 'number', when: (c) => c.operation === 'set' },
+    { key: 'channel', label: 'Channel', kind: 'text', when: (c) => c.operation === 'publish' },
+    { key: 'message', label: 'Message', kind: 'textarea', when: (c) => c.operation === 'publish' },
+  ],
+  outputs: ['result', 'error'],
+  defaultConfig: () => ({ credentialId: '', operation: 'get', key: '' }),
+});
+
+export const emailForm = form({
+  type: 'email',
+  label: 'Email',
+  baseName: 'Email',
+  group: 'Blocks',
+  color: '#8a5a00',
+  icon: '✉',
+  description: 'Send an email over SMTP',
+  fields: [
+    credentialField(['smtp'], 'smtp'),
+    { key: 'from', label: 'From', kind: 'text', placeholder: 'Sluice <bot@example.com>' },
+    { key: 'to', label: 'To', kind: 'text', placeholder: 'ana@example.com, Bo <bo@example.com>' },
+    { key: 'cc', label: 'Cc', kind: 'text' },
+    { key: 'bcc', label: 'Bcc', kind: 'text' },
+    { key: 'subject', label: 'Subject', kind: 'text' },
+    { key: 'text', label: 'Text', kind: 'textarea' },
+    { key: 'html', label: 'HTML (optional)', kind: 'textarea' },
+    { key: 'attachments', label: 'Attachments', kind: 'text', placeholder: '<start.files>', help: 'A reference to uploaded files (a files input field).' },
+  ],
+  outputs: ['messageId', 'accepted', 'rejected', 'error'],
+  defaultConfig: () => ({ credentialId: '', from: '', to: '', subject: '', text: '' }),
+});
+
 export const responseForm = form({
   type: 'response',
   label: 'Response',
@@ -414,6 +497,9 @@ export const BLOCK_FORMS: readonly BlockForm[] = [
   waitForm,
   approvalForm,
   workflowForm,
+  databaseForm,
+  redisForm,
+  emailForm,
   responseForm,
   loopForm,
   parallelForm,

@@ -7,7 +7,10 @@ import { apiTriggerBlock } from './api-trigger.js';
 import { approvalBlock } from './approval.js';
 import { chatTriggerBlock } from './chat-trigger.js';
 import { conditionBlock } from './condition.js';
+import { databaseBlock } from './database.js';
+import { emailBlock } from './email.js';
 import { functionBlock } from './function.js';
+import { redisBlock } from './redis.js';
 import { responseBlock } from './response.js';
 import { saveTimeSchema } from './save-time-schema.js';
 import { scheduleTriggerBlock } from './schedule-trigger.js';
@@ -39,6 +42,9 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(agentBlock),
   eraseConfigType(workflowBlock),
   eraseConfigType(approvalBlock),
+  eraseConfigType(databaseBlock),
+  eraseConfigType(redisBlock),
+  eraseConfigType(emailBlock),
 ];
 
 export const blockRegistry: Record<string, BlockDefinition> = Object.fromEntries(
@@ -51,7 +57,7 @@ export function catalogOf(registry: Record<string, BlockDefinition>): BlockCatal
     Object.values(registry).map((definition) => [
       definition.type,
       {
-        configSchema: saveTimeSchema(definition.configSchema),
+        configSchema: saveTimeSchema(definition.configSchema, definition.writtenConfigIssues?.bind(definition)),
         ...(definition.trigger ? { trigger: definition.trigger } : {}),
         ...(definition.keepsReference ? { keepsReference: definition.keepsReference } : {}),
       },

@@ -1,11 +1,14 @@
 // Configs are validated twice: when a state is saved (raw, references still in place) and when a block runs
 // (after resolution). At save time `"<start.ms>"` cannot be a number yet, so issues at values that hold a
-// reference are deferred to run time; every other issue (a missing field, a bad literal) is reported at once.
+// reference are deferred to run time; every other issue (a missing field, a bad literal) is reported at once. A block's
+// rules about the config as written (BlockDefinition.writtenConfigIssues) are reported at once too.
 import { z } from 'zod';
 import { findReferences, getPath, type PathSegment } from '../workflow/index.js';
+import type { WrittenConfigIssue } from './types.js';
 
-export function saveTimeSchema(runtime: z.ZodType): z.ZodType {
+export function saveTimeSchema(runtime: z.ZodType, writtenIssues?: (config: unknown) => WrittenConfigIssue[]): z.ZodType {
   return z.unknown().superRefine((config, ctx) => {
+    for (const issue of writtenIssues?.(config) ?? []) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     const parsed = runtime.safeParse(config);
     if (parsed.success) return;
     for (const issue of parsed.error.issues) {

@@ -33,6 +33,12 @@ export interface BlockServices {
    * servers; lent per run by the host. Throws a message naming the connector or operation when it does not exist there.
    */
   connectorOperation?(connectorId: string, operationId: string): Promise<{ servers: string[]; operation: ConnectorOperation }>;
+  /**
+   * The bytes of a file this service stored, by its UserFile's signed `url` (the email block's attachments); lent per
+   * run by the host. Throws a message for the user when the link is expired, forged or not this service's, or the
+   * file is larger than `maxBytes`.
+   */
+  readFile?(url: string, maxBytes: number): Promise<{ name: string; type: string; content: Uint8Array }>;
   /** Runs another workflow as a child of this run (the workflow block); lent per run by the host. */
   runSubWorkflow?(request: SubWorkflowRequest): Promise<SubWorkflowResult>;
   /** What a workflow tool offers the model: the workflow's name and its Input Format as a JSON Schema. */
@@ -163,6 +169,11 @@ export interface BlockResult {
   childSpans?: readonly object[];
 }
 
+export interface WrittenConfigIssue {
+  path: PathSegment[];
+  message: string;
+}
+
 export interface BlockDefinition<Config = Record<string, unknown>> {
   type: string;
   configSchema: z.ZodType<Config>;
@@ -178,6 +189,11 @@ export interface BlockDefinition<Config = Record<string, unknown>> {
    * the workflow is saved (the agent's `<args.x>` in a tool's request). `path` is where the text sits in the config.
    */
   keepsReference?(ref: Reference, path: readonly PathSegment[]): boolean;
+  /**
+   * Rules about the config as written, references still in place, checked when the workflow is saved (unlike the
+   * schema's, they are never deferred to run time): the database block refuses a reference inside its SQL text.
+   */
+  writtenConfigIssues?(config: unknown): WrittenConfigIssue[];
   /** True for trigger blocks: they run only when the run was started by their trigger kind. */
   trigger?: TriggerType;
   /**

@@ -81,7 +81,7 @@ export interface ResolvedCredential<T extends CredentialType = CredentialType> {
 }
 
 /** Fields that never leave the server once stored; reads say only whether they are set. */
-const SECRET_FIELDS = new Set(['password', 'token', 'clientSecret', 'value']);
+export const SECRET_FIELDS = new Set(['password', 'token', 'clientSecret', 'value']);
 
 /** What reads show of a credential's data: its non-secret fields, and which secret fields are set. */
 export function describeCredentialData(data: Record<string, unknown>): { fields: Record<string, unknown>; secretsSet: string[] } {

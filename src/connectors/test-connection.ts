@@ -4,6 +4,9 @@ import type { ConnectionCache } from './connection-cache.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
 import type { HostPolicy } from './host-policy.js';
 import { testHttpCredential } from './http-auth.js';
+import { testRedisCredential } from './redis.js';
+import { testSmtpCredential } from './smtp.js';
+import { testSqlCredential } from './sql.js';
 
 export interface ConnectorContext {
   connections: ConnectionCache;
@@ -17,6 +20,10 @@ export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorCo
 const testers: Partial<Record<CredentialType, ConnectionTester>> = {
   http: (credential, ctx) =>
     testHttpCredential(credential as ResolvedCredential<'http'>, { allowPrivateNetwork: ctx.policy.allowPrivateNetwork, signal: ctx.signal }),
+  postgres: (credential, ctx) => testSqlCredential(credential as ResolvedCredential<'postgres'>, ctx),
+  mysql: (credential, ctx) => testSqlCredential(credential as ResolvedCredential<'mysql'>, ctx),
+  redis: (credential, ctx) => testRedisCredential(credential as ResolvedCredential<'redis'>, ctx),
+  smtp: (credential, ctx) => testSmtpCredential(credential as ResolvedCredential<'smtp'>, ctx),
 };
 
 export const TEST_TIMEOUT_MS = 10_000;

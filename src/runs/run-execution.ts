@@ -17,6 +17,7 @@ import { memoryForRun } from '../services/agent-memory.js';
 import type { SubWorkflowRequest } from '../blocks/types.js';
 import { loadOperationForRun } from '../services/connectors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
+import { readStoredFile } from '../services/files/read-stored-file.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
@@ -126,6 +127,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     // The agent block's conversation memory: this workflow's, written as each agent finishes (not with the log).
     memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
     connectorOperation: (connectorId: string, operationId: string) => loadOperationForRun(app.db, input.workflow.workspaceId, connectorId, operationId),
+    readFile: (url: string, maxBytes: number) => readStoredFile(app, url, maxBytes),
     ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
   };
 

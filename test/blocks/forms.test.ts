@@ -18,7 +18,13 @@ const formsWithSchemas: { form: BlockForm; schema: z.ZodObject }[] = [
 ];
 
 /** What the author must still choose in a new block before it is valid (the editor shows it as a problem until then). */
-const choices: Record<string, Record<string, unknown>> = { workflow: { workflowId: 'wf_chosen' } };
+const choices: Record<string, Record<string, unknown>> = {
+  workflow: { workflowId: 'wf_chosen' },
+  database: { credentialId: 'cred_chosen' },
+  // Enough for every operation, so the select test sees each one accepted.
+  redis: { credentialId: 'cred_chosen', key: 'k', value: 'v', field: 'f', channel: 'c', message: 'm' },
+  email: { credentialId: 'cred_chosen', from: 'bot@example.com', to: 'ana@example.com' },
+};
 
 describe('block forms', () => {
   it('give every registered block type its form, and the palette lists exactly those and the containers', () => {
@@ -42,7 +48,7 @@ describe('block forms', () => {
   it.each(formsWithSchemas.flatMap(({ form, schema }) => form.fields.filter((field) => field.kind === 'select').map((field) => ({ id: `${form.type}.${field.key}`, form, field, schema }))))(
     '$id: the select offers every value the server accepts and nothing else',
     ({ form, field, schema }) => {
-      const withValue = (value: string) => schema.safeParse({ ...form.defaultConfig(), [field.key]: value }).success;
+      const withValue = (value: string) => schema.safeParse({ ...form.defaultConfig(), ...choices[form.type], [field.key]: value }).success;
       for (const option of field.options ?? []) expect(withValue(option), option).toBe(true);
       expect(withValue('not-an-option')).toBe(false);
       const declared = schema.shape[field.key];

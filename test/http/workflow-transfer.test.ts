@@ -18,7 +18,8 @@ afterAll(async () => t?.close());
 
 const SECRETS = ['whsec-literal-123', 'Bearer literal-token', 'abc-query-secret', 'sk-literal-openai', 'Bearer tool-token', 'tool-query-secret', 'Bearer mcp-token'];
 
-function everyBlockState() {
+/** Every block type; the connector blocks name the given credentials (by id, as stored). */
+function everyBlockState(credentials = { db: 'cred_db', redis: 'cred_redis', smtp: 'cred_smtp' }) {
   const state = makeState(
     [
       { id: 'start', type: 'api_trigger', name: 'Start', config: { inputFormat: [{ name: 'q', type: 'string', value: 'x' }] } },
@@ -80,6 +81,9 @@ function everyBlockState() {
       },
       { id: 'sub', type: 'workflow', name: 'Sub', config: { workflowId: 'wf_child00000000000000', input: { q: '<start.q>' } } },
       { id: 'ok', type: 'approval', name: 'OK', config: { message: 'Send <start.q>?', timeoutMs: 60_000, defaultDecision: 'approve' } },
+      { id: 'db', type: 'database', name: 'DB', config: { credentialId: credentials.db, query: 'select * from t where id = $1', params: ['<start.q>'] } },
+      { id: 'cache', type: 'redis', name: 'Cache', config: { credentialId: credentials.redis, operation: 'set', key: 'q', value: '<start.q>', ttl: 60 } },
+      { id: 'mail', type: 'email', name: 'Mail', config: { credentialId: credentials.smtp, from: 'bot@example.com', to: 'ana@example.com', subject: '<start.q>' } },
       { id: 'out', type: 'response', name: 'Out', config: { status: 201, headers: [{ key: 'x-a', value: 'b' }], body: { ok: true } } },
     ],
     [
@@ -98,7 +102,10 @@ function everyBlockState() {
       ['fan', 'writer'],
       ['writer', 'sub'],
       ['sub', 'ok'],
-      ['ok', 'out'],
+      ['ok', 'db'],
+      ['db', 'cache'],
+      ['cache', 'mail'],
+      ['mail', 'out'],
     ],
   );
   return {
@@ -118,7 +125,19 @@ async function create(state: unknown, name = 'Everything') {
 
 describe('workflow export and import', () => {
   it('round-trips a workflow holding every block type, without its literal secrets', async () => {
-    const original = await create(everyBlockState());
+    // The connector blocks' credentials, here and (same names and types) in the workspace it is imported into.
+    const credentialsIn = async (workspaceId: string) => {
+      const make = async (name: string, type: string, data: Record<string, unknown>) =>
+        (await t.request('POST', '/api/v1/credentials', { apiKey: t.personalKey, body: { workspaceId, name, type, data } })).body.data.id as string;
+      return {
+        db: await make('Transfer DB', 'postgres', { host: 'db.example.com', user: 'u', password: 'db-secret', database: 'd' }),
+        redis: await make('Transfer cache', 'redis', { host: 'cache.example.com', password: 'redis-secret' }),
+        smtp: await make('Transfer mail', 'smtp', { host: 'mail.example.com', user: 'bot', password: 'smtp-secret' }),
+      };
+    };
+    const here = await credentialsIn(t.workspaceId);
+    const there = await credentialsIn(otherWorkspace);
+    const original = await create(everyBlockState(here));
     const types = new Set(Object.values(original.state.blocks).map((b: any) => b.type));
     for (const type of [...Object.keys(blockRegistry), 'loop', 'parallel']) expect(types, `block type ${type}`).toContain(type);
 
@@ -150,7 +169,11 @@ describe('workflow export and import', () => {
     expected.blocks.writer.config.tools[0].request.headers.Authorization = '{{WRITER_AUTHORIZATION}}';
     expected.blocks.writer.config.tools[0].request.query.token = '{{WRITER_TOKEN}}';
     expected.blocks.writer.config.tools[1].headers.Authorization = '{{WRITER_AUTHORIZATION_2}}';
+    expected.blocks.db.config.credentialId = { credential: 'Transfer DB' };
+    expected.blocks.cache.config.credentialId = { credential: 'Transfer cache' };
+    expected.blocks.mail.config.credentialId = { credential: 'Transfer mail' };
     expect(document.state).toEqual(expected);
+    for (const secret of ['db-secret', 'redis-secret', 'smtp-secret', ...Object.values(here)]) expect(exported.text).not.toContain(secret);
 
     await t.request('PUT', `/api/v1/workspaces/${otherWorkspace}/env`, { apiKey: t.personalKey, body: { variables: { UPSTREAM_KEY: 'u' } } });
     const imported = await t.request('POST', '/api/v1/workflows/import', {
@@ -160,7 +183,12 @@ describe('workflow export and import', () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     expect(imported.body.data).toMatchObject({ workspaceId: otherWorkspace, name: 'Everything', description: 'all the blocks', isDeployed: false });
     expect(imported.body.data.id).not.toBe(original.id);
-    expect(imported.body.data.state).toEqual(document.state);
+    // The credentials are the target workspace's of the same names and types.
+    const mapped = structuredClone(document.state);
+    mapped.blocks.db.config.credentialId = there.db;
+    mapped.blocks.cache.config.credentialId = there.redis;
+    mapped.blocks.mail.config.credentialId = there.smtp;
+    expect(imported.body.data.state).toEqual(mapped);
     expect(imported.body.missingEnvironment).toEqual(
       ['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'WRITER_API_KEY', ...replacedVariables].sort(),
     );

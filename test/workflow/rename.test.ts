@@ -32,6 +32,10 @@ const referencingConfigs: Record<string, Record<string, unknown>> = {
   agent: { provider: 'openai', model: 'gpt-4o-mini', systemPrompt: 'Be brief.', userPrompt: 'Summarise <callecho.data>' },
   workflow: { workflowId: 'wf_child', input: { payload: '<callecho.data>' } },
   approval: { message: 'Status was <callecho.status>' },
+  // Never in the SQL text (refused at save): values go in params.
+  database: { credentialId: 'cred_db', query: 'select * from users where id = $1', params: ['<callecho.data.id>'] },
+  redis: { credentialId: 'cred_redis', operation: 'set', key: 'user:<callecho.data.id>', value: '<callecho.data>' },
+  email: { credentialId: 'cred_smtp', from: 'bot@example.com', to: '<callecho.data.email>', subject: 'Status <callecho.status>' },
 };
 
 function stateWithEveryBlockType(): WorkflowState {
@@ -89,7 +93,7 @@ describe('renaming a block', () => {
     const before = stateWithEveryBlockType();
     expect(problemsOf(before)).toEqual([]);
     const count = referencedNames(before).filter((n) => n === 'callecho').length;
-    expect(count).toBe(18);
+    expect(count).toBe(23);
 
     const after = renameBlock(before, 'source', 'Fetch User');
     expect(after.blocks.source.name).toBe('Fetch User');

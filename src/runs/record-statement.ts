@@ -46,6 +46,10 @@ export interface ExecutionRecord {
   /** Set on a re-run: the execution it re-ran, and the block it ran from (null when all of it ran again). */
   rerunOf: string | null;
   rerunFromBlock: string | null;
+  /** How long the run waited before it started; null when it did not (flow-slots.ts). */
+  queuedMs: number | null;
+  /** `{ reason }` when flow control held the run back. */
+  flowControl: Record<string, unknown> | null;
 }
 
 export interface SnapshotRecord {
@@ -91,10 +95,10 @@ const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workfl
   snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
   total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
   files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb,
-  rerun_of text, rerun_from_block text`;
+  rerun_of text, rerun_from_block text, queued_ms int, flow_control jsonb`;
 const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
   level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error,
-  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block`;
+  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms, flow_control`;
 
 const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
@@ -125,6 +129,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
       pause: r.pause,
       rerun_of: r.rerunOf,
       rerun_from_block: r.rerunFromBlock,
+      queued_ms: r.queuedMs,
+      flow_control: r.flowControl,
     })),
   );
 

@@ -79,6 +79,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     pause: null,
     rerunOf: input.rerun?.executionId ?? null,
     rerunFromBlock: input.rerun?.fromBlock ?? null,
+    queuedMs: input.flowWait?.queuedMs ?? null,
+    flowControl: input.flowWait?.reason ? { reason: input.flowWait.reason } : null,
   };
   const started = { marker, state: input.state };
   await app.recorder.begin(started, { markNow: input.markBeforeStart });

@@ -41,6 +41,8 @@ export interface RunExecutionInput {
   resumption?: Resumption;
   /** Set when the run re-runs an earlier execution (rerun-source.ts): which, from which block, and what it replays. */
   rerun?: RerunOf;
+  /** How long the run waited before it started (in the queue, for a flow control slot) and why: kept on its log. */
+  flowWait?: { queuedMs: number; reason?: 'concurrency' | 'singleton' };
 }
 
 export interface RerunOf {

@@ -18,12 +18,12 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
-import type { RunExecutionInput } from './types.js';
+import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
 import { loadOriginalRun, rerunOf } from './rerun-source.js';
 import { settleEarlierAttempt } from './interrupted.js';
-import { freeSlot, takeSlot, type RunFlow } from './flow-slots.js';
+import { freeSlotQuietly, loggedWithSlot, takeSlot, type RunFlow } from './flow-slots.js';
 
 export const EXECUTION_JOB = 'execution.run';
 
@@ -267,7 +267,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (flow && !(await takeSlot(app.db, flow, payload.executionId))) return { outcome: { type: 'release', keepPlace: true } };
   const queuedMs = job.createdAt ? Math.max(0, context.clock.now() - job.createdAt.getTime()) : 0;
   if (flow?.waits) app.metrics.flowWaited(flow.workflowId, flow.reason);
-  let outcome;
+  let outcome: ExecutionOutcome | undefined;
   try {
     outcome = await runExecution(app, {
       ...queuedRun(payload, queued.target),
@@ -276,13 +276,11 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
       timeoutMs: app.config.executionTimeoutMs,
       markBeforeStart: true,
       flowWait: { queuedMs, ...(flow?.waits ? { reason: flow.reason } : {}) },
+      ...(flow ? { holdsFlowSlot: true } : {}),
     });
   } finally {
-    if (flow) {
-      await freeSlot(app.db, payload.executionId).catch((err: unknown) => {
-        app.logger.warn({ err, executionId: payload.executionId }, 'could not free a flow control slot');
-      });
-    }
+    // Freed with the log; a run whose log could not be stored frees it here.
+    if (flow && !loggedWithSlot(outcome)) await freeSlotQuietly(app, payload.executionId);
   }
   const { result } = outcome;
   return finished({

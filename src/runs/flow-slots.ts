@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { CHANGES_CHANNEL } from '../db/change-feed.js';
+import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
 import { AppError } from '../errors.js';
 import { JOBS_CHANNEL } from '../jobs/enqueue.js';
@@ -61,13 +62,16 @@ export async function takeSlot(db: Db, flow: RunFlow, executionId: string): Prom
   for (let attempt = 0; attempt < 3; attempt++) {
     const rows = await rowsOf<{ taken: string | null; mine: string | null; used: number }>(
       db,
-      sql`with taken as (
+      // Relaxed commits (db/relaxed.ts): a slot lost with a PostgreSQL crash is taken again by the run's retry, and one
+      // whose freeing was lost is freed by the crash recovery once the run's log says it ended.
+      sql`with ${RELAXED_COMMIT}, taken as (
         insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
         select ${flow.flowKey}, s, ${flow.workflowId}, ${executionId}, ${RUNNER_ID}
         from generate_series(0, ${flow.limit - 1}::int) s
         where (select count(*) from flow_slots f where f.flow_key = ${flow.flowKey}) < ${flow.limit}
           and not exists (select 1 from flow_slots f where f.flow_key = ${flow.flowKey} and f.slot = s)
           and exists (select 1 from workflows w where w.id = ${flow.workflowId})
+          and ${RELAXED_COMMIT_TAKEN}
         order by s limit 1
         on conflict do nothing
         returning execution_id)
@@ -87,11 +91,21 @@ export async function takeSlot(db: Db, flow: RunFlow, executionId: string): Prom
 export async function freeSlot(db: Db, executionId: string): Promise<void> {
   const rows = await rowsOf(
     db,
-    sql`with freed as (delete from flow_slots where execution_id = ${executionId} returning 1)
+    sql`with ${RELAXED_COMMIT}, freed as (delete from flow_slots where execution_id = ${executionId} and ${RELAXED_COMMIT_TAKEN} returning 1)
       select pg_notify(${JOBS_CHANNEL}, '') as woke from (select count(*) as n from freed) c where c.n > 0`,
   );
   if (rows.length > 0) nudgeLocalWorkers();
 }
+
+/** Frees a run's slot outside its log's statement; on failure the crash recovery frees it (runners.ts). */
+export async function freeSlotQuietly(app: AppContext, executionId: string): Promise<void> {
+  await freeSlot(app.db, executionId).catch((err: unknown) => {
+    app.logger.warn({ err, executionId }, 'could not free a flow control slot');
+  });
+}
+
+/** Whether the run's slot went with its log (run-recorder.ts: a stored log frees it in the same statement). */
+export const loggedWithSlot = (outcome: { stored: string } | undefined): boolean => outcome?.stored === 'full' || outcome?.stored === 'minimal';
 
 /** The executions holding the key's slots, oldest first. */
 export async function slotHolders(db: Db, flowKey: string): Promise<string[]> {

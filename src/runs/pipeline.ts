@@ -17,7 +17,7 @@ import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
-import { freeSlot, runFlowOf, type FlowWait, type RunFlow } from './flow-slots.js';
+import { freeSlotQuietly, loggedWithSlot, runFlowOf, type FlowWait, type RunFlow } from './flow-slots.js';
 
 export interface PreparedRun {
   target: RunTarget;
@@ -79,13 +79,13 @@ export interface RunOptions {
 /** Runs now, in this process, under the execution time-out; frees its flow control slot when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
   if (!run.flowWait) return runPreparedNow(app, run, options);
+  let outcome: ExecutionOutcome | undefined;
   try {
-    return await runPreparedNow(app, run, options);
+    outcome = await runPreparedNow(app, run, options);
+    return outcome;
   } finally {
-    await freeSlot(app.db, run.executionId).catch((err: unknown) => {
-      // The crash recovery frees it (runners.ts) once the run's log says it ended.
-      app.logger.warn({ err, executionId: run.executionId }, 'could not free a flow control slot');
-    });
+    // Freed with the log; a run whose log could not be stored frees it here.
+    if (!loggedWithSlot(outcome)) await freeSlotQuietly(app, run.executionId);
   }
 }
 
@@ -104,7 +104,7 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     timeoutMs: app.config.executionTimeoutMs,
     origin: run.origin,
     rerun: run.rerun,
-    ...(run.flowWait ? { flowWait: run.flowWait } : {}),
+    ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),
     ...options,
   });
 }

@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
-import { insertFollowingJobs, wakeWorkersIfQueued } from '../jobs/enqueue.js';
+import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
@@ -82,6 +82,8 @@ export interface FollowUpJob {
 }
 
 export interface RecordBatch {
+  /** Executions whose flow control slot (flow-slots.ts) is freed with their log. */
+  freedSlots?: string[];
   snapshots: SnapshotRecord[];
   markers: ExecutionRecord[];
   completions: ExecutionRecord[];
@@ -229,11 +231,21 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       )}::jsonb) as x(workflow_id text, key text, status int, headers jsonb, body jsonb)
       where k.workflow_id = x.workflow_id and k.key = x.key)`);
   }
+  const freed = batch.freedSlots ?? [];
+  if (freed.length > 0) {
+    // A run's flow control slot goes with its log, in the same commit: no round trip of its own.
+    parts.push(sql`freed as (
+      delete from flow_slots where execution_id in (select jsonb_array_elements_text(${toJsonText(freed)}::jsonb))
+      returning 1)`);
+  }
   // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
   const relaxed = durable ? sql`` : sql`, ${RELAXED_COMMIT_TAKEN} as relaxed`;
+  // A freed slot may let a queued run of its key go: the workers hear of it at commit.
+  const slotsWake =
+    freed.length > 0 ? sql`, (select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from freed) c where c.n > 0) as woke_slots` : sql``;
   const wake =
     batch.deliveries.length > 0
       ? sql`${wakeWorkersIfQueued('attempts')} as woke`
       : sql`1 as done`;
-  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${relaxed}`;
+  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}`;
 }

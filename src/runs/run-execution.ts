@@ -216,6 +216,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     // The approval's time-out is queued with the paused log, so no crash can leave the run waiting past it.
     followUps: pause && approvalTimeoutJob(executionId, pause),
     idempotency: finished.idempotency,
+    ...(input.holdsFlowSlot ? { freesSlot: true } : {}),
   });
   if (outcome.stored !== 'full') {
     app.logger.warn({ executionId, requestId: input.origin?.requestId, stored: outcome.stored }, 'run logged incompletely');

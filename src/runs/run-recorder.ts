@@ -49,6 +49,8 @@ export interface CompletedRun {
   idempotency?: IdempotencyRecord;
   /** Jobs queued in the same statement as the log, and only if it is written (an approval's time-out). */
   followUps?: FollowUpJob[];
+  /** The run holds a flow control slot (flow-slots.ts): freed in the statement that writes its log. */
+  freesSlot?: boolean;
 }
 
 /** What became of a run's log: `minimal` = an error log saying the full one could not be stored. */
@@ -160,6 +162,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     }
     const period = currentPeriod();
     return {
+      freedSlots: items.flatMap((item) => (item.run.freesSlot ? [item.run.log.executionId] : [])),
       snapshots: [...snapshots].map(([hash, state]) => ({ hash, state })),
       markers: markers.map((m) => m.run.marker),
       completions: items.map((item) => item.run.log),
@@ -180,7 +183,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     for (const m of markers) if (inFlight.has(m.run.marker.id)) marked.add(m.run.marker.id);
     if (items.length > 0) onCommitted?.(items.length);
     for (const item of items) if (chargeOf(item.run) > 0) onCharged(item.run.ownerId, chargeOf(item.run));
-    if (batch.deliveries.length > 0) nudgeLocalWorkers();
+    if (batch.deliveries.length > 0 || (batch.freedSlots?.length ?? 0) > 0) nudgeLocalWorkers();
   }
 
   async function writeBatch(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {

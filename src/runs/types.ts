@@ -43,6 +43,8 @@ export interface RunExecutionInput {
   rerun?: RerunOf;
   /** How long the run waited before it started (in the queue, for a flow control slot) and why: kept on its log. */
   flowWait?: { queuedMs: number; reason?: 'concurrency' | 'singleton' };
+  /** The run holds a flow control slot: it is freed with the log (a run whose log is not stored: its caller frees it). */
+  holdsFlowSlot?: boolean;
 }
 
 export interface RerunOf {

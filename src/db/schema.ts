@@ -386,8 +386,8 @@ export const jobs = pgTable(
     // Claims (jobs/claim.ts): a kind's tenants with queued jobs, each one's oldest, and the oldest of no tenant, each
     // found by index probes rather than by reading the whole queue.
     index('jobs_claim_idx').on(t.kind, t.tenant, t.priority.desc(), t.runAt).where(sql`${t.status} = 'queued'`),
-    // Singleton and reject checks count a key's queued runs.
-    index('jobs_flow_key_idx').on(t.flowKey).where(sql`${t.status} = 'queued' and ${t.flowKey} is not null`),
+    // Singleton and reject checks count a key's queued runs; claims its running ones.
+    index('jobs_flow_key_idx').on(t.flowKey, t.status).where(sql`${t.status} in ('queued', 'running') and ${t.flowKey} is not null`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
     // Pruning finished jobs without a full table scan.
     index('jobs_completed_idx').on(t.completedAt).where(sql`${t.status} in ('completed', 'failed')`),

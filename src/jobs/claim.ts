@@ -136,12 +136,12 @@ function fairDue(suffix: string, kind: string, now: string, limit: number): SQL 
             from (
               select id, run_at, priority, flow_key, flow_limit from jobs j
               where j.status = 'queued' and j.kind = ${kind} and j.tenant = t.tenant and j.run_at <= ${now}::timestamptz
-                and (j.flow_key is null or (select count(*) from flow_slots f where f.flow_key = j.flow_key) < j.flow_limit)
+                and (j.flow_key is null or ${inUse(sql`j.flow_key`)} < j.flow_limit)
               order by j.priority desc, j.run_at limit ${window}
             ) w
           ) keyed
           where keyed.flow_key is null
-            or keyed.nth + (select count(*) from flow_slots f where f.flow_key = keyed.flow_key) <= keyed.flow_limit
+            or keyed.nth + ${inUse(sql`keyed.flow_key`)} <= keyed.flow_limit
           order by priority desc, run_at limit ${limit}
         ) own
       ) c
@@ -160,6 +160,16 @@ function fairDue(suffix: string, kind: string, now: string, limit: number): SQL 
       limit ${limit}
       for update of j skip locked
     )`;
+}
+
+/**
+ * How many of a flow key's slots are in use: the slots taken (runs/flow-slots.ts), or the key's jobs running, if more —
+ * a job just claimed takes its slot a moment later, and the next claim must not pick the key's next job meanwhile.
+ */
+function inUse(flowKey: SQL): SQL {
+  return sql`greatest(
+    (select count(*) from flow_slots f where f.flow_key = ${flowKey}),
+    (select count(*) from jobs r where r.status = 'running' and r.flow_key = ${flowKey}))`;
 }
 
 /** Renews this worker's leases on the jobs it is still running. */

@@ -2,7 +2,7 @@
 // workflow or per key, what happens to a run over the limit, and the priority of its queued runs. Deployed with the
 // state (`state.flowControl`) and exported with it. Pure: the slots themselves live in the database (runs/flow-slots.ts).
 import { z } from 'zod';
-import { findReferences } from './references.js';
+import { scanReferences } from './reference-syntax.js';
 
 export const MIN_PRIORITY = -100;
 export const MAX_PRIORITY = 100;
@@ -17,10 +17,10 @@ const KeySchema = z
   .string()
   .min(1, 'must not be empty')
   .max(MAX_FLOW_KEY_LENGTH, `must be at most ${MAX_FLOW_KEY_LENGTH} characters`)
-  .refine((key) => findReferences(key).some((ref) => ref.kind === 'block'), {
+  .refine((key) => scanReferences(key).some((ref) => ref.kind === 'block'), {
     message: 'must reference the trigger input, e.g. "<api.customerId>"',
   })
-  .refine((key) => !findReferences(key).some((ref) => ref.kind === 'env'), {
+  .refine((key) => !scanReferences(key).some((ref) => ref.kind === 'env'), {
     message: 'must not reference environment variables',
   });
 
@@ -91,7 +91,7 @@ export function flowLimitOf(flow: FlowControl | undefined): FlowLimit | undefine
 export function flowKeyValue(template: string, input: Record<string, unknown>): string {
   let out = '';
   let at = 0;
-  for (const ref of findReferences(template)) {
+  for (const ref of scanReferences(template)) {
     if (ref.kind !== 'block') continue;
     out += template.slice(at, ref.start);
     let value: unknown = input;

@@ -19,6 +19,8 @@ import { flowKeyValue, flowLimitOf, type FlowMode, type WorkflowState } from '..
 import type { AppContext } from '../services/app-context.js';
 import { RUNNER_ID } from './runners.js';
 
+/** Tries to take a slot before a key counts as full (see takeSlot). */
+const TAKE_ATTEMPTS = 4;
 /** Key values longer than this are kept as their hash. */
 const MAX_KEY_VALUE_LENGTH = 200;
 /** How often a call waiting for a slot looks again. */
@@ -56,23 +58,29 @@ export function runFlowOf(workflowId: string, state: WorkflowState, input: Recor
 
 /**
  * Takes a free slot of the run's key for `executionId`; true when it holds one (already holding one counts: a job
- * claimed again). Two takers racing for the same slot number: one gets it, the other looks again.
+ * claimed again). The first tries go for a random slot number (with a large limit, racing takers rarely pick the same
+ * one, and no list of free numbers is built), the last for the lowest free one. Two takers racing for the same slot
+ * number: one gets it, the other tries again.
  */
 export async function takeSlot(db: Db, flow: RunFlow, executionId: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
+    const lowest = flow.limit === 1 || attempt === TAKE_ATTEMPTS - 1;
+    const numbers = lowest
+      ? sql`select s from generate_series(0, ${flow.limit - 1}::int) s
+          where not exists (select 1 from flow_slots f where f.flow_key = ${flow.flowKey} and f.slot = s)`
+      : sql`select ${Math.floor(Math.random() * flow.limit)}::int as s`;
     const rows = await rowsOf<{ taken: string | null; mine: string | null; used: number }>(
       db,
       // Relaxed commits (db/relaxed.ts): a slot lost with a PostgreSQL crash is taken again by the run's retry, and one
       // whose freeing was lost is freed by the crash recovery once the run's log says it ended.
       sql`with ${RELAXED_COMMIT}, taken as (
         insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
-        select ${flow.flowKey}, s, ${flow.workflowId}, ${executionId}, ${RUNNER_ID}
-        from generate_series(0, ${flow.limit - 1}::int) s
+        select ${flow.flowKey}, n.s, ${flow.workflowId}, ${executionId}, ${RUNNER_ID}
+        from (${numbers}) n
         where (select count(*) from flow_slots f where f.flow_key = ${flow.flowKey}) < ${flow.limit}
-          and not exists (select 1 from flow_slots f where f.flow_key = ${flow.flowKey} and f.slot = s)
           and exists (select 1 from workflows w where w.id = ${flow.workflowId})
           and ${RELAXED_COMMIT_TAKEN}
-        order by s limit 1
+        order by n.s limit 1
         on conflict do nothing
         returning execution_id)
       select (select execution_id from taken) as taken,
@@ -87,12 +95,14 @@ export async function takeSlot(db: Db, flow: RunFlow, executionId: string): Prom
   return false;
 }
 
-/** Frees the run's slot, if it holds one, and wakes the workers (a queued run of that key may go now). */
+/** Frees the run's slot, if it holds one, and wakes the workers when a run of that key is queued (it may go now). */
 export async function freeSlot(db: Db, executionId: string): Promise<void> {
   const rows = await rowsOf(
     db,
-    sql`with ${RELAXED_COMMIT}, freed as (delete from flow_slots where execution_id = ${executionId} and ${RELAXED_COMMIT_TAKEN} returning 1)
-      select pg_notify(${JOBS_CHANNEL}, '') as woke from (select count(*) as n from freed) c where c.n > 0`,
+    sql`with ${RELAXED_COMMIT}, freed as (
+        delete from flow_slots where execution_id = ${executionId} and ${RELAXED_COMMIT_TAKEN} returning flow_key)
+      select pg_notify(${JOBS_CHANNEL}, '') as woke from jobs j
+      where j.status = 'queued' and j.flow_key in (select flow_key from freed) limit 1`,
   );
   if (rows.length > 0) nudgeLocalWorkers();
 }

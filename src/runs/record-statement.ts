@@ -236,13 +236,17 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
     // A run's flow control slot goes with its log, in the same commit: no round trip of its own.
     parts.push(sql`freed as (
       delete from flow_slots where execution_id in (select jsonb_array_elements_text(${toJsonText(freed)}::jsonb))
-      returning 1)`);
+      returning flow_key)`);
   }
   // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
   const relaxed = durable ? sql`` : sql`, ${RELAXED_COMMIT_TAKEN} as relaxed`;
-  // A freed slot may let a queued run of its key go: the workers hear of it at commit.
+  // A freed slot may let a queued run of its key go: the workers hear of it at commit — only when one is queued (a sync
+  // run's every completion would otherwise wake every worker for nothing). `woke_slots` says whether they were.
   const slotsWake =
-    freed.length > 0 ? sql`, (select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from freed) c where c.n > 0) as woke_slots` : sql``;
+    freed.length > 0
+      ? sql`, (select count(*)::int from (select pg_notify(${JOBS_CHANNEL}, '') from jobs j
+          where j.status = 'queued' and j.flow_key in (select flow_key from freed) limit 1) w) as woke_slots`
+      : sql``;
   const wake =
     batch.deliveries.length > 0
       ? sql`${wakeWorkersIfQueued('attempts')} as woke`

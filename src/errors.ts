@@ -15,6 +15,8 @@ export class AppError extends Error {
     readonly details?: ErrorDetail[],
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers?: Record<string, string>,
+    /** 409 ALREADY_RUNNING: the execution the call would have run beside (flow control singleton). */
+    readonly runningExecutionId?: string,
   ) {
     super(message);
     this.name = 'AppError';
@@ -33,10 +35,13 @@ export interface ErrorBody {
   error: string;
   code: string;
   details?: ErrorDetail[];
+  runningExecutionId?: string;
 }
 
 export function errorBody(err: AppError): ErrorBody {
-  return err.details ? { error: err.message, code: err.code, details: err.details } : { error: err.message, code: err.code };
+  const body: ErrorBody = err.details ? { error: err.message, code: err.code, details: err.details } : { error: err.message, code: err.code };
+  if (err.runningExecutionId !== undefined) body.runningExecutionId = err.runningExecutionId;
+  return body;
 }
 
 /** zod issues as error details (docs/api.md 3): `path` dotted, optionally under a prefix such as a field name. */

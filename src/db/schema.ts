@@ -279,6 +279,10 @@ export const executions = pgTable(
     /** Set on a re-run (runs/rerun-source.ts): the execution it re-ran, and the block it ran from (null: all of it). */
     rerunOf: text('rerun_of'),
     rerunFromBlock: text('rerun_from_block'),
+    /** How long the run waited for a worker or a flow control slot before it started (ms); null: it did not wait. */
+    queuedMs: integer('queued_ms'),
+    /** Set when flow control held the run back (runs/flow-slots.ts): `{ reason: 'concurrency' | 'singleton' }`. */
+    flowControl: jsonb<Record<string, unknown>>('flow_control'),
   },
   (t) => [
     uniqueIndex('executions_execution_id_idx').on(t.executionId),
@@ -459,6 +463,14 @@ export const jobs = pgTable(
     lockedBy: text('locked_by'),
     /** Whose job it is (an async run's workspace), for fair claims between tenants (jobs/claim.ts); null: nobody's. */
     tenant: text('tenant'),
+    /** Higher first among a tenant's queued jobs (an async run's priority, -100…100; claim.ts). */
+    priority: integer('priority').notNull().default(0),
+    /**
+     * An async run under flow control (runs/flow-slots.ts): the workflow and key it holds a slot of while it runs,
+     * and how many slots the key has. The claim passes over a job whose key has no free slot.
+     */
+    flowKey: text('flow_key'),
+    flowLimit: integer('flow_limit'),
     lastError: text('last_error'),
     result: jsonb<unknown>('result'),
     createdAt: createdAt(),
@@ -469,7 +481,9 @@ export const jobs = pgTable(
     index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
     // Claims (jobs/claim.ts): a kind's tenants with queued jobs, each one's oldest, and the oldest of no tenant, each
     // found by index probes rather than by reading the whole queue.
-    index('jobs_claim_idx').on(t.kind, t.tenant, t.runAt).where(sql`${t.status} = 'queued'`),
+    index('jobs_claim_idx').on(t.kind, t.tenant, t.priority.desc(), t.runAt).where(sql`${t.status} = 'queued'`),
+    // Singleton and reject checks count a key's queued runs; claims its running ones.
+    index('jobs_flow_key_idx').on(t.flowKey, t.status).where(sql`${t.status} in ('queued', 'running') and ${t.flowKey} is not null`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
     // Pruning finished jobs without a full table scan.
     index('jobs_completed_idx').on(t.completedAt).where(sql`${t.status} in ('completed', 'failed')`),
@@ -600,3 +614,24 @@ export const runners = pgTable('runners', {
   startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
+
+/**
+ * Flow control slots (runs/flow-slots.ts): one row per run in flight under a workflow's concurrency limit or singleton,
+ * numbered 0…limit-1 per key, so two processes can never take the same slot. A run frees its slot when it ends; the
+ * slots of a process that died are freed with its runs by the crash recovery (runs/runners.ts).
+ */
+export const flowSlots = pgTable(
+  'flow_slots',
+  {
+    /** `<workflowId>:<key value>` (the key value hashed when long). */
+    flowKey: text('flow_key').notNull(),
+    slot: integer('slot').notNull(),
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    executionId: text('execution_id').notNull(),
+    runnerId: text('runner_id').notNull(),
+    acquiredAt: timestamp('acquired_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.flowKey, t.slot] }), uniqueIndex('flow_slots_execution_idx').on(t.executionId), index('flow_slots_runner_idx').on(t.runnerId)],
+);

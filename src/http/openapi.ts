@@ -20,6 +20,7 @@ const errorBody = {
     error: { type: 'string' },
     code: { type: 'string' },
     details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    runningExecutionId: { type: 'string', description: 'With 409 ALREADY_RUNNING: the execution in flight for the singleton key' },
   },
 };
 

@@ -118,6 +118,15 @@ export const requestHeaders = {
       'the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT',
     schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
   },
+  ExecutionPriority: {
+    name: 'X-Execution-Priority',
+    in: 'header',
+    required: false,
+    description:
+      "An async run's priority, -100…100 (default: the workflow's flowControl.priority, else 0): a workspace's queued runs " +
+      'with a higher priority are claimed first; outside the range is 400',
+    schema: { type: 'integer', minimum: -100, maximum: 100 },
+  },
   RequestId: {
     name: REQUEST_ID_HEADER,
     in: 'header',
@@ -129,7 +138,7 @@ export const requestHeaders = {
 
 /** The request headers a run-starting operation reads. */
 const RUN_REQUEST_HEADERS: Record<Run, (keyof typeof requestHeaders)[]> = {
-  execute: ['ExecutionMode', 'IdempotencyKey', 'RequestId'],
+  execute: ['ExecutionMode', 'ExecutionPriority', 'IdempotencyKey', 'RequestId'],
   chat: ['RequestId'],
   webhook: ['RequestId'],
   manual: ['RequestId'],
@@ -205,7 +214,9 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
   415: { name: 'UnsupportedMediaType', description: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json' },
   429: {
     name: 'TooManyRequests',
-    description: 'RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits)',
+    description:
+      'RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits); on runs also ' +
+      "CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After",
     headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
   },
   502: { name: 'BadGateway', description: 'MCP_SERVER_UNREACHABLE: a server the request names could not be reached or did not answer as one' },

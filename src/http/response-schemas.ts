@@ -374,6 +374,11 @@ export const logDetail = z.strictObject({
       .describe('For a run that paused for an approval (README "Human approval")'),
     rerunOf: z.string().nullable().describe('Set on a re-run: the execution it re-ran'),
     rerunFromBlock: z.string().nullable().describe('Set on a re-run from a block: that block (null when it ran whole)'),
+    queuedMs: z.number().int().nullable().describe('How long the run waited before it started (queued, or for a flow control slot)'),
+    flowControl: z
+      .strictObject({ reason: z.string().describe('concurrency or singleton') })
+      .nullable()
+      .describe("Set when the workflow's flow control held the run back (docs/workflows.md \"Flow control\")"),
     reruns: z
       .array(z.strictObject({ executionId: z.string(), status: z.string(), startedAt: timestamp }))
       .describe('The re-runs of this execution, oldest first (GET /api/v1/logs?rerunOf= lists them as logs)'),

@@ -58,17 +58,23 @@ export async function claimJobs(
       started_at = coalesce(jobs.started_at, ${now}::timestamptz)
     from (${due}) due
     where jobs.id = due.id and ${RELAXED_COMMIT_TAKEN}
-    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts)`);
+    returning jobs.id, jobs.kind, jobs.payload, jobs.attempts, jobs.created_at)`);
   const requeued = input.sweepLeases ? sql`select count(*)::int as n from swept` : sql`select 0 as n`;
   // One row even when nothing was claimed, so the sweep's count always comes back.
   const rows = await rowsOf(db, sql`
     with recursive ${sql.join(ctes, sql`, `)}
-    select s.n as requeued, c.id, c.kind, c.payload, c.attempts
+    select s.n as requeued, c.id, c.kind, c.payload, c.attempts, c.created_at
     from (${requeued}) s left join claimed c on true`);
   return {
     jobs: rows
       .filter((row) => row.id !== null && row.id !== undefined)
-      .map((row) => ({ id: String(row.id), kind: String(row.kind), payload: row.payload, attempts: Number(row.attempts) })),
+      .map((row) => ({
+        id: String(row.id),
+        kind: String(row.kind),
+        payload: row.payload,
+        attempts: Number(row.attempts),
+        createdAt: new Date(row.created_at as string | Date),
+      })),
     requeued: Number(rows[0]?.requeued ?? 0),
   };
 }
@@ -95,12 +101,15 @@ function oldestDue(suffix: string, kind: string, now: string, limit: number): SQ
 
 /**
  * The `due` rows of a kind, fair between tenants (a job's `tenant`: an async run's workspace). Each job gets a turn:
- * its place among its tenant's waiting jobs plus the tenant's jobs already running anywhere, so the first waiting job
+ * its place among its tenant's waiting jobs (higher `priority` first, then oldest) plus the tenant's jobs already
+ * running anywhere, so the first waiting job
  * of a workspace with nothing running goes before the hundredth of one that floods the queue; jobs of no tenant keep
  * turn 1 (oldest first). Everything is found by probes of jobs_claim_idx (kind, tenant, run_at): the kind's tenants
  * by a skip scan (one probe each), each one's `limit` oldest (no claim takes more), and the oldest of no tenant —
  * never by reading the whole queue. Candidates are over-picked, then locked in turn order, skipping rows another
- * worker holds.
+ * worker holds. A job under flow control (runs/flow-slots.ts) is passed over while its key has no free slot, and no
+ * more of a key's jobs are picked than it has free slots; a race with another claim is settled by the slot itself (the
+ * job that finds none is handed back in its place).
  */
 function fairDue(suffix: string, kind: string, now: string, limit: number): SQL {
   const window = limit * 4;
@@ -121,10 +130,19 @@ function fairDue(suffix: string, kind: string, now: string, limit: number): SQL 
       select c.id, c.run_at, c.place + coalesce(r.n, 0) as turn
       from ${tenants} t
       cross join lateral (
-        select id, run_at, row_number() over (order by run_at) as place from (
-          select id, run_at from jobs
-          where status = 'queued' and kind = ${kind} and tenant = t.tenant and run_at <= ${now}::timestamptz
-          order by run_at limit ${limit}
+        select id, run_at, row_number() over (order by priority desc, run_at) as place from (
+          select id, run_at, priority from (
+            select w.*, row_number() over (partition by coalesce(w.flow_key, w.id) order by w.priority desc, w.run_at) as nth
+            from (
+              select id, run_at, priority, flow_key, flow_limit from jobs j
+              where j.status = 'queued' and j.kind = ${kind} and j.tenant = t.tenant and j.run_at <= ${now}::timestamptz
+                and (j.flow_key is null or ${inUse(sql`j.flow_key`)} < j.flow_limit)
+              order by j.priority desc, j.run_at limit ${window}
+            ) w
+          ) keyed
+          where keyed.flow_key is null
+            or keyed.nth + ${inUse(sql`keyed.flow_key`)} <= keyed.flow_limit
+          order by priority desc, run_at limit ${limit}
         ) own
       ) c
       left join ${running} r on r.tenant = t.tenant
@@ -142,6 +160,16 @@ function fairDue(suffix: string, kind: string, now: string, limit: number): SQL 
       limit ${limit}
       for update of j skip locked
     )`;
+}
+
+/**
+ * How many of a flow key's slots are in use: the slots taken (runs/flow-slots.ts), or the key's jobs running, if more —
+ * a job just claimed takes its slot a moment later, and the next claim must not pick the key's next job meanwhile.
+ */
+function inUse(flowKey: SQL): SQL {
+  return sql`greatest(
+    (select count(*) from flow_slots f where f.flow_key = ${flowKey}),
+    (select count(*) from jobs r where r.status = 'running' and r.flow_key = ${flowKey}))`;
 }
 
 /** Renews this worker's leases on the jobs it is still running. */

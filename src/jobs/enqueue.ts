@@ -24,6 +24,10 @@ export interface JobSpec {
   createdAt?: Date;
   /** Whose job it is (a workspace): claims take turns between tenants (claim.ts). */
   tenant?: string;
+  /** Higher first among the tenant's due jobs (default 0). */
+  priority?: number;
+  /** Flow control (runs/flow-slots.ts): the key whose slot the job needs, and how many slots the key has. */
+  flow?: { key: string; limit: number };
 }
 
 export interface EnqueueOptions {
@@ -44,15 +48,21 @@ export async function enqueueJobs(db: Db, specs: JobSpec[], options: EnqueueOpti
     runAt: (spec.runAt ?? now).toISOString(),
     createdAt: (spec.createdAt ?? now).toISOString(),
     tenant: spec.tenant ?? null,
+    priority: spec.priority ?? 0,
+    flowKey: spec.flow?.key ?? null,
+    flowLimit: spec.flow?.limit ?? null,
   }));
   const values = sql.join(
-    rows.map((r) => sql`(${r.id}, ${r.kind}, ${r.payload}::jsonb, ${r.runAt}::timestamptz, ${r.createdAt}::timestamptz, ${r.tenant})`),
+    rows.map(
+      (r) =>
+        sql`(${r.id}, ${r.kind}, ${r.payload}::jsonb, ${r.runAt}::timestamptz, ${r.createdAt}::timestamptz, ${r.tenant}, ${r.priority}::int, ${r.flowKey}::text, ${r.flowLimit}::int)`,
+    ),
     sql`, `,
   );
   // One round trip: the rows and the wake-up (enqueue sits on the path that completes every execution).
   await db.execute(sql`
     with inserted as (
-      insert into jobs (id, kind, payload, run_at, created_at, tenant) values ${values}
+      insert into jobs (id, kind, payload, run_at, created_at, tenant, priority, flow_key, flow_limit) values ${values}
       ${options.skipQueuedIds ? sql`on conflict (id) do nothing` : sql``}
       returning 1)
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from inserted) as done`);

@@ -59,7 +59,8 @@ function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keep
     case 'release':
       // Handed back unattempted: the claim does not count.
       return sql`update jobs set
-          status = 'queued', run_at = ${iso(now)}::timestamptz, attempts = attempts - 1, lease_until = null, locked_by = null
+          status = 'queued', run_at = ${outcome.keepPlace ? sql`run_at` : sql`${iso(now)}::timestamptz`}, attempts = attempts - 1,
+          lease_until = null, locked_by = null
         where ${held} returning id`;
   }
 }

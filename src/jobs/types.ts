@@ -14,6 +14,8 @@ export interface ClaimedJob {
   payload: unknown;
   /** How many times the job has been claimed, this claim included (> 1 after a retry or a crashed worker). */
   attempts: number;
+  /** When it was queued (an async run's wait in the queue is measured from it); unknown for jobs built by hand. */
+  createdAt?: Date;
 }
 
 export type JobOutcome =
@@ -23,8 +25,11 @@ export type JobOutcome =
   | { type: 'fail'; error: string; result?: unknown }
   /** Run again at `runAt` (epoch ms). */
   | { type: 'retry'; runAt: number; error: string }
-  /** Not run (worker stopping): back to the queue at once, and the claim does not count as an attempt. */
-  | { type: 'release' };
+  /**
+   * Not run (worker stopping; no flow control slot free): back to the queue at once, and the claim does not count
+   * as an attempt. `keepPlace` keeps its place in the queue (its due time) instead of going to the back.
+   */
+  | { type: 'release'; keepPlace?: boolean };
 
 export interface JobResult {
   outcome: JobOutcome;

@@ -46,6 +46,10 @@ export interface Metrics {
   /** One completion webhook delivery attempt (or a delivery given up without one: `not_sent`). */
   webhookDelivery(outcome: 'success' | 'retry' | 'failed' | 'not_sent', attempt: number): void;
   rateLimited(bucket: string): void;
+  /** A run that flow control held back (it waited for a slot of its workflow's concurrency limit or singleton). */
+  flowWaited(workflowId: string, reason: 'concurrency' | 'singleton'): void;
+  /** A call flow control refused: CONCURRENCY_LIMIT (429) or ALREADY_RUNNING (409). */
+  flowRefused(workflowId: string, code: 'CONCURRENCY_LIMIT' | 'ALREADY_RUNNING'): void;
   /** One group commit of the run recorder that carried `runs` completed runs. */
   recorderBatch(runs: number): void;
   /** The Prometheus text exposition of this app and its process. */
@@ -64,6 +68,8 @@ export const noMetrics: Metrics = {
   block() {},
   webhookDelivery() {},
   rateLimited() {},
+  flowWaited() {},
+  flowRefused() {},
   recorderBatch() {},
   scrape: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: '' }),
 };
@@ -127,6 +133,18 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     name: 'sluice_rate_limited_total',
     help: 'Requests refused by a per-minute rate limit, by bucket.',
     labelNames: ['bucket'] as const,
+    registers,
+  });
+  const flowWaits = new Counter({
+    name: 'sluice_flow_control_waits_total',
+    help: "Runs that waited for a slot of their workflow's concurrency limit or singleton, by workflow and reason.",
+    labelNames: ['workflow_id', 'reason'] as const,
+    registers,
+  });
+  const flowRefusals = new Counter({
+    name: 'sluice_flow_control_refusals_total',
+    help: 'Calls refused by flow control (CONCURRENCY_LIMIT, ALREADY_RUNNING), by workflow and code.',
+    labelNames: ['workflow_id', 'code'] as const,
     registers,
   });
   const recorderBatches = new Histogram({
@@ -265,6 +283,12 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     },
     rateLimited(bucket) {
       rateLimited.inc({ bucket });
+    },
+    flowWaited(workflowId, reason) {
+      flowWaits.inc({ workflow_id: workflowId, reason });
+    },
+    flowRefused(workflowId, code) {
+      flowRefusals.inc({ workflow_id: workflowId, code });
     },
     recorderBatch(runs) {
       recorderBatches.observe(runs);

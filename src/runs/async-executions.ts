@@ -18,11 +18,12 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
-import type { RunExecutionInput } from './types.js';
+import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
 import { loadOriginalRun, rerunOf } from './rerun-source.js';
 import { settleEarlierAttempt } from './interrupted.js';
+import { freeSlotQuietly, loggedWithSlot, takeSlot, type RunFlow } from './flow-slots.js';
 
 export const EXECUTION_JOB = 'execution.run';
 
@@ -42,6 +43,10 @@ export interface AsyncExecutionRequest {
   origin?: RunOrigin;
   /** A re-run: the worker reads the original's trace and replays from it (rerun-source.ts). */
   rerun?: QueuedRerun;
+  /** Flow control (flow-slots.ts): the slot the run takes when it starts; `waits` when its key was full at queueing. */
+  flow?: RunFlow & { waits: boolean };
+  /** Higher first among the workspace's queued runs. */
+  priority?: number;
 }
 
 /** A queued re-run: the execution it repeats, from which block, and the state it runs (by snapshot hash). */
@@ -71,6 +76,18 @@ const jobPayload = z.object({
   /** W3C traceparent of the request's span. */
   traceparent: z.string().optional(),
   rerun: z.object({ of: z.string(), fromBlock: z.string().nullable(), snapshotHash: z.string() }).optional(),
+  flow: z
+    .object({
+      workflowId: z.string(),
+      flowKey: z.string(),
+      limit: z.number().int(),
+      mode: z.enum(['queue', 'reject', 'cancel-running', 'skip']),
+      maxWaitMs: z.number(),
+      reason: z.enum(['concurrency', 'singleton']),
+      waits: z.boolean(),
+    })
+    .optional(),
+  priority: z.number().int().optional(),
 });
 type ExecutionJobPayload = z.infer<typeof jobPayload>;
 
@@ -146,7 +163,16 @@ export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { i
     ...(origin?.requestId ? { requestId: origin.requestId } : {}),
     ...(origin?.trace ? { traceparent: formatTraceparent(origin.trace) } : {}),
   };
-  return { id: newId('job'), kind: EXECUTION_JOB, payload, runAt: createdAt, createdAt, tenant: request.workspaceId };
+  return {
+    id: newId('job'),
+    kind: EXECUTION_JOB,
+    payload,
+    runAt: createdAt,
+    createdAt,
+    tenant: request.workspaceId,
+    ...(request.priority !== undefined ? { priority: request.priority } : {}),
+    ...(request.flow ? { flow: { key: request.flow.flowKey, limit: request.flow.limit } } : {}),
+  };
 }
 
 /**
@@ -235,13 +261,27 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
     return { outcome: { type: 'fail', error: 'The workflow or its deployment was deleted before the run started' } };
   }
 
-  const outcome = await runExecution(app, {
-    ...queuedRun(payload, queued.target),
-    rerun: queued.rerun,
-    signal: context.signal,
-    timeoutMs: app.config.executionTimeoutMs,
-    markBeforeStart: true,
-  });
+  // Under flow control the run starts only with a slot of its key. The claim passes over a full key, but another
+  // process may have taken the last slot meanwhile: then the job goes back in its place until a slot frees.
+  const flow = payload.flow;
+  if (flow && !(await takeSlot(app.db, flow, payload.executionId))) return { outcome: { type: 'release', keepPlace: true } };
+  const queuedMs = job.createdAt ? Math.max(0, context.clock.now() - job.createdAt.getTime()) : 0;
+  if (flow?.waits) app.metrics.flowWaited(flow.workflowId, flow.reason);
+  let outcome: ExecutionOutcome | undefined;
+  try {
+    outcome = await runExecution(app, {
+      ...queuedRun(payload, queued.target),
+      rerun: queued.rerun,
+      signal: context.signal,
+      timeoutMs: app.config.executionTimeoutMs,
+      markBeforeStart: true,
+      flowWait: { queuedMs, ...(flow?.waits ? { reason: flow.reason } : {}) },
+      ...(flow ? { holdsFlowSlot: true } : {}),
+    });
+  } finally {
+    // Freed with the log; a run whose log could not be stored frees it here.
+    if (flow && !loggedWithSlot(outcome)) await freeSlotQuietly(app, payload.executionId);
+  }
   const { result } = outcome;
   return finished({
     executionId: outcome.executionId,

@@ -4,6 +4,7 @@
 
 // ---- admit: limits and flow control before anything is stored or run
 export { admitRun, type Admission } from './admission.js';
+export { admitQueuedRun, freeSlot, runFlowOf, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
 export {
   checkIdempotencyKey,
   claimIdempotencyKey,

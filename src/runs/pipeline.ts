@@ -17,6 +17,7 @@ import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
+import { freeSlotQuietly, loggedWithSlot, runFlowOf, type FlowWait, type RunFlow } from './flow-slots.js';
 
 export interface PreparedRun {
   target: RunTarget;
@@ -31,6 +32,14 @@ export interface PreparedRun {
   origin?: RunOrigin;
   /** A re-run of an earlier execution (triggers/rerun.ts): queued runs rebuild its replay from the original. */
   rerun?: RerunOf;
+  /** The deployment's flow control for this run (flow-slots.ts); drafts run without it. */
+  flow?: RunFlow;
+  /** Set once the run holds its flow control slot (a sync call took it): how long it waited; freed when it ends. */
+  flowWait?: FlowWait;
+  /** A queued run waits for a slot of its key (it was full when the run was queued): the log says why it waited. */
+  flowWaits?: boolean;
+  /** An async run's priority (-100…100): the call's X-Execution-Priority, else the workflow's. */
+  priority?: number;
 }
 
 /** The active deployment as a run target; 409 when the workflow is not deployed. */
@@ -49,7 +58,15 @@ export function activeDeployment(deployed: DeployedWorkflow, toCall: string): Ru
 
 export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHeaders: Record<string, string> }): PreparedRun {
   const { admissionHeaders, ...run } = fields;
-  return { ...run, headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId } };
+  const { target } = run;
+  const flow = run.flow ?? (target.deploymentVersion === null ? undefined : runFlowOf(target.workflow.id, target.state, run.input));
+  const priority = run.priority ?? target.state.flowControl?.priority;
+  return {
+    ...run,
+    ...(flow ? { flow } : {}),
+    ...(priority !== undefined ? { priority } : {}),
+    headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId },
+  };
 }
 
 export interface RunOptions {
@@ -59,8 +76,20 @@ export interface RunOptions {
   idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
 }
 
-/** Runs now, in this process, under the execution time-out. */
-export function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
+/** Runs now, in this process, under the execution time-out; frees its flow control slot when it ends. */
+export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
+  if (!run.flowWait) return runPreparedNow(app, run, options);
+  let outcome: ExecutionOutcome | undefined;
+  try {
+    outcome = await runPreparedNow(app, run, options);
+    return outcome;
+  } finally {
+    // Freed with the log; a run whose log could not be stored frees it here.
+    if (!loggedWithSlot(outcome)) await freeSlotQuietly(app, run.executionId);
+  }
+}
+
+function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions): Promise<ExecutionOutcome> {
   return runExecution(app, {
     workflow: run.target.workflow,
     state: run.target.state,
@@ -75,6 +104,7 @@ export function runPrepared(app: AppContext, run: PreparedRun, options: RunOptio
     timeoutMs: app.config.executionTimeoutMs,
     origin: run.origin,
     rerun: run.rerun,
+    ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),
     ...options,
   });
 }
@@ -101,6 +131,8 @@ function asyncRequest(run: PreparedRun): AsyncExecutionRequest {
     files: run.files,
     executionId: run.executionId,
     origin: run.origin,
+    ...(run.flow ? { flow: { ...run.flow, waits: run.flowWaits === true } } : {}),
+    ...(run.priority !== undefined ? { priority: run.priority } : {}),
     ...(run.rerun
       ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? contentHash(run.target.state) } }
       : {}),

@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
-import { insertFollowingJobs, wakeWorkersIfQueued } from '../jobs/enqueue.js';
+import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
@@ -46,6 +46,10 @@ export interface ExecutionRecord {
   /** Set on a re-run: the execution it re-ran, and the block it ran from (null when all of it ran again). */
   rerunOf: string | null;
   rerunFromBlock: string | null;
+  /** How long the run waited before it started; null when it did not (flow-slots.ts). */
+  queuedMs: number | null;
+  /** `{ reason }` when flow control held the run back. */
+  flowControl: Record<string, unknown> | null;
 }
 
 export interface SnapshotRecord {
@@ -78,6 +82,8 @@ export interface FollowUpJob {
 }
 
 export interface RecordBatch {
+  /** Executions whose flow control slot (flow-slots.ts) is freed with their log. */
+  freedSlots?: string[];
   snapshots: SnapshotRecord[];
   markers: ExecutionRecord[];
   completions: ExecutionRecord[];
@@ -91,10 +97,10 @@ const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workfl
   snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
   total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
   files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb,
-  rerun_of text, rerun_from_block text`;
+  rerun_of text, rerun_from_block text, queued_ms int, flow_control jsonb`;
 const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
   level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error,
-  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block`;
+  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms, flow_control`;
 
 const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
@@ -125,6 +131,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
       pause: r.pause,
       rerun_of: r.rerunOf,
       rerun_from_block: r.rerunFromBlock,
+      queued_ms: r.queuedMs,
+      flow_control: r.flowControl,
     })),
   );
 
@@ -223,11 +231,25 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       )}::jsonb) as x(workflow_id text, key text, status int, headers jsonb, body jsonb)
       where k.workflow_id = x.workflow_id and k.key = x.key)`);
   }
+  const freed = batch.freedSlots ?? [];
+  if (freed.length > 0) {
+    // A run's flow control slot goes with its log, in the same commit: no round trip of its own.
+    parts.push(sql`freed as (
+      delete from flow_slots where execution_id in (select jsonb_array_elements_text(${toJsonText(freed)}::jsonb))
+      returning flow_key)`);
+  }
   // Data-modifying WITH items run whether or not they are referenced; the wake-up goes out only with new jobs.
   const relaxed = durable ? sql`` : sql`, ${RELAXED_COMMIT_TAKEN} as relaxed`;
+  // A freed slot may let a queued run of its key go: the workers hear of it at commit — only when one is queued (a sync
+  // run's every completion would otherwise wake every worker for nothing). `woke_slots` says whether they were.
+  const slotsWake =
+    freed.length > 0
+      ? sql`, (select count(*)::int from (select pg_notify(${JOBS_CHANNEL}, '') from jobs j
+          where j.status = 'queued' and j.flow_key in (select flow_key from freed) limit 1) w) as woke_slots`
+      : sql``;
   const wake =
     batch.deliveries.length > 0
       ? sql`${wakeWorkersIfQueued('attempts')} as woke`
       : sql`1 as done`;
-  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${relaxed}`;
+  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}`;
 }

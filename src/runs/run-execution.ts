@@ -83,6 +83,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     pause: null,
     rerunOf: input.rerun?.executionId ?? null,
     rerunFromBlock: input.rerun?.fromBlock ?? null,
+    queuedMs: input.flowWait?.queuedMs ?? null,
+    flowControl: input.flowWait?.reason ? { reason: input.flowWait.reason } : null,
   };
   const started = { marker, state: input.state };
   await app.recorder.begin(started, { markNow: input.markBeforeStart });
@@ -226,6 +228,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     // The approval's time-out is queued with the paused log, so no crash can leave the run waiting past it.
     followUps: pause && approvalTimeoutJob(executionId, pause),
     idempotency: finished.idempotency,
+    ...(input.holdsFlowSlot ? { freesSlot: true } : {}),
   });
   if (outcome.stored !== 'full') {
     app.logger.warn({ executionId, requestId: input.origin?.requestId, stored: outcome.stored }, 'run logged incompletely');

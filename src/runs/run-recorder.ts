@@ -12,6 +12,7 @@
 // Nothing is lost to a bad row: a failed batch is written again run by run, and a run whose full log still cannot be
 // written gets a minimal error log saying so (with its webhooks), so no completed run is ever left unlogged.
 import type { Db } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { storableText } from '../db/storable.js';
 import type { Logger } from '../logger.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
@@ -49,6 +50,8 @@ export interface CompletedRun {
   idempotency?: IdempotencyRecord;
   /** Jobs queued in the same statement as the log, and only if it is written (an approval's time-out). */
   followUps?: FollowUpJob[];
+  /** The run holds a flow control slot (flow-slots.ts): freed in the statement that writes its log. */
+  freesSlot?: boolean;
 }
 
 /** What became of a run's log: `minimal` = an error log saying the full one could not be stored. */
@@ -160,6 +163,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     }
     const period = currentPeriod();
     return {
+      freedSlots: items.flatMap((item) => (item.run.freesSlot ? [item.run.log.executionId] : [])),
       snapshots: [...snapshots].map(([hash, state]) => ({ hash, state })),
       markers: markers.map((m) => m.run.marker),
       completions: items.map((item) => item.run.log),
@@ -173,14 +177,15 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
   async function write(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {
     const batch = batchOf(items, markers);
     // A marker someone waits for (markNow) must survive a crash: the job that waits on it relies on it.
-    await db.execute(recordStatement(batch, { durable: markers.some((m) => m.done) }));
+    const [row] = await rowsOf<{ woke_slots?: number }>(db, recordStatement(batch, { durable: markers.some((m) => m.done) }));
+    const wokeForSlots = Number(row?.woke_slots ?? 0) > 0;
     batch.snapshots.forEach((s) => knownSnapshots.add(s.hash));
     if (knownSnapshots.size > 10_000) knownSnapshots.clear();
     // A run that completed while its marker was being written is gone from inFlight: nothing to remember for it.
     for (const m of markers) if (inFlight.has(m.run.marker.id)) marked.add(m.run.marker.id);
     if (items.length > 0) onCommitted?.(items.length);
     for (const item of items) if (chargeOf(item.run) > 0) onCharged(item.run.ownerId, chargeOf(item.run));
-    if (batch.deliveries.length > 0) nudgeLocalWorkers();
+    if (batch.deliveries.length > 0 || wokeForSlots) nudgeLocalWorkers();
   }
 
   async function writeBatch(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {

@@ -8,6 +8,8 @@ import { eq, sql } from 'drizzle-orm';
 import { executions, runners } from '../db/schema.js';
 import { randomBase62 } from '../ids.js';
 import { requeueAllRunningJobs } from '../jobs/claim.js';
+import { JOBS_CHANNEL } from '../jobs/enqueue.js';
+import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import type { AppContext } from '../services/app-context.js';
 import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from './interrupted.js';
 
@@ -69,6 +71,18 @@ export async function closeOrphanedRuns(app: AppContext, options: { everyOtherRu
       sql`not exists (select 1 from runners r where r.id = ${executions.runnerId} and ${alive})`,
       INTERRUPTED_BY_CRASH,
     );
+    // Their flow control slots too (flow-slots.ts), and any slot whose run has ended without freeing it: no key stays
+    // blocked by a process that died. The workers hear of it at commit, as a freed slot may let a queued run go.
+    const freed = await tx.execute(sql`with freed as (
+        delete from flow_slots s
+        where not exists (select 1 from runners r where r.id = s.runner_id and ${alive})
+          or (s.acquired_at < now() - interval '10 seconds' and exists (
+            select 1 from executions e where e.execution_id = s.execution_id and e.status not in ('running', 'resuming')))
+          or (s.acquired_at < now() - interval '1 minute' and not exists (
+            select 1 from executions e where e.execution_id = s.execution_id))
+        returning 1)
+      select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from freed) c where c.n > 0`);
+    if ((freed as unknown as { rows: unknown[] }).rows.length > 0) nudgeLocalWorkers();
     if (options.everyOtherRunner) await tx.delete(runners).where(sql`${runners.id} <> ${RUNNER_ID}`);
     else await tx.delete(runners).where(sql`${runners.heartbeatAt} < now() - ${DEAD_AFTER_MS}::float8 * interval '1 millisecond'`);
     return count;

@@ -41,6 +41,10 @@ export interface RunExecutionInput {
   resumption?: Resumption;
   /** Set when the run re-runs an earlier execution (rerun-source.ts): which, from which block, and what it replays. */
   rerun?: RerunOf;
+  /** How long the run waited before it started (in the queue, for a flow control slot) and why: kept on its log. */
+  flowWait?: { queuedMs: number; reason?: 'concurrency' | 'singleton' };
+  /** The run holds a flow control slot: it is freed with the log (a run whose log is not stored: its caller frees it). */
+  holdsFlowSlot?: boolean;
 }
 
 export interface RerunOf {

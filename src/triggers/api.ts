@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { canRunInWorkspace } from '../services/access.js';
 import {
   activeDeployment,
+  admitQueuedRun,
   admitRun,
   checkApiInput,
   checkIdempotencyKey,
@@ -16,6 +17,8 @@ import {
   EXECUTION_ID_HEADER,
   type ExecutionOutcome,
   findApiTrigger,
+  type FlowWait,
+  freeSlot,
   inputFormatOf,
   loadDeployedWorkflow,
   type PreparedRun,
@@ -23,13 +26,16 @@ import {
   type QueuedExecution,
   releaseIdempotencyKey,
   requestHash,
+  runFlowOf,
   type RunOrigin,
   runPrepared,
   type StoredResponse,
   streamReplayAnswer,
   syncAnswer,
+  takeSlotForCall,
   withDeclaredFields,
 } from '../runs/index.js';
+import { MAX_PRIORITY, MIN_PRIORITY } from '../workflow/index.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { checkFileInputs, storeFileInputs, type UserFile } from '../services/files/index.js';
@@ -45,6 +51,8 @@ export interface ApiCallRequest {
   /** The body, read by the caller under the request size limit: parsed, and its exact bytes. */
   readBody(): Promise<{ value: unknown; bytes: Uint8Array }>;
   idempotencyKey?: string;
+  /** `X-Execution-Priority`, as sent. */
+  priority?: string;
   origin?: RunOrigin;
 }
 
@@ -70,6 +78,18 @@ function parseControlKeys(body: Record<string, unknown>) {
   return { stream: streamFlag === true, streamEvents: streamEvents === true, selectedOutputs: selectedOutputs as string[] | undefined, rest };
 }
 
+/** `X-Execution-Priority`: a whole number in -100…100, or 400 naming the header. */
+function parsePriority(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const value = /^\s*[-+]?\d{1,4}\s*$/.test(header) ? Number(header) : NaN;
+  if (!Number.isInteger(value) || value < MIN_PRIORITY || value > MAX_PRIORITY) {
+    throw new AppError('VALIDATION_ERROR', 400, 'Invalid X-Execution-Priority', [
+      { path: 'X-Execution-Priority', message: `must be a whole number from ${MIN_PRIORITY} to ${MAX_PRIORITY}` },
+    ]);
+  }
+  return value;
+}
+
 /** Everything the call needs before it runs; throws the AppError that refuses it. */
 export async function prepareApiCall(app: AppContext, request: ApiCallRequest): Promise<ApiCall> {
   const deployed = await loadDeployedWorkflow(app, request.workflowId);
@@ -78,6 +98,7 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     throw forbidden('This API key has no access to the workspace of that workflow');
   }
   const target = activeDeployment(deployed, 'call it through the API');
+  const priority = parsePriority(request.priority);
   // Limits follow the workspace owner's plan, counted per owner across every process.
   const { headers } = await admitRun(app, target.owner, { rateBucket: request.async ? 'async' : 'sync' });
 
@@ -113,6 +134,22 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     if (claim.kind === 'replay') return { mode: 'replay', answer: claim.response, headers };
   }
 
+  // Flow control (runs/flow-slots.ts): a sync or streaming call takes its slot now (before any stream starts, so a
+  // refusal is plain JSON); an async one is refused or noted as waiting, and takes its slot when a worker starts it.
+  const flow = runFlowOf(target.workflow.id, target.state, input);
+  const requester = { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId };
+  let flowWait: FlowWait | undefined;
+  let flowWaits = false;
+  if (flow) {
+    try {
+      if (mode === 'async') flowWaits = (await admitQueuedRun(app, flow, requester)).waits;
+      else flowWait = await takeSlotForCall(app, flow, executionId, requester);
+    } catch (err) {
+      if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
+      throw err;
+    }
+  }
+
   let files: UserFile[];
   try {
     files = [];
@@ -128,9 +165,21 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     }
   } catch (err) {
     if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
+    if (flowWait) await freeSlot(app.db, executionId);
     throw err;
   }
-  const run = prepareRun({ target, trigger: 'api', input, files, executionId, admissionHeaders: headers, origin: request.origin });
+  const run = prepareRun({
+    target,
+    trigger: 'api',
+    input,
+    files,
+    executionId,
+    admissionHeaders: headers,
+    origin: request.origin,
+    ...(flow ? { flow, flowWaits } : {}),
+    ...(flowWait ? { flowWait } : {}),
+    ...(priority !== undefined ? { priority } : {}),
+  });
   return { mode, run, selection, idempotencyKey: key, ...(mode === 'stream' && control.streamEvents ? { streamEvents: true } : {}) };
 }
 

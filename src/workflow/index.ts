@@ -48,3 +48,15 @@ export { validateState } from './validate.js';
 export type { Problem, BlockCatalog, BlockCatalogEntry, ValidationResult } from './validate.js';
 export { reportedBlockErrors, blockErrorLabel, blocksReportedLabel } from './block-errors.js';
 export type { BlockErrorSpan, ReportedBlockError } from './block-errors.js';
+export {
+  FlowControlSchema,
+  PrioritySchema,
+  MIN_PRIORITY,
+  MAX_PRIORITY,
+  MAX_CONCURRENCY_LIMIT,
+  MAX_FLOW_WAIT_MS,
+  ON_LIMIT,
+  flowLimitOf,
+  flowKeyValue,
+} from './flow-control.js';
+export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';

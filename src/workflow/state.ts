@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_BLOCKS, MAX_EDGES, MAX_HANDLE_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { BlockPolicySchema } from './policy.js';
+import { FlowControlSchema } from './flow-control.js';
 
 import { TRIGGER_TYPES, type TriggerType } from './trigger-types.js';
 
@@ -82,6 +83,8 @@ export const WorkflowStateSchema = z.object({
    * Editing aids of the draft only — never deployed, exported or used by a deployed run.
    */
   pinned: boundedRecord(z.record(z.string(), z.unknown(), { error: 'must be an object (a block output)' }), MAX_BLOCKS, 'pinned outputs').optional(),
+  /** Concurrency limit or singleton, and priority of its queued runs (./flow-control.ts); deployed and exported with it. */
+  flowControl: FlowControlSchema.optional(),
 });
 
 export type Block = z.infer<typeof BlockSchema>;

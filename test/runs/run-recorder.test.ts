@@ -48,6 +48,8 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
     pause: null,
     rerunOf: null,
     rerunFromBlock: null,
+    queuedMs: null,
+    flowControl: null,
   };
   const started = { marker, state: { blocks: {}, edges: [], loops: {}, parallels: {} } };
   const log: ExecutionRecord = {

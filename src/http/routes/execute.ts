@@ -40,7 +40,8 @@ const execute = operation({
     '(with streamEvents: true, StreamEvent records between them), then a StreamDone',
   conflict:
     'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was ' +
-    'made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED)',
+    'made with another body (IDEMPOTENCY_CONFLICT), the run was cancelled (EXECUTION_CANCELLED), or the workflow is a ' +
+    'singleton with mode skip and a run for the key is in flight (ALREADY_RUNNING, with runningExecutionId)',
   more: {
     202: { description: 'Queued (X-Execution-Mode: async), or paused at an approval block', schema: 'ExecuteAcceptedOrPaused' },
     500: { description: 'The run failed', schema: 'ExecuteFailure' },
@@ -55,6 +56,7 @@ export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c
     async: c.req.header('x-execution-mode')?.toLowerCase() === 'async',
     readBody: () => readJsonBodyLimited(c, app.config.maxRequestBytes),
     idempotencyKey: c.req.header('idempotency-key'),
+    priority: c.req.header('x-execution-priority'),
     origin: runOrigin(c),
   });
   if (call.mode === 'replay') return sendResponse(c, call.answer, { ...call.headers, [REPLAYED_HEADER]: 'true' });

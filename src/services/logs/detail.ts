@@ -27,6 +27,10 @@ export interface LogDetail extends Omit<LogEntry, 'cost'> {
   /** Set on a re-run: the execution it re-ran, and the block it ran from (null when it ran whole). */
   rerunOf: string | null;
   rerunFromBlock: string | null;
+  /** How long the run waited before it started (queued, or for a flow control slot); null when it did not. */
+  queuedMs: number | null;
+  /** Set when the workflow's flow control held the run back: why (`concurrency` or `singleton`). */
+  flowControl: { reason: string } | null;
   /** The re-runs of this execution, oldest first (at most MAX_RERUNS_LISTED; `GET /api/v1/logs?rerunOf=` has all). */
   reruns: Array<{ executionId: string; status: string; startedAt: string }>;
 }
@@ -114,6 +118,8 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
       approvals: approvalsView(log.pause),
       rerunOf: log.rerunOf,
       rerunFromBlock: log.rerunFromBlock,
+      queuedMs: log.queuedMs,
+      flowControl: log.flowControl ? { reason: String(log.flowControl.reason) } : null,
       reruns: reruns.map((r) => ({ ...r, startedAt: r.startedAt.toISOString() })),
     },
   };

@@ -22,6 +22,7 @@ import { answer, api, errorMessage } from '../api';
 import { Boundary } from '../components/boundary';
 import { Spinner } from '../components/ui';
 import type { Workflow } from '../types';
+import type { FlowControl } from '../../../src/workflow/flow-control.js';
 import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { useColorMode } from '../theme';
 import { VIEWER_HINT } from '../roles';
@@ -64,6 +65,10 @@ const FIT_VIEW = { maxZoom: 1, padding: { top: '40px', left: '40px', right: '60p
 
 export interface EditorHandle {
   flush(): Promise<boolean>;
+  /** The draft's flow control (docs/workflows.md "Flow control"), edited in the Deploy tab and saved with the draft. */
+  flowControl(): FlowControl | undefined;
+  /** Resolves once the editor shows it (a flush after it saves it). */
+  setFlowControl(flowControl: FlowControl | undefined): Promise<void>;
 }
 
 export interface EditorProps {
@@ -86,8 +91,12 @@ export function Editor(props: EditorProps) {
 
 const normalizeState = (state: Workflow['state']) => {
   const flow = fromState(state);
-  return toState(flow.nodes, flow.edges);
+  return withFlowControl(toState(flow.nodes, flow.edges), state.flowControl);
 };
+
+/** The canvas's state with the draft's flow control, which lives beside the canvas (the Deploy tab edits it). */
+const withFlowControl = (state: Workflow['state'], flowControl: FlowControl | undefined): Workflow['state'] =>
+  flowControl ? { ...state, flowControl } : state;
 
 /** The middle of the canvas on screen (where a block goes when there is nothing to place it beside). */
 function centreOf(element: HTMLElement | null): XYPosition {
@@ -125,10 +134,27 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
 
   // ---- autosave ----------------------------------------------------------------------------------------------
   const dragging = nodes.some((n) => n.dragging);
-  const state = useMemo(() => toState(nodes, edges), [nodes, edges]);
+  const [flowControl, setFlowControl] = useState<FlowControl | undefined>(workflow.state.flowControl);
+  const flowControlRef = useRef(flowControl);
+  flowControlRef.current = flowControl;
+  const flowControlShown = useRef<Array<() => void>>([]);
+  useEffect(() => {
+    for (const resolve of flowControlShown.current.splice(0)) resolve();
+  }, [flowControl]);
+  const state = useMemo(() => withFlowControl(toState(nodes, edges), flowControl), [nodes, edges, flowControl]);
   const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging || readOnly, normalize: normalizeState });
   const run = useManualRun(workflow.id, autosave.flush);
-  handle.current = { flush: autosave.flush };
+  handle.current = {
+    flush: autosave.flush,
+    flowControl: () => flowControlRef.current,
+    setFlowControl: (next) => {
+      if (JSON.stringify(next) === JSON.stringify(flowControlRef.current)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        flowControlShown.current.push(resolve);
+        setFlowControl(next);
+      });
+    },
+  };
 
   // ---- a past run on the canvas (?execution=…, "Open in editor" on a log or the Executions tab) -------------------
   const { search: query } = useLocation();

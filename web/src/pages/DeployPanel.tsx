@@ -5,9 +5,22 @@ import { Badge, ConfirmButton, ErrorBox, formatTime, QueryView, Table } from '..
 import { useWorkflowStatus } from '../queries';
 import { VIEWER_HINT } from '../roles';
 import { Link } from '../router';
+import type { EditorHandle } from '../editor/Editor';
+import { FlowControlSettings } from './FlowControlSettings';
 
 /** `readOnly`: a viewer's panel, whose deploy controls are disabled with the reason (the server refuses them too). */
-export function DeployPanel({ workflowId, flush, readOnly = false }: { workflowId: string; flush: () => Promise<boolean>; readOnly?: boolean }) {
+export function DeployPanel({
+  workflowId,
+  flush,
+  editor,
+  readOnly = false,
+}: {
+  workflowId: string;
+  flush: () => Promise<boolean>;
+  /** The editor, which holds the draft: flow control settings are saved through it. */
+  editor: () => EditorHandle | null;
+  readOnly?: boolean;
+}) {
   const client = useQueryClient();
   const status = useWorkflowStatus(workflowId);
   const deployments = useQuery({
@@ -85,6 +98,14 @@ export function DeployPanel({ workflowId, flush, readOnly = false }: { workflowI
           </div>
         </QueryView>
         <ErrorBox error={error} />
+      </section>
+      <section className="card">
+        <h3>Flow control</h3>
+        <p className="small muted">
+          Limit how many runs are in flight at once, for the whole workflow or per key, and order queued runs. Part of the
+          draft: deploy to put a change in force.
+        </p>
+        <FlowControlSettings editor={editor} readOnly={readOnly} />
       </section>
       <section className="card">
         <h3>History</h3>

@@ -62,6 +62,7 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
   });
 
   const flush = useCallback(async () => (editorHandle.current ? editorHandle.current.flush() : true), []);
+  const editorOf = useCallback(() => editorHandle.current, []);
 
   const s = status.data;
   // The role in the workflow's own workspace (a deep link may open it before the picker has switched).
@@ -121,7 +122,7 @@ export function WorkflowPage({ workflowId, tab }: { workflowId: string; tab: str
             </div>
             {/* A failing tab stops here, so the editor beside it (and its unsaved edits) stays. */}
             <Boundary what="This tab" back={<Link to={`/workflows/${workflowId}`} className="btn small ghost">Back to the editor</Link>} resetKeys={[tab]}>
-              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} readOnly={!canEdit(roleOf(data.workspaceId))} />}
+              {tab === 'deploy' && <DeployPanel workflowId={workflowId} flush={flush} editor={editorOf} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'api' && <ApiTab workflowId={workflowId} flush={flush} />}
               {tab === 'webhooks' && <WebhooksPanel workflowId={workflowId} readOnly={!canEdit(roleOf(data.workspaceId))} />}
               {tab === 'executions' && <ExecutionsTab workflowId={workflowId} workspaceId={data.workspaceId} />}

@@ -4420,6 +4420,8 @@ export interface paths {
                 header?: {
                     /** @description `async` queues the run and answers 202 with a task id (GET /api/jobs/{taskId}); anything else runs it now */
                     "X-Execution-Mode"?: components["parameters"]["ExecutionMode"];
+                    /** @description An async run's priority, -100…100 (default: the workflow's flowControl.priority, else 0): a workspace's queued runs with a higher priority are claimed first; outside the range is 400 */
+                    "X-Execution-Priority"?: components["parameters"]["ExecutionPriority"];
                     /** @description A repeat with the same key and body gets the first answer again (Idempotent-Replayed: true) instead of a second run; the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT */
                     "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                     /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
@@ -4482,7 +4484,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was made with another body (IDEMPOTENCY_CONFLICT), or the run was cancelled (EXECUTION_CANCELLED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), a call with this Idempotency-Key is still running or was made with another body (IDEMPOTENCY_CONFLICT), the run was cancelled (EXECUTION_CANCELLED), or the workflow is a singleton with mode skip and a run for the key is in flight (ALREADY_RUNNING, with runningExecutionId) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4956,6 +4958,8 @@ export interface components {
                 path?: string;
                 message?: string;
             }[];
+            /** @description With 409 ALREADY_RUNNING: the execution in flight for the singleton key */
+            runningExecutionId?: string;
         };
         Me: {
             userId: string;
@@ -5803,6 +5807,13 @@ export interface components {
                 rerunOf: string | null;
                 /** @description Set on a re-run from a block: that block (null when it ran whole) */
                 rerunFromBlock: string | null;
+                /** @description How long the run waited before it started (queued, or for a flow control slot) */
+                queuedMs: number | null;
+                /** @description Set when the workflow's flow control held the run back (docs/workflows.md "Flow control") */
+                flowControl: {
+                    /** @description concurrency or singleton */
+                    reason: string;
+                } | null;
                 /** @description The re-runs of this execution, oldest first (GET /api/v1/logs?rerunOf= lists them as logs) */
                 reruns: {
                     executionId: string;
@@ -6542,7 +6553,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits) */
+        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits); on runs also CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6582,6 +6593,8 @@ export interface components {
         ExecutionMode: "sync" | "async";
         /** @description A repeat with the same key and body gets the first answer again (Idempotent-Replayed: true) instead of a second run; the same key with another body or mode is 409 IDEMPOTENCY_CONFLICT */
         IdempotencyKey: string;
+        /** @description An async run's priority, -100…100 (default: the workflow's flowControl.priority, else 0): a workspace's queued runs with a higher priority are claimed first; outside the range is 400 */
+        ExecutionPriority: number;
         /** @description Your id for this request: echoed in the X-Request-Id response header and kept on the execution log */
         RequestId: string;
     };

@@ -1,0 +1,105 @@
+// Flow control of a workflow (docs/workflows.md "Flow control"): how many of its runs may be in flight at once, per
+// workflow or per key, what happens to a run over the limit, and the priority of its queued runs. Deployed with the
+// state (`state.flowControl`) and exported with it. Pure: the slots themselves live in the database (runs/flow-slots.ts).
+import { z } from 'zod';
+import { scanReferences } from './reference-syntax.js';
+
+export const MIN_PRIORITY = -100;
+export const MAX_PRIORITY = 100;
+/** Most runs a concurrency limit allows at once (a bigger one is no limit). */
+export const MAX_CONCURRENCY_LIMIT = 1000;
+/** Longest a sync or streaming call waits for a slot. */
+export const MAX_FLOW_WAIT_MS = 5 * 60_000;
+/** A key template's length, and the longest key value kept as it is (longer ones are hashed by the caller). */
+export const MAX_FLOW_KEY_LENGTH = 500;
+
+const KeySchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_FLOW_KEY_LENGTH, `must be at most ${MAX_FLOW_KEY_LENGTH} characters`)
+  .refine((key) => scanReferences(key).some((ref) => ref.kind === 'block'), {
+    message: 'must reference the trigger input, e.g. "<api.customerId>"',
+  })
+  .refine((key) => !scanReferences(key).some((ref) => ref.kind === 'env'), {
+    message: 'must not reference environment variables',
+  });
+
+export const ON_LIMIT = ['queue', 'reject', 'cancel-running'] as const;
+export type OnLimit = (typeof ON_LIMIT)[number];
+
+export const ConcurrencySchema = z.strictObject({
+  limit: z.int('must be a whole number').min(1, 'must be at least 1').max(MAX_CONCURRENCY_LIMIT, `must be at most ${MAX_CONCURRENCY_LIMIT}`),
+  key: KeySchema.optional(),
+  onLimit: z.enum(ON_LIMIT, { error: `must be one of ${ON_LIMIT.join(', ')}` }).optional(),
+  maxWaitMs: z.int('must be a whole number').min(0, 'must be at least 0').max(MAX_FLOW_WAIT_MS, `must be at most ${MAX_FLOW_WAIT_MS}`).optional(),
+});
+
+export const SingletonSchema = z.strictObject({
+  key: KeySchema.optional(),
+  mode: z.enum(['skip', 'queue'], { error: 'must be "skip" or "queue"' }),
+});
+
+export const PrioritySchema = z
+  .int('must be a whole number')
+  .min(MIN_PRIORITY, `must be at least ${MIN_PRIORITY}`)
+  .max(MAX_PRIORITY, `must be at most ${MAX_PRIORITY}`);
+
+export const FlowControlSchema = z
+  .strictObject({
+    concurrency: ConcurrencySchema.optional(),
+    singleton: SingletonSchema.optional(),
+    priority: PrioritySchema.optional(),
+  })
+  .refine((flow) => !(flow.concurrency && flow.singleton), {
+    message: 'set either concurrency or singleton, not both (a singleton is a concurrency limit of 1)',
+  });
+
+export type FlowControl = z.infer<typeof FlowControlSchema>;
+
+/** What a run over the limit does: wait (queue), be refused (reject, skip), or stop the running one (cancel-running). */
+export type FlowMode = OnLimit | 'skip';
+
+/** The one limit a workflow's flow control sets, whichever way it was written. */
+export interface FlowLimit {
+  limit: number;
+  /** The key template; undefined: one limit for the whole workflow. */
+  key?: string;
+  mode: FlowMode;
+  /** How long a sync or streaming call waits for a slot before it is refused. */
+  maxWaitMs: number;
+  /** What the log and the metrics name as the reason a run waited or was refused. */
+  reason: 'concurrency' | 'singleton';
+}
+
+export function flowLimitOf(flow: FlowControl | undefined): FlowLimit | undefined {
+  if (flow?.concurrency) {
+    const { limit, key, onLimit, maxWaitMs } = flow.concurrency;
+    return { limit, key, mode: onLimit ?? 'queue', maxWaitMs: maxWaitMs ?? 0, reason: 'concurrency' };
+  }
+  if (flow?.singleton) {
+    const { key, mode } = flow.singleton;
+    return { limit: 1, key, mode, maxWaitMs: 0, reason: 'singleton' };
+  }
+  return undefined;
+}
+
+/**
+ * The key value of a run: the template with each `<trigger.path>` reference replaced by that path of the run's
+ * input (the trigger's output; the block name is not looked at). A missing value reads as the empty string, an
+ * object or array as its JSON.
+ */
+export function flowKeyValue(template: string, input: Record<string, unknown>): string {
+  let out = '';
+  let at = 0;
+  for (const ref of scanReferences(template)) {
+    if (ref.kind !== 'block') continue;
+    out += template.slice(at, ref.start);
+    let value: unknown = input;
+    for (const segment of ref.path) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[segment] : undefined;
+    }
+    out += value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    at = ref.end;
+  }
+  return out + template.slice(at);
+}

@@ -153,6 +153,31 @@ export const apiForm = form({
   defaultConfig: () => ({ url: '', method: 'GET', queryParams: [], headers: [] }),
 });
 
+export const publishForm = form({
+  type: 'publish',
+  label: 'Publish',
+  baseName: 'Publish',
+  group: 'Blocks',
+  color: '#c2410c',
+  icon: '➚',
+  description: 'Publish a message to RabbitMQ, MQTT or NATS',
+  fields: [
+    { key: 'credentialId', label: 'Credential (amqp, mqtt or nats)', kind: 'text', help: 'The broker follows the credential’s type.' },
+    { key: 'message', label: 'Message (text or JSON)', kind: 'json' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'Through the default exchange; or leave empty and give an exchange.' },
+    { key: 'exchange', label: 'Exchange (RabbitMQ)', kind: 'text' },
+    { key: 'routingKey', label: 'Routing key (RabbitMQ)', kind: 'text' },
+    { key: 'persistent', label: 'Persistent (RabbitMQ)', kind: 'select', options: ['true', 'false'] },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text' },
+    { key: 'qos', label: 'QoS (MQTT)', kind: 'select', options: ['0', '1'], help: 'With 1 the block waits for the broker’s PUBACK.' },
+    { key: 'retain', label: 'Retain (MQTT)', kind: 'select', options: ['false', 'true'] },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text' },
+    { key: 'jetstream', label: 'JetStream (NATS)', kind: 'select', options: ['false', 'true'], help: 'Waits for the stream’s ack (stream, seq).' },
+  ],
+  outputs: ['accepted', 'broker', 'queue', 'exchange', 'routingKey', 'topic', 'qos', 'subject', 'stream', 'seq', 'error'],
+  defaultConfig: () => ({ credentialId: '', message: '' }),
+});
+
 export const functionForm = form({
   type: 'function',
   label: 'Function',
@@ -371,6 +396,7 @@ export const BLOCK_FORMS: readonly BlockForm[] = [
   scheduleTriggerForm,
   chatTriggerForm,
   apiForm,
+  publishForm,
   functionForm,
   conditionForm,
   agentForm,

@@ -8,6 +8,7 @@ import { approvalBlock } from './approval.js';
 import { chatTriggerBlock } from './chat-trigger.js';
 import { conditionBlock } from './condition.js';
 import { functionBlock } from './function.js';
+import { publishBlock } from './publish.js';
 import { responseBlock } from './response.js';
 import { saveTimeSchema } from './save-time-schema.js';
 import { scheduleTriggerBlock } from './schedule-trigger.js';
@@ -31,6 +32,7 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(scheduleTriggerBlock),
   eraseConfigType(chatTriggerBlock),
   eraseConfigType(apiBlock),
+  eraseConfigType(publishBlock),
   eraseConfigType(functionBlock),
   eraseConfigType(conditionBlock),
   eraseConfigType(responseBlock),

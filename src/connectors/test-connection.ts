@@ -1,8 +1,11 @@
 // `POST /credentials/{id}/test`: opens a connection with a credential and says what the server answered. Each
 // connector module adds its tester here; the answer is the server's greeting or version, or its error.
+import { testAmqp } from './amqp.js';
 import type { ConnectionCache } from './connection-cache.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
 import type { HostPolicy } from './host-policy.js';
+import { testMqtt } from './mqtt.js';
+import { testNats } from './nats.js';
 
 export interface ConnectorContext {
   connections: ConnectionCache;
@@ -13,7 +16,11 @@ export interface ConnectorContext {
 /** Opens a connection (not from the cache: a test must prove the stored data works now) and answers what it saw. */
 export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorContext) => Promise<string>;
 
-const testers: Partial<Record<CredentialType, ConnectionTester>> = {};
+const testers: Partial<Record<CredentialType, ConnectionTester>> = {
+  amqp: (credential, ctx) => testAmqp(credential, ctx.policy),
+  mqtt: (credential, ctx) => testMqtt(credential, ctx.policy),
+  nats: (credential, ctx) => testNats(credential, ctx.policy),
+};
 
 export const TEST_TIMEOUT_MS = 10_000;
 

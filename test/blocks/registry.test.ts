@@ -6,7 +6,7 @@ import { validateState } from '../../src/workflow/index.js';
 describe('block registry', () => {
   it('lists every built-in block type, keyed by its own type', () => {
     expect(Object.keys(blockRegistry).sort()).toEqual(
-      ['agent', 'api', 'api_trigger', 'approval', 'chat_trigger', 'condition', 'function', 'response', 'schedule_trigger', 'variables', 'wait', 'webhook_trigger', 'workflow'].sort(),
+      ['agent', 'api', 'api_trigger', 'approval', 'chat_trigger', 'condition', 'function', 'publish', 'response', 'schedule_trigger', 'variables', 'wait', 'webhook_trigger', 'workflow'].sort(),
     );
     for (const [type, definition] of Object.entries(blockRegistry)) expect(definition.type).toBe(type);
   });

@@ -1,0 +1,159 @@
+// RabbitMQ (AMQP 0-9-1) through amqplib: one connection per credential version and process (ConnectionCache), a
+// confirm channel per publish so the answer says the broker took the message, and consumers for queue triggers.
+import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
+import type { ResolvedCredential } from './credential-data.js';
+import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
+
+export const AMQP_CONNECT_TIMEOUT_MS = 10_000;
+
+type AmqpCredential = ResolvedCredential<'amqp'>;
+
+/** Opens a connection with the credential's data, to the address the host policy allows. */
+export async function openAmqp(credential: AmqpCredential, policy: HostPolicy): Promise<ChannelModel> {
+  const { host, port, user, password, vhost, tls } = credential.data;
+  const address = await checkedConnectorAddress(host, policy);
+  const model = await amqp.connect(
+    {
+      protocol: tls ? 'amqps' : 'amqp',
+      hostname: address,
+      port: port ?? (tls ? 5671 : 5672),
+      username: user ?? 'guest',
+      password: password ?? 'guest',
+      vhost: vhost ?? '/',
+      heartbeat: 30,
+    },
+    { timeout: AMQP_CONNECT_TIMEOUT_MS, ...(tls ? { servername: host } : {}) },
+  );
+  // A connection error is also a 'close'; without a listener an 'error' event would crash the process.
+  model.on('error', () => {});
+  return model;
+}
+
+interface PooledAmqp {
+  model: ChannelModel;
+  closed: boolean;
+}
+
+function amqpOpener(credential: AmqpCredential, policy: HostPolicy): ConnectionOpener<PooledAmqp> {
+  return {
+    kind: 'amqp',
+    async open() {
+      const pooled: PooledAmqp = { model: await openAmqp(credential, policy), closed: false };
+      pooled.model.on('close', () => (pooled.closed = true));
+      return pooled;
+    },
+    async close(pooled) {
+      if (!pooled.closed) await pooled.model.close();
+    },
+  };
+}
+
+/** Runs `fn` with the process's connection for this credential, reopening it once when the broker had dropped it. */
+async function withAmqp<R>(connections: ConnectionCache, credential: AmqpCredential, policy: HostPolicy, fn: (model: ChannelModel) => Promise<R>) {
+  const opener = amqpOpener(credential, policy);
+  const alive = await connections.use(credential, opener, async (pooled) => !pooled.closed);
+  if (!alive) await connections.discard(credential, opener.kind);
+  return connections.use(credential, opener, (pooled) => fn(pooled.model));
+}
+
+export interface AmqpPublish {
+  message: Buffer;
+  contentType?: string;
+  /** To a queue through the default exchange, or to an exchange with a routing key. */
+  queue?: string;
+  exchange?: string;
+  routingKey?: string;
+  persistent: boolean;
+  headers?: Record<string, unknown>;
+}
+
+export interface AmqpPublishResult {
+  exchange: string;
+  routingKey: string;
+}
+
+/**
+ * Publishes on a confirm channel with `mandatory`, so a message no queue would receive comes back (and is reported)
+ * and the answer waits for the broker's confirm. The channel is the publish's own: an unknown exchange closes it.
+ */
+export async function publishAmqp(
+  connections: ConnectionCache,
+  credential: AmqpCredential,
+  policy: HostPolicy,
+  request: AmqpPublish,
+  signal: AbortSignal,
+): Promise<AmqpPublishResult> {
+  const exchange = request.queue ? '' : (request.exchange ?? '');
+  const routingKey = request.queue ?? request.routingKey ?? '';
+  return withAmqp(connections, credential, policy, async (model) => {
+    const channel: ConfirmChannel = await model.createConfirmChannel();
+    let channelError: Error | undefined;
+    channel.on('error', (error: Error) => (channelError = error));
+    let returned = false;
+    channel.on('return', () => (returned = true));
+    try {
+      await abortable(
+        new Promise<void>((resolve, reject) => {
+          channel.on('close', () => reject(channelError ?? new Error('The broker closed the channel')));
+          channel.publish(
+            exchange,
+            routingKey,
+            request.message,
+            {
+              mandatory: true,
+              persistent: request.persistent,
+              ...(request.contentType ? { contentType: request.contentType } : {}),
+              ...(request.headers ? { headers: request.headers } : {}),
+            },
+            (error: unknown) => (error ? reject(channelError ?? new Error('The broker refused the message (nack)')) : resolve()),
+          );
+        }),
+        signal,
+      );
+    } finally {
+      if (!channelError) await channel.close().catch(() => {});
+    }
+    if (returned) {
+      throw new Error(
+        request.queue ? `No queue named "${request.queue}" received the message` : `No queue is bound to exchange "${exchange}" for routing key "${routingKey}"`,
+      );
+    }
+    return { exchange, routingKey };
+  });
+}
+
+/** Rejects with the signal's reason when it aborts first. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
+}
+
+export async function testAmqp(credential: ResolvedCredential, policy: HostPolicy): Promise<string> {
+  const model = await openAmqp(credential as AmqpCredential, policy);
+  try {
+    const props = model.connection.serverProperties;
+    return `Connected to ${props.product ?? 'AMQP broker'} ${props.version ?? ''}`.trim();
+  } finally {
+    await model.close().catch(() => {});
+  }
+}
+
+export type { ConsumeMessage };

@@ -113,6 +113,33 @@ export const scheduleTriggerForm = form({
   defaultConfig: () => ({ cron: '0 * * * *', timezone: 'UTC' }),
 });
 
+export const queueTriggerForm = form({
+  type: 'queue_trigger',
+  label: 'Queue trigger',
+  baseName: 'Queue',
+  group: 'Triggers',
+  color: '#9a3412',
+  icon: '⇶',
+  description: 'Start for each message of a RabbitMQ queue, MQTT topic or NATS subject',
+  trigger: true,
+  fields: [
+    { key: 'credentialId', label: 'Credential (amqp, mqtt or nats)', kind: 'text', help: 'The broker follows the credential’s type.' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text' },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text' },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text' },
+    { key: 'concurrency', label: 'Runs at a time', kind: 'number', placeholder: '4' },
+    {
+      key: 'redeliverOnError',
+      label: 'Redeliver a message whose run fails',
+      kind: 'select',
+      options: ['false', 'true'],
+      help: 'Otherwise a failed run’s message is acknowledged; its log says the run failed.',
+    },
+  ],
+  outputs: ['body', 'headers', 'properties'],
+  defaultConfig: () => ({ credentialId: '' }),
+});
+
 export const chatTriggerForm = form({
   type: 'chat_trigger',
   label: 'Chat trigger',
@@ -395,6 +422,7 @@ export const BLOCK_FORMS: readonly BlockForm[] = [
   webhookTriggerForm,
   scheduleTriggerForm,
   chatTriggerForm,
+  queueTriggerForm,
   apiForm,
   publishForm,
   functionForm,

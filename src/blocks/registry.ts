@@ -9,6 +9,7 @@ import { chatTriggerBlock } from './chat-trigger.js';
 import { conditionBlock } from './condition.js';
 import { functionBlock } from './function.js';
 import { publishBlock } from './publish.js';
+import { queueTriggerBlock } from './queue-trigger.js';
 import { responseBlock } from './response.js';
 import { saveTimeSchema } from './save-time-schema.js';
 import { scheduleTriggerBlock } from './schedule-trigger.js';
@@ -31,6 +32,7 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(webhookTriggerBlock),
   eraseConfigType(scheduleTriggerBlock),
   eraseConfigType(chatTriggerBlock),
+  eraseConfigType(queueTriggerBlock),
   eraseConfigType(apiBlock),
   eraseConfigType(publishBlock),
   eraseConfigType(functionBlock),

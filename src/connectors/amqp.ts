@@ -157,3 +157,117 @@ export async function testAmqp(credential: ResolvedCredential, policy: HostPolic
 }
 
 export type { ConsumeMessage };
+
+/** A message as a queue trigger's run sees it: `<queue.body>`, `<queue.headers>`, `<queue.properties>`. */
+export interface QueueMessage {
+  body: unknown;
+  headers: Record<string, unknown>;
+  properties: Record<string, unknown>;
+}
+
+/** What becomes of a delivered message once its run is over (or could not be logged). */
+export type Settlement = 'ack' | 'requeue';
+
+export interface QueueConsumer {
+  /** Resolves when the consumer stopped on its own (the broker closed it), with why. */
+  closed: Promise<Error | undefined>;
+  /** Stops taking messages, waits up to `graceMs` for those in hand, then closes (unsettled ones are redelivered). */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** JSON when the bytes are JSON, else the text. */
+export function decodeBody(content: Buffer): unknown {
+  const text = content.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Consumes a queue with manual acks and `prefetch` messages in hand at most, on a connection of its own. Every worker
+ * process consuming the same queue is a competing consumer: RabbitMQ hands each message to one of them.
+ */
+export async function consumeAmqp(
+  credential: AmqpCredential,
+  policy: HostPolicy,
+  options: { queue: string; prefetch: number; consumerTag: string },
+  handle: (message: QueueMessage) => Promise<Settlement>,
+): Promise<QueueConsumer> {
+  const model = await openAmqp(credential, policy);
+  let closedWith: (error: Error | undefined) => void = () => {};
+  const closed = new Promise<Error | undefined>((resolve) => (closedWith = resolve));
+  let stopping = false;
+  model.on('close', (error?: Error) => closedWith(stopping ? undefined : (error ?? new Error('The broker closed the connection'))));
+  try {
+    const newChannel = async () => {
+      const channel = await model.createChannel();
+      channel.on('error', () => {});
+      return channel;
+    };
+    let usable = await newChannel();
+    try {
+      await usable.assertQueue(options.queue, { durable: true });
+    } catch (error) {
+      // A queue declared elsewhere with other arguments is used as it is (the refusal closed that channel).
+      if (!/PRECONDITION_FAILED/.test(String(error))) throw error;
+      usable = await newChannel();
+    }
+    usable.on('close', () => {
+      if (!stopping) void model.close().catch(() => {});
+    });
+    await usable.prefetch(options.prefetch);
+    const inHand = new Set<Promise<void>>();
+    const { consumerTag } = await usable.consume(
+      options.queue,
+      (delivered) => {
+        if (!delivered) return;
+        const message: QueueMessage = {
+          body: decodeBody(delivered.content),
+          headers: { ...(delivered.properties.headers ?? {}) },
+          properties: amqpProperties(options.queue, delivered),
+        };
+        const settled = handle(message).then(
+          (settlement) => {
+            if (settlement === 'ack') usable.ack(delivered);
+            else usable.nack(delivered, false, true);
+          },
+          () => usable.nack(delivered, false, true),
+        );
+        const tracked = settled.catch(() => {}).finally(() => inHand.delete(tracked));
+        inHand.add(tracked);
+      },
+      { noAck: false, consumerTag: options.consumerTag },
+    );
+    return {
+      closed,
+      async stop(graceMs) {
+        await usable.cancel(consumerTag).catch(() => {});
+        await Promise.race([Promise.all(inHand), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+        stopping = true;
+        await model.close().catch(() => {});
+      },
+    };
+  } catch (error) {
+    stopping = true;
+    await model.close().catch(() => {});
+    throw error;
+  }
+}
+
+function amqpProperties(queue: string, message: ConsumeMessage): Record<string, unknown> {
+  const { fields, properties } = message;
+  const shown: Record<string, unknown> = {
+    queue,
+    exchange: fields.exchange,
+    routingKey: fields.routingKey,
+    redelivered: fields.redelivered,
+  };
+  for (const key of ['contentType', 'contentEncoding', 'messageId', 'correlationId', 'replyTo', 'type', 'appId', 'priority', 'expiration'] as const) {
+    if (properties[key] !== undefined) shown[key] = properties[key];
+  }
+  if (properties.timestamp !== undefined) shown.timestamp = properties.timestamp;
+  if (properties.deliveryMode !== undefined) shown.persistent = properties.deliveryMode === 2;
+  return shown;
+}

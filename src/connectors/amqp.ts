@@ -1,9 +1,11 @@
 // RabbitMQ (AMQP 0-9-1) through amqplib: one connection per credential version and process (ConnectionCache), a
 // confirm channel per publish so the answer says the broker took the message, and consumers for queue triggers.
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import { raceAbort } from '../engine/abort.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
+import { useLiveConnection } from './live-connection.js';
 
 export const AMQP_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -50,11 +52,8 @@ function amqpOpener(credential: AmqpCredential, policy: HostPolicy): ConnectionO
 }
 
 /** Runs `fn` with the process's connection for this credential, reopening it once when the broker had dropped it. */
-async function withAmqp<R>(connections: ConnectionCache, credential: AmqpCredential, policy: HostPolicy, fn: (model: ChannelModel) => Promise<R>) {
-  const opener = amqpOpener(credential, policy);
-  const alive = await connections.use(credential, opener, async (pooled) => !pooled.closed);
-  if (!alive) await connections.discard(credential, opener.kind);
-  return connections.use(credential, opener, (pooled) => fn(pooled.model));
+function withAmqp<R>(connections: ConnectionCache, credential: AmqpCredential, policy: HostPolicy, fn: (model: ChannelModel) => Promise<R>) {
+  return useLiveConnection(connections, credential, amqpOpener(credential, policy), (pooled) => !pooled.closed, (pooled) => fn(pooled.model));
 }
 
 export interface AmqpPublish {
@@ -93,7 +92,7 @@ export async function publishAmqp(
     let returned = false;
     channel.on('return', () => (returned = true));
     try {
-      await abortable(
+      await raceAbort(
         new Promise<void>((resolve, reject) => {
           channel.on('close', () => reject(channelError ?? new Error('The broker closed the channel')));
           channel.publish(
@@ -121,29 +120,6 @@ export async function publishAmqp(
     }
     return { exchange, routingKey };
   });
-}
-
-/** Rejects with the signal's reason when it aborts first. */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
 }
 
 export async function testAmqp(credential: ResolvedCredential, policy: HostPolicy): Promise<string> {

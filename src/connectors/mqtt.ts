@@ -1,10 +1,11 @@
 // MQTT through mqtt.js (protocol 5, so a broker's refusal comes back as a reason code): one client per credential
 // version and process (ConnectionCache); QoS 1 publishes answer once the broker's PUBACK came back.
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { abortable } from './amqp.js';
+import { raceAbort } from '../engine/abort.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
+import { useLiveConnection } from './live-connection.js';
 
 export const MQTT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -66,11 +67,8 @@ export async function publishMqtt(
   request: MqttPublish,
   signal: AbortSignal,
 ): Promise<{ topic: string; qos: number; messageId?: number }> {
-  const opener = mqttOpener(credential, policy);
-  const alive = await connections.use(credential, opener, async (client) => client.connected && !client.disconnecting);
-  if (!alive) await connections.discard(credential, opener.kind);
-  return connections.use(credential, opener, async (client) => {
-    const packet = await abortable(client.publishAsync(request.topic, request.message, { qos: request.qos, retain: request.retain }), signal);
+  return useLiveConnection(connections, credential, mqttOpener(credential, policy), (client) => client.connected && !client.disconnecting, async (client) => {
+    const packet = await raceAbort(client.publishAsync(request.topic, request.message, { qos: request.qos, retain: request.retain }), signal);
     const messageId = (packet as { messageId?: number } | undefined)?.messageId;
     return { topic: request.topic, qos: request.qos, ...(messageId !== undefined ? { messageId } : {}) };
   });

@@ -2,10 +2,11 @@
 // publishes are confirmed by a flush (the server has read them); JetStream publishes by the stream's ack.
 import { jetstream, type PubAck } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { abortable } from './amqp.js';
+import { raceAbort } from '../engine/abort.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
+import { useLiveConnection } from './live-connection.js';
 
 export const NATS_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -51,10 +52,7 @@ export async function publishNats(
   request: NatsPublish,
   signal: AbortSignal,
 ): Promise<NatsPublishResult> {
-  const opener = natsOpener(credential, policy);
-  const alive = await connections.use(credential, opener, async (nc) => !nc.isClosed());
-  if (!alive) await connections.discard(credential, opener.kind);
-  return connections.use(credential, opener, async (nc) => {
+  return useLiveConnection(connections, credential, natsOpener(credential, policy), (nc) => !nc.isClosed(), async (nc) => {
     let h: ReturnType<typeof natsHeaders> | undefined;
     if (request.headers && Object.keys(request.headers).length > 0) {
       h = natsHeaders();
@@ -62,7 +60,7 @@ export async function publishNats(
     }
     if (request.jetstream) {
       try {
-        const ack = await abortable(jetstream(nc).publish(request.subject, request.message, { ...(h ? { headers: h } : {}) }), signal);
+        const ack = await raceAbort(jetstream(nc).publish(request.subject, request.message, { ...(h ? { headers: h } : {}) }), signal);
         return { subject: request.subject, stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
@@ -71,7 +69,7 @@ export async function publishNats(
       }
     }
     nc.publish(request.subject, request.message, { ...(h ? { headers: h } : {}) });
-    await abortable(nc.flush(), signal);
+    await raceAbort(nc.flush(), signal);
     return { subject: request.subject };
   });
 }

@@ -3,6 +3,7 @@
 // log is durable, so a crash before that leaves it with the broker, which delivers it again (at least once). Every
 // worker consumes every trigger's queue as a competing consumer, so the broker hands each message to one of them.
 // The consumers follow deploys and undeploys by looking at the active deployments every poll interval.
+import { setMaxListeners } from 'node:events';
 import { and, eq, sql } from 'drizzle-orm';
 import { queueTriggerConfigSchema, type QueueTriggerConfig } from '../blocks/queue-trigger.js';
 import { consumeAmqp, type QueueConsumer, type QueueMessage, type Settlement } from '../connectors/amqp.js';
@@ -128,6 +129,8 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
       const existing = consumers.get(key);
       if (existing && !(existing.failedAt !== undefined && Date.now() - existing.failedAt > RETRY_AFTER_FAILURE_MS)) continue;
       const running: Running = { key, runs: new AbortController() };
+      // Every run in hand listens on it (up to the trigger's concurrency).
+      setMaxListeners(0, running.runs.signal);
       consumers.set(key, running);
       running.starting = open(key, spec, running).catch((error: unknown) => {
         running.failedAt = Date.now();

@@ -12,6 +12,7 @@ const referencingConfigs: Record<string, Record<string, unknown>> = {
   webhook_trigger: { path: 'rename-hook' },
   schedule_trigger: { cron: '0 * * * *' },
   chat_trigger: {},
+  queue_trigger: { credentialId: 'cred_rabbit', queue: 'orders' },
   api: {
     url: 'https://example.com/<callecho.data.id>',
     method: 'POST',
@@ -32,6 +33,7 @@ const referencingConfigs: Record<string, Record<string, unknown>> = {
   agent: { provider: 'openai', model: 'gpt-4o-mini', systemPrompt: 'Be brief.', userPrompt: 'Summarise <callecho.data>' },
   workflow: { workflowId: 'wf_child', input: { payload: '<callecho.data>' } },
   approval: { message: 'Status was <callecho.status>' },
+  publish: { credentialId: 'cred_rabbit', queue: 'out', message: { echoed: '<callecho.data>' } },
 };
 
 function stateWithEveryBlockType(): WorkflowState {
@@ -89,7 +91,7 @@ describe('renaming a block', () => {
     const before = stateWithEveryBlockType();
     expect(problemsOf(before)).toEqual([]);
     const count = referencedNames(before).filter((n) => n === 'callecho').length;
-    expect(count).toBe(18);
+    expect(count).toBe(19);
 
     const after = renameBlock(before, 'source', 'Fetch User');
     expect(after.blocks.source.name).toBe('Fetch User');

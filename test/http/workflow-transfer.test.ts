@@ -25,6 +25,8 @@ function everyBlockState() {
       { id: 'hook', type: 'webhook_trigger', name: 'Hook', config: { path: 'transfer/hook', secret: SECRETS[0] } },
       { id: 'tick', type: 'schedule_trigger', name: 'Tick', config: { cron: '0 * * * *', timezone: 'Europe/Paris' } },
       { id: 'chat', type: 'chat_trigger', name: 'Chat' },
+      { id: 'inbox', type: 'queue_trigger', name: 'Inbox', config: { credentialId: 'cred_rabbit', queue: 'orders' } },
+      { id: 'notify', type: 'publish', name: 'Notify', config: { credentialId: 'cred_rabbit', queue: 'done', message: { q: '<start.q>' } } },
       {
         id: 'fetch',
         type: 'api',

@@ -43,7 +43,8 @@ export interface AppWorkerOptions {
 export function createAppWorker(app: AppContext, options: AppWorkerOptions = {}): Worker {
   const worker = createJobWorker(app, options);
   if (options.queueTriggers === false) return worker;
-  const consumers = createQueueConsumers(app, { pollIntervalMs: Math.max(200, options.pollIntervalMs ?? app.config.worker.pollIntervalMs) });
+  // At most once a second: deploys are rare, and the look costs a query of the active deployments.
+  const consumers = createQueueConsumers(app, { pollIntervalMs: Math.max(1_000, options.pollIntervalMs ?? app.config.worker.pollIntervalMs) });
   return {
     get id() {
       return worker.id;

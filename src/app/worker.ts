@@ -9,6 +9,7 @@ import {
   RESUME_JOB,
   runExecution,
 } from '../runs/index.js';
+import { createQueueConsumers } from '../triggers/queue-consumers.js';
 import { createScheduleTickHandler } from '../triggers/run-schedule-tick.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/next-schedule-tick.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
@@ -32,9 +33,39 @@ export interface AppWorkerOptions {
   pollIntervalMs?: number;
   leaseMs?: number;
   handlers?: JobHandlers;
+  queueTriggers?: boolean;
 }
 
+/**
+ * The job worker, and beside it the consumers of the active deployments' queue triggers (they start and stop with
+ * it: `queueTriggers: false` leaves them out, for tests of the job queue alone).
+ */
 export function createAppWorker(app: AppContext, options: AppWorkerOptions = {}): Worker {
+  const worker = createJobWorker(app, options);
+  if (options.queueTriggers === false) return worker;
+  // At most once a second: deploys are rare, and the look costs a query of the active deployments.
+  const consumers = createQueueConsumers(app, { pollIntervalMs: Math.max(1_000, options.pollIntervalMs ?? app.config.worker.pollIntervalMs) });
+  return {
+    get id() {
+      return worker.id;
+    },
+    async start() {
+      await worker.start();
+      await consumers.start();
+    },
+    wake: () => {
+      worker.wake();
+      void consumers.reconcile();
+    },
+    async stop(graceMs) {
+      await Promise.all([consumers.stop(graceMs), worker.stop(graceMs)]);
+    },
+    inFlight: () => worker.inFlight(),
+    running: () => worker.running(),
+  };
+}
+
+function createJobWorker(app: AppContext, options: AppWorkerOptions): Worker {
   return createWorker({
     db: app.db,
     database: app.database,

@@ -74,6 +74,16 @@ function form<const Key extends string>(spec: BlockForm<Key>): BlockForm<Key> {
 
 const shortId = () => Math.random().toString(36).slice(2, 8);
 
+/** A connector block's credential field: a picker of the workspace's credentials of these types. */
+const credentialField = (credentialTypes: CredentialType[], types: string) =>
+  ({
+    key: 'credentialId',
+    label: 'Credential',
+    kind: 'credential',
+    credentialTypes,
+    help: `A ${types} credential of this workspace (Credentials page).`,
+  }) as const;
+
 export const apiTriggerForm = form({
   type: 'api_trigger',
   label: 'API trigger',
@@ -120,6 +130,32 @@ export const scheduleTriggerForm = form({
   ],
   outputs: ['firedAt'],
   defaultConfig: () => ({ cron: '0 * * * *', timezone: 'UTC' }),
+});
+
+export const queueTriggerForm = form({
+  type: 'queue_trigger',
+  label: 'Queue trigger',
+  baseName: 'Queue',
+  group: 'Triggers',
+  color: '#9a3412',
+  icon: '⇶',
+  // MQTT topics and NATS subjects cannot start runs yet (deploy refuses them): the form offers only what works.
+  description: 'Start for each message of a RabbitMQ queue',
+  trigger: true,
+  fields: [
+    credentialField(['amqp'], 'RabbitMQ (amqp)'),
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text' },
+    { key: 'concurrency', label: 'Runs at a time', kind: 'number', placeholder: '4' },
+    {
+      key: 'redeliverOnError',
+      label: 'Redeliver a message whose run fails',
+      kind: 'select',
+      options: ['false', 'true'],
+      help: 'Otherwise a failed run’s message is acknowledged; its log says the run failed.',
+    },
+  ],
+  outputs: ['body', 'headers', 'properties'],
+  defaultConfig: () => ({ credentialId: '' }),
 });
 
 export const chatTriggerForm = form({
@@ -180,6 +216,31 @@ export const apiForm = form({
   ],
   outputs: ['data', 'status', 'headers', 'error'],
   defaultConfig: () => ({ url: '', method: 'GET', queryParams: [], headers: [] }),
+});
+
+export const publishForm = form({
+  type: 'publish',
+  label: 'Publish',
+  baseName: 'Publish',
+  group: 'Blocks',
+  color: '#c2410c',
+  icon: '➚',
+  description: 'Publish a message to RabbitMQ, MQTT or NATS',
+  fields: [
+    { ...credentialField(['amqp', 'mqtt', 'nats'], 'amqp, mqtt or nats'), help: 'An amqp, mqtt or nats credential: the broker follows its type.' },
+    { key: 'message', label: 'Message (text or JSON)', kind: 'json' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'Through the default exchange; or leave empty and give an exchange.' },
+    { key: 'exchange', label: 'Exchange (RabbitMQ)', kind: 'text' },
+    { key: 'routingKey', label: 'Routing key (RabbitMQ)', kind: 'text' },
+    { key: 'persistent', label: 'Persistent (RabbitMQ)', kind: 'select', options: ['true', 'false'] },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text' },
+    { key: 'qos', label: 'QoS (MQTT)', kind: 'select', options: ['0', '1'], help: 'With 1 the block waits for the broker’s PUBACK.' },
+    { key: 'retain', label: 'Retain (MQTT)', kind: 'select', options: ['false', 'true'] },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text' },
+    { key: 'jetstream', label: 'JetStream (NATS)', kind: 'select', options: ['false', 'true'], help: 'Waits for the stream’s ack (stream, seq).' },
+  ],
+  outputs: ['accepted', 'broker', 'queue', 'exchange', 'routingKey', 'topic', 'qos', 'subject', 'stream', 'seq', 'error'],
+  defaultConfig: () => ({ credentialId: '', message: '' }),
 });
 
 export const functionForm = form({
@@ -317,15 +378,6 @@ export const workflowForm = form({
 });
 
 // Connector blocks: each names a stored credential (docs/api.md "Credentials") by its id.
-/** A connector block's credential field: a picker of the workspace's credentials of these types. */
-const credentialField = (credentialTypes: CredentialType[], types: string) =>
-  ({
-    key: 'credentialId',
-    label: 'Credential',
-    kind: 'credential',
-    credentialTypes,
-    help: `A ${types} credential of this workspace (Credentials page).`,
-  }) as const;
 
 export const databaseForm = form({
   type: 'database',
@@ -489,7 +541,9 @@ export const BLOCK_FORMS: readonly BlockForm[] = [
   webhookTriggerForm,
   scheduleTriggerForm,
   chatTriggerForm,
+  queueTriggerForm,
   apiForm,
+  publishForm,
   functionForm,
   conditionForm,
   agentForm,

@@ -11,6 +11,8 @@ import { databaseBlock } from './database.js';
 import { emailBlock } from './email.js';
 import { functionBlock } from './function.js';
 import { redisBlock } from './redis.js';
+import { publishBlock } from './publish.js';
+import { queueTriggerBlock } from './queue-trigger.js';
 import { responseBlock } from './response.js';
 import { saveTimeSchema } from './save-time-schema.js';
 import { scheduleTriggerBlock } from './schedule-trigger.js';
@@ -33,7 +35,9 @@ const definitions: BlockDefinition[] = [
   eraseConfigType(webhookTriggerBlock),
   eraseConfigType(scheduleTriggerBlock),
   eraseConfigType(chatTriggerBlock),
+  eraseConfigType(queueTriggerBlock),
   eraseConfigType(apiBlock),
+  eraseConfigType(publishBlock),
   eraseConfigType(functionBlock),
   eraseConfigType(conditionBlock),
   eraseConfigType(responseBlock),

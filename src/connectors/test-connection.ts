@@ -1,5 +1,6 @@
 // `POST /credentials/{id}/test`: opens a connection with a credential and says what the server answered. Each
 // connector module adds its tester here; the answer is the server's greeting or version, or its error.
+import { testAmqp } from './amqp.js';
 import type { ConnectionCache } from './connection-cache.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
 import type { HostPolicy } from './host-policy.js';
@@ -7,6 +8,8 @@ import { testHttpCredential } from './http-auth.js';
 import { testRedisCredential } from './redis.js';
 import { testSmtpCredential } from './smtp.js';
 import { testSqlCredential } from './sql.js';
+import { testMqtt } from './mqtt.js';
+import { testNats } from './nats.js';
 
 export interface ConnectorContext {
   connections: ConnectionCache;
@@ -24,6 +27,9 @@ const testers: Partial<Record<CredentialType, ConnectionTester>> = {
   mysql: (credential, ctx) => testSqlCredential(credential as ResolvedCredential<'mysql'>, ctx),
   redis: (credential, ctx) => testRedisCredential(credential as ResolvedCredential<'redis'>, ctx),
   smtp: (credential, ctx) => testSmtpCredential(credential as ResolvedCredential<'smtp'>, ctx),
+  amqp: (credential, ctx) => testAmqp(credential, ctx.policy),
+  mqtt: (credential, ctx) => testMqtt(credential, ctx.policy),
+  nats: (credential, ctx) => testNats(credential, ctx.policy),
 };
 
 export const TEST_TIMEOUT_MS = 10_000;

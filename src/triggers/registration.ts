@@ -3,6 +3,7 @@
 import type { Db } from '../db/client.js';
 import type { WorkflowState } from '../workflow/index.js';
 import { replaceSchedules, removeSchedules } from './deployment-schedules.js';
+import { queueTriggers } from './trigger-blocks.js';
 import { removeWebhookPaths, replaceWebhookPaths } from './webhook-paths.js';
 
 export async function registerTriggers(
@@ -11,6 +12,8 @@ export async function registerTriggers(
 ): Promise<void> {
   await replaceWebhookPaths(tx, input.workflowId, input.state);
   await replaceSchedules(tx, input);
+  // Queue triggers need no registration (workers read the active deployments); a bad one is refused here.
+  queueTriggers(input.state);
 }
 
 export async function unregisterTriggers(tx: Db, workflowId: string): Promise<void> {

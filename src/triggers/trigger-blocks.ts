@@ -2,6 +2,7 @@
 // schedule). Their configs are parsed strictly here: a save may defer a value holding a reference to run time,
 // but a path or a cron must be literal to be registered, so such a value is refused at deploy.
 import type { z } from 'zod';
+import { queueTriggerConfigSchema, type QueueTriggerConfig } from '../blocks/queue-trigger.js';
 import { scheduleTriggerConfigSchema, type ScheduleTriggerConfig } from '../blocks/schedule-trigger.js';
 import { webhookTriggerConfigSchema, type WebhookTriggerConfig } from '../blocks/webhook-trigger.js';
 import { badRequest, type ErrorDetail } from '../errors.js';
@@ -49,4 +50,24 @@ export function webhookTriggers(state: WorkflowState): Parsed<WebhookTriggerConf
 
 export function scheduleTriggers(state: WorkflowState): Parsed<ScheduleTriggerConfig>[] {
   return parseAll(enabledBlocks(state, 'schedule_trigger'), scheduleTriggerConfigSchema);
+}
+
+/**
+ * Queue triggers, checked at deploy: a worker must be able to consume them. Only RabbitMQ queues are consumed so far,
+ * so a trigger naming only an MQTT topic or a NATS subject is refused rather than deployed to do nothing.
+ */
+export function queueTriggers(state: WorkflowState): Parsed<QueueTriggerConfig>[] {
+  const parsed = parseAll(enabledBlocks(state, 'queue_trigger'), queueTriggerConfigSchema);
+  const problems: ErrorDetail[] = [];
+  for (const { blockId, config } of parsed) {
+    if (!config.credentialId.trim()) problems.push({ path: `state.blocks.${blockId}.config.credentialId`, message: 'is required' });
+    if (!config.queue) {
+      problems.push({
+        path: `state.blocks.${blockId}.config.queue`,
+        message: 'is required: queue triggers consume RabbitMQ queues (MQTT topics and NATS subjects are not consumed yet)',
+      });
+    }
+  }
+  if (problems.length > 0) throw badRequest('A trigger of this workflow cannot be registered', problems);
+  return parsed;
 }

@@ -11,6 +11,7 @@ const TRIGGER_ALIASES: ReadonlyArray<readonly [alias: string, blockType: string]
   ['webhook', 'webhook_trigger'],
   ['schedule', 'schedule_trigger'],
   ['chat', 'chat_trigger'],
+  ['queue', 'queue_trigger'],
 ];
 
 export function normalizeBlockName(name: string): string {

@@ -6,14 +6,14 @@ import { validateState } from '../../src/workflow/index.js';
 describe('block registry', () => {
   it('lists every built-in block type, keyed by its own type', () => {
     expect(Object.keys(blockRegistry).sort()).toEqual(
-      ['agent', 'api', 'api_trigger', 'approval', 'chat_trigger', 'condition', 'database', 'email', 'function', 'redis', 'response', 'schedule_trigger', 'variables', 'wait', 'webhook_trigger', 'workflow'].sort(),
+      ['agent', 'api', 'api_trigger', 'approval', 'chat_trigger', 'condition', 'database', 'email', 'function', 'publish', 'queue_trigger', 'redis', 'response', 'schedule_trigger', 'variables', 'wait', 'webhook_trigger', 'workflow'].sort(),
     );
     for (const [type, definition] of Object.entries(blockRegistry)) expect(definition.type).toBe(type);
   });
 
   it('marks trigger blocks with their trigger kind in the catalog', () => {
     const triggers = Object.entries(blockCatalog).flatMap(([type, entry]) => (entry.trigger ? [[type, entry.trigger]] : []));
-    expect(Object.fromEntries(triggers)).toEqual({ api_trigger: 'api', webhook_trigger: 'webhook', schedule_trigger: 'schedule', chat_trigger: 'chat' });
+    expect(Object.fromEntries(triggers)).toEqual({ api_trigger: 'api', webhook_trigger: 'webhook', schedule_trigger: 'schedule', chat_trigger: 'chat', queue_trigger: 'queue' });
   });
 
   it('lets validateState refuse a bad config and an unknown type', () => {

@@ -32,7 +32,7 @@ describe('webhook subscriptions', () => {
       includeRateLimits: false,
       includeUsageData: false,
       levelFilter: ['info', 'error'],
-      triggerFilter: ['api', 'webhook', 'schedule', 'manual', 'chat'],
+      triggerFilter: ['api', 'webhook', 'schedule', 'manual', 'chat', 'queue'],
       active: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -19,13 +19,15 @@ afterAll(async () => t?.close());
 const SECRETS = ['whsec-literal-123', 'Bearer literal-token', 'abc-query-secret', 'sk-literal-openai', 'Bearer tool-token', 'tool-query-secret', 'Bearer mcp-token'];
 
 /** Every block type; the connector blocks name the given credentials (by id, as stored). */
-function everyBlockState(credentials = { db: 'cred_db', redis: 'cred_redis', smtp: 'cred_smtp' }) {
+function everyBlockState(credentials = { db: 'cred_db', redis: 'cred_redis', smtp: 'cred_smtp', rabbit: 'cred_rabbit' }) {
   const state = makeState(
     [
       { id: 'start', type: 'api_trigger', name: 'Start', config: { inputFormat: [{ name: 'q', type: 'string', value: 'x' }] } },
       { id: 'hook', type: 'webhook_trigger', name: 'Hook', config: { path: 'transfer/hook', secret: SECRETS[0] } },
       { id: 'tick', type: 'schedule_trigger', name: 'Tick', config: { cron: '0 * * * *', timezone: 'Europe/Paris' } },
       { id: 'chat', type: 'chat_trigger', name: 'Chat' },
+      { id: 'inbox', type: 'queue_trigger', name: 'Inbox', config: { credentialId: credentials.rabbit, queue: 'orders' } },
+      { id: 'notify', type: 'publish', name: 'Notify', config: { credentialId: credentials.rabbit, queue: 'done', message: { q: '<start.q>' } } },
       {
         id: 'fetch',
         type: 'api',
@@ -133,6 +135,7 @@ describe('workflow export and import', () => {
         db: await make('Transfer DB', 'postgres', { host: 'db.example.com', user: 'u', password: 'db-secret', database: 'd' }),
         redis: await make('Transfer cache', 'redis', { host: 'cache.example.com', password: 'redis-secret' }),
         smtp: await make('Transfer mail', 'smtp', { host: 'mail.example.com', user: 'bot', password: 'smtp-secret' }),
+        rabbit: await make('Transfer broker', 'amqp', { host: 'mq.example.com', user: 'bot', password: 'amqp-secret' }),
       };
     };
     const here = await credentialsIn(t.workspaceId);
@@ -172,8 +175,10 @@ describe('workflow export and import', () => {
     expected.blocks.db.config.credentialId = { credential: 'Transfer DB' };
     expected.blocks.cache.config.credentialId = { credential: 'Transfer cache' };
     expected.blocks.mail.config.credentialId = { credential: 'Transfer mail' };
+    expected.blocks.inbox.config.credentialId = { credential: 'Transfer broker' };
+    expected.blocks.notify.config.credentialId = { credential: 'Transfer broker' };
     expect(document.state).toEqual(expected);
-    for (const secret of ['db-secret', 'redis-secret', 'smtp-secret', ...Object.values(here)]) expect(exported.text).not.toContain(secret);
+    for (const secret of ['db-secret', 'redis-secret', 'smtp-secret', 'amqp-secret', ...Object.values(here)]) expect(exported.text).not.toContain(secret);
 
     await t.request('PUT', `/api/v1/workspaces/${otherWorkspace}/env`, { apiKey: t.personalKey, body: { variables: { UPSTREAM_KEY: 'u' } } });
     const imported = await t.request('POST', '/api/v1/workflows/import', {
@@ -188,6 +193,8 @@ describe('workflow export and import', () => {
     mapped.blocks.db.config.credentialId = there.db;
     mapped.blocks.cache.config.credentialId = there.redis;
     mapped.blocks.mail.config.credentialId = there.smtp;
+    mapped.blocks.inbox.config.credentialId = there.rabbit;
+    mapped.blocks.notify.config.credentialId = there.rabbit;
     expect(imported.body.data.state).toEqual(mapped);
     expect(imported.body.missingEnvironment).toEqual(
       ['FETCH_ORDERS_API_KEY', 'FETCH_ORDERS_AUTHORIZATION', 'HOOK_SECRET', 'WRITER_API_KEY', ...replacedVariables].sort(),

@@ -12,6 +12,7 @@ const referencingConfigs: Record<string, Record<string, unknown>> = {
   webhook_trigger: { path: 'rename-hook' },
   schedule_trigger: { cron: '0 * * * *' },
   chat_trigger: {},
+  queue_trigger: { credentialId: 'cred_rabbit', queue: 'orders' },
   api: {
     url: 'https://example.com/<callecho.data.id>',
     method: 'POST',
@@ -36,6 +37,7 @@ const referencingConfigs: Record<string, Record<string, unknown>> = {
   database: { credentialId: 'cred_db', query: 'select * from users where id = $1', params: ['<callecho.data.id>'] },
   redis: { credentialId: 'cred_redis', operation: 'set', key: 'user:<callecho.data.id>', value: '<callecho.data>' },
   email: { credentialId: 'cred_smtp', from: 'bot@example.com', to: '<callecho.data.email>', subject: 'Status <callecho.status>' },
+  publish: { credentialId: 'cred_rabbit', queue: 'out', message: { echoed: '<callecho.data>' } },
 };
 
 function stateWithEveryBlockType(): WorkflowState {
@@ -93,7 +95,7 @@ describe('renaming a block', () => {
     const before = stateWithEveryBlockType();
     expect(problemsOf(before)).toEqual([]);
     const count = referencedNames(before).filter((n) => n === 'callecho').length;
-    expect(count).toBe(23);
+    expect(count).toBe(24);
 
     const after = renameBlock(before, 'source', 'Fetch User');
     expect(after.blocks.source.name).toBe('Fetch User');

@@ -65,7 +65,7 @@ describe('workflow state schema', () => {
   });
 
   it('exposes the trigger and container vocabularies', () => {
-    expect(TRIGGER_TYPES).toEqual(['api', 'webhook', 'schedule', 'manual', 'chat']);
+    expect(TRIGGER_TYPES).toEqual(['api', 'webhook', 'schedule', 'manual', 'chat', 'queue']);
     expect(CONTAINER_TYPES).toEqual(['loop', 'parallel']);
   });
 });

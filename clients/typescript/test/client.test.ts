@@ -67,7 +67,7 @@ describe('workflows', () => {
     const api = byType.api;
     expect(api.fields.find((f) => f.key === 'method')).toMatchObject({ kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
     expect(api.fields.find((f) => f.key === 'body')?.conditional).toBe(true);
-    expect(api.configSchema).toMatchObject({ type: 'object', required: ['url'], properties: { retries: { type: 'integer', maximum: 10 } } });
+    expect(api.configSchema).toMatchObject({ type: 'object', properties: { url: { type: 'string' }, retries: { type: 'integer', maximum: 10 } } });
     expect(byType.loop.configSchema).toMatchObject({ properties: { loopType: { enum: ['for', 'forEach'] } } });
 
     // A program builds a workflow from the catalogue alone: each block starts from its type's default config.

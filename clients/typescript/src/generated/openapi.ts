@@ -2026,7 +2026,7 @@ export interface paths {
                         includeRateLimits?: boolean;
                         includeUsageData?: boolean;
                         levelFilter?: ("info" | "error")[];
-                        triggerFilter?: ("api" | "webhook" | "schedule" | "manual" | "chat")[];
+                        triggerFilter?: ("api" | "webhook" | "schedule" | "manual" | "chat" | "queue")[];
                         active?: boolean;
                     };
                 };
@@ -2237,7 +2237,7 @@ export interface paths {
                         includeRateLimits?: boolean;
                         includeUsageData?: boolean;
                         levelFilter?: ("info" | "error")[];
-                        triggerFilter?: ("api" | "webhook" | "schedule" | "manual" | "chat")[];
+                        triggerFilter?: ("api" | "webhook" | "schedule" | "manual" | "chat" | "queue")[];
                         active?: boolean;
                     };
                 };
@@ -4978,7 +4978,7 @@ export interface components {
             group: "Triggers" | "Blocks" | "Containers";
             description: string;
             /** @description The trigger kind that starts runs at this block; null for the others */
-            trigger: ("api" | "webhook" | "schedule" | "manual" | "chat") | null;
+            trigger: ("api" | "webhook" | "schedule" | "manual" | "chat" | "queue") | null;
             /** @description Output fields always present, read as `<block.field>` */
             outputs: string[];
             fields: {

@@ -428,7 +428,7 @@ describe('GET /api/v1/logs/{id}', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(
-      ['blockErrorCount', 'cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'error', 'rerunOf', 'rerunFromBlock', 'reruns', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
+      ['blockErrorCount', 'cost', 'deploymentVersion', 'endedAt', 'executionData', 'executionId', 'files', 'id', 'level', 'limits', 'parentExecutionId', 'requestId', 'approvals', 'error', 'rerunOf', 'rerunFromBlock', 'reruns', 'queuedMs', 'flowControl', 'startedAt', 'status', 'totalDurationMs', 'trigger', 'workflow', 'workflowId'].sort(),
     );
     expect(d).toMatchObject({
       id: row.id,

@@ -106,7 +106,8 @@ async function approveJourney() {
   const card = pausedCard(executionId);
   await card.waitFor();
   expect(await card.getByTestId('paused-message').textContent()).toBe('Refund 250 EUR?');
-  expect(await card.textContent()).toContain(APPROVAL_WORKFLOW);
+  // The card names the workflow once the workflow list has loaded (its id until then).
+  await expect.poll(() => card.textContent()).toContain(APPROVAL_WORKFLOW);
   expect(await card.getByTestId('paused-timeout').textContent()).toContain('waits until someone decides');
   await expect.poll(() => page.getByTestId('approvals-count').textContent()).toBe('1');
   await card.getByLabel('Decision note').fill('ok by finance');

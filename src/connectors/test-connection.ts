@@ -1,9 +1,8 @@
 // `POST /credentials/{id}/test`: opens a connection with a credential and says what the server answered. Each
 // connector module adds its tester here; the answer is the server's greeting or version, or its error.
 import { testAmqp } from './amqp.js';
-import type { ConnectionCache } from './connection-cache.js';
+import type { ConnectorRun } from './connector-run.js';
 import type { CredentialType, ResolvedCredential } from './credential-data.js';
-import type { HostPolicy } from './host-policy.js';
 import { testHttpCredential } from './http-auth.js';
 import { testRedisCredential } from './redis.js';
 import { testSmtpCredential } from './smtp.js';
@@ -11,14 +10,8 @@ import { testSqlCredential } from './sql.js';
 import { testMqtt } from './mqtt.js';
 import { testNats } from './nats.js';
 
-export interface ConnectorContext {
-  connections: ConnectionCache;
-  policy: HostPolicy;
-  signal: AbortSignal;
-}
-
 /** Opens a connection (not from the cache: a test must prove the stored data works now) and answers what it saw. */
-export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorContext) => Promise<string>;
+export type ConnectionTester = (credential: ResolvedCredential, ctx: ConnectorRun) => Promise<string>;
 
 const testers: Partial<Record<CredentialType, ConnectionTester>> = {
   http: (credential, ctx) =>
@@ -36,7 +29,7 @@ export const TEST_TIMEOUT_MS = 10_000;
 
 export async function testConnection(
   credential: ResolvedCredential,
-  ctx: Omit<ConnectorContext, 'signal'>,
+  ctx: Omit<ConnectorRun, 'signal'>,
 ): Promise<{ ok: boolean; message: string; durationMs: number }> {
   const started = performance.now();
   const tester = testers[credential.type];

@@ -167,6 +167,18 @@ async function alreadyRunning(db: Db, flow: RunFlow): Promise<AppError> {
   );
 }
 
+/** A full key refuses a run at once under `skip` (409 ALREADY_RUNNING) and `reject` (429); other modes wait. */
+async function refuseWhenItDoesNotWait(app: AppContext, flow: RunFlow): Promise<void> {
+  if (flow.mode === 'skip') {
+    app.metrics.flowRefused(flow.workflowId, 'ALREADY_RUNNING');
+    throw await alreadyRunning(app.db, flow);
+  }
+  if (flow.mode === 'reject') {
+    app.metrics.flowRefused(flow.workflowId, 'CONCURRENCY_LIMIT');
+    throw concurrencyLimited(flow, 0);
+  }
+}
+
 /**
  * For a sync or streaming call: takes a slot for the run, waiting as its flow control says, or throws the answer that
  * refuses it. Returns how long it waited and, when it did, why.
@@ -179,14 +191,7 @@ export async function takeSlotForCall(
 ): Promise<FlowWait> {
   const started = Date.now();
   if (await takeSlot(app.db, flow, executionId)) return { queuedMs: 0 };
-  if (flow.mode === 'skip') {
-    app.metrics.flowRefused(flow.workflowId, 'ALREADY_RUNNING');
-    throw await alreadyRunning(app.db, flow);
-  }
-  if (flow.mode === 'reject') {
-    app.metrics.flowRefused(flow.workflowId, 'CONCURRENCY_LIMIT');
-    throw concurrencyLimited(flow, 0);
-  }
+  await refuseWhenItDoesNotWait(app, flow);
   let waitMs = flow.maxWaitMs;
   if (flow.mode === 'cancel-running') {
     await cancelHolders(app, flow, requester);
@@ -215,14 +220,7 @@ export async function admitQueuedRun(
   const load = await keyLoad(app.db, flow.flowKey);
   const waits = load >= flow.limit;
   if (!waits) return { waits };
-  if (flow.mode === 'skip') {
-    app.metrics.flowRefused(flow.workflowId, 'ALREADY_RUNNING');
-    throw await alreadyRunning(app.db, flow);
-  }
-  if (flow.mode === 'reject') {
-    app.metrics.flowRefused(flow.workflowId, 'CONCURRENCY_LIMIT');
-    throw concurrencyLimited(flow, 0);
-  }
+  await refuseWhenItDoesNotWait(app, flow);
   if (flow.mode === 'cancel-running') await cancelHolders(app, flow, requester);
   return { waits };
 }

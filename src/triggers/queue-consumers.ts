@@ -4,7 +4,7 @@
 // worker consumes every trigger's queue as a competing consumer, so the broker hands each message to one of them.
 // The consumers follow deploys and undeploys by looking at the active deployments every poll interval.
 import { setMaxListeners } from 'node:events';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { queueTriggerConfigSchema, type QueueTriggerConfig } from '../blocks/queue-trigger.js';
 import { consumeAmqp, type QueueConsumer, type QueueMessage, type Settlement } from '../connectors/amqp.js';
 import type { ResolvedCredential } from '../connectors/credential-data.js';
@@ -108,18 +108,21 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     app.logger.info({ workflowId: spec.workflowId, blockId: spec.blockId, queue: spec.config.queue }, 'queue trigger consuming');
   }
 
-  async function keyOf(spec: QueueTriggerSpec): Promise<string | undefined> {
-    // The credential's version is part of the key: a rotated credential reopens the consumer with the new data.
-    const [row] = await app.db.select({ version: credentials.version }).from(credentials).where(eq(credentials.id, spec.config.credentialId)).limit(1);
-    return `${spec.workflowId}:${spec.blockId}:${spec.deploymentVersion}:${row?.version ?? 'missing'}`;
+  /**
+   * Each trigger's key. The credential's version is part of it: a rotated credential reopens the consumer with the
+   * new data. One query for every trigger's credential, not one per trigger, since this runs every second.
+   */
+  async function keysOf(specs: QueueTriggerSpec[]): Promise<Map<string, QueueTriggerSpec>> {
+    const ids = [...new Set(specs.map((spec) => spec.config.credentialId))];
+    const rows = ids.length === 0 ? [] : await app.db.select({ id: credentials.id, version: credentials.version }).from(credentials).where(inArray(credentials.id, ids));
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    return new Map(
+      specs.map((spec) => [`${spec.workflowId}:${spec.blockId}:${spec.deploymentVersion}:${versions.get(spec.config.credentialId) ?? 'missing'}`, spec]),
+    );
   }
 
   async function reconcileOnce(): Promise<void> {
-    const wanted = new Map<string, QueueTriggerSpec>();
-    for (const spec of await activeQueueTriggers(app)) {
-      const key = await keyOf(spec);
-      if (key) wanted.set(key, spec);
-    }
+    const wanted = await keysOf(await activeQueueTriggers(app));
     for (const [key, running] of consumers) {
       if (wanted.has(key)) continue;
       consumers.delete(key);

@@ -2,15 +2,12 @@
 // blocks. HTTP failures are data, not exceptions: the block reports them in `error` and workflows branch on `status`.
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { assertCredentialType } from '../connectors/credential-data.js';
-import { dropCachedToken, httpAuthFor, redact, type HttpAuth } from '../connectors/http-auth.js';
-import { connectorErrorMessage } from '../connectors/test-connection.js';
-import { sendHttpRequest } from '../net/index.js';
 import { SLUICE_VERSION } from '../version.js';
 import { withOperation } from './api-operation.js';
+import { CredentialUnusableError, sendWithCredential, stringifyValue, withQueryParams } from './credential-request.js';
 import { apiForm } from './forms.js';
 import { defineBlock } from './define-block.js';
-import type { BlockResult, BlockRunContext } from './types.js';
+import type { BlockResult } from './types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const METHODS_WITH_BODY = new Set<string>(['POST', 'PUT', 'PATCH']);
@@ -40,25 +37,6 @@ export const apiBlockConfigSchema = z
   });
 
 export type ApiBlockConfig = z.infer<typeof apiBlockConfigSchema>;
-
-function stringifyValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** Appends the params to any query string already in the URL, leaving the existing part byte-for-byte as it was. */
-function withQueryParams(url: URL, params: { key: string; value: unknown }[]): URL {
-  const added = params
-    .filter((p) => p.key !== '')
-    .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(stringifyValue(p.value))}`);
-  if (added.length === 0) return url;
-  const existing = url.search.replace(/^\?/, '');
-  const merged = new URL(url.href);
-  merged.search = existing ? `${existing}&${added.join('&')}` : added.join('&');
-  return merged;
-}
 
 /** Header names are case-insensitive: a later entry replaces an earlier one with the same name in any case. */
 function buildHeaders(entries: ApiBlockConfig['headers']): Record<string, string> {
@@ -102,29 +80,6 @@ function parseAbsoluteHttpUrl(input: string): URL | string {
   }
 }
 
-/** The request's auth from the block's `credentialId`, and how to get it again after a 401 (OAuth2 only). */
-interface CredentialAuth {
-  auth: HttpAuth;
-  /** Drops the cached OAuth2 token and fetches a new one; undefined for schemes with nothing to refresh. */
-  refresh?: () => Promise<HttpAuth>;
-}
-
-async function credentialAuth(ctx: BlockRunContext<ApiBlockConfig>, credentialId: string): Promise<CredentialAuth> {
-  if (!ctx.services.credential) throw new Error('Credentials are not available here');
-  const credential = await ctx.services.credential(credentialId);
-  assertCredentialType(credential, ['http']);
-  const load = () => httpAuthFor(credential, { allowPrivateNetwork: ctx.services.allowPrivateNetwork, signal: ctx.signal });
-  const auth = await load();
-  if (credential.data.scheme !== 'oauth2') return { auth };
-  return {
-    auth,
-    refresh: () => {
-      dropCachedToken(credential);
-      return load();
-    },
-  };
-}
-
 export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
   async run(ctx) {
@@ -147,41 +102,20 @@ export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
 
     // The credential's auth is applied over the block's own headers and never shown: the span records the block's
     // config (which holds only the credential's id), and errors have the credential's secrets redacted.
-    const credentialId = config.credentialId?.trim() ?? '';
-    let credential: CredentialAuth | undefined;
-    if (credentialId !== '') {
-      try {
-        credential = await credentialAuth(ctx, credentialId);
-      } catch (error) {
-        return { ...failure(connectorErrorMessage(error)), continueOnError: true };
-      }
-    }
-    const send = (auth: HttpAuth | undefined) => {
-      const authHeaders = auth ? Object.keys(auth.headers).map((name) => name.toLowerCase()) : [];
-      const ownHeaders = Object.entries(headers).filter(([name]) => !authHeaders.includes(name.toLowerCase()));
-      return sendHttpRequest({
-        url: (auth ? withQueryParams(url, auth.query.map(([key, value]) => ({ key, value }))) : url).href,
+    let response;
+    try {
+      response = await sendWithCredential(ctx.services, ctx.signal, config.credentialId, {
+        url,
         method: config.method,
-        headers: { ...Object.fromEntries(ownHeaders), ...auth?.headers },
+        headers,
         body,
         timeoutMs: config.timeoutMs,
         retries: config.retries,
-        signal: ctx.signal,
-        allowPrivateNetwork: ctx.services.allowPrivateNetwork,
       });
-    };
-    let auth = credential?.auth;
-    let response = await send(auth);
-    // An OAuth2 token the API no longer accepts (revoked, expired early) is fetched again, once.
-    if (response.status === 401 && credential?.refresh) {
-      try {
-        auth = await credential.refresh();
-      } catch (error) {
-        return { ...failure(connectorErrorMessage(error)), continueOnError: true };
-      }
-      response = await send(auth);
+    } catch (error) {
+      if (error instanceof CredentialUnusableError) return { ...failure(error.message), continueOnError: true };
+      throw error;
     }
-    if (response.error && auth) response.error = redact(response.error, auth.secrets);
 
     // Once a request was attempted, its outcome (non-2xx or transport failure) is data for the workflow to branch
     // on via <api.status>; only an unusable configuration (bad URL above) fails the block outright.

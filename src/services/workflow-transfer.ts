@@ -67,15 +67,20 @@ export const workflowDocumentSchema = z.strictObject({
 const credentialMarker = z.strictObject({ credential: z.string().min(1).max(200).nullable() });
 type CredentialMarker = z.infer<typeof credentialMarker>;
 
-/** The blocks' `credentialId` fields (any block type: the connector blocks and the API block all use this key). */
+/** The `credentialId` fields of the blocks (any block type: the connector blocks and the API block all use this key) and of an agent's tools. */
 function credentialFields(state: { blocks?: unknown }): { config: Record<string, unknown>; at: string }[] {
   const blocks = state.blocks && typeof state.blocks === 'object' ? (state.blocks as Record<string, { config?: unknown }>) : {};
   const found: { config: Record<string, unknown>; at: string }[] = [];
+  const holdsCredential = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && 'credentialId' in value;
   for (const [id, block] of Object.entries(blocks)) {
     const config = block?.config;
-    if (config && typeof config === 'object' && !Array.isArray(config) && 'credentialId' in config) {
-      found.push({ config: config as Record<string, unknown>, at: `blocks.${id}.config.credentialId` });
-    }
+    if (holdsCredential(config)) found.push({ config, at: `blocks.${id}.config.credentialId` });
+    const tools = config && typeof config === 'object' ? (config as { tools?: unknown }).tools : undefined;
+    if (!Array.isArray(tools)) continue;
+    tools.forEach((tool, index) => {
+      if (holdsCredential(tool)) found.push({ config: tool, at: `blocks.${id}.config.tools[${index}].credentialId` });
+    });
   }
   return found;
 }

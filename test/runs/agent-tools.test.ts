@@ -144,6 +144,58 @@ describe('agent tools in runs', () => {
     expect(seen.at(-1)).toBe('/stock/A-1?asked=how+many');
   });
 
+  it('an http tool with a stored credential sends its auth to the API, never to the model, the log or an export', async () => {
+    const token = 'tool-Tk-3c9e71';
+    const authorizations: (string | undefined)[] = [];
+    const guarded = createServer((req, res) => {
+      authorizations.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ stock: 3 }));
+    });
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+    try {
+      const credential = await t.request('POST', '/api/v1/credentials', {
+        body: { workspaceId: t.workspaceId, name: 'Stock API', type: 'http', data: { scheme: 'bearer', token } },
+      });
+      expect(credential.status, credential.text).toBe(201);
+      const tool = {
+        type: 'http',
+        name: 'stock',
+        description: 'Stock of an item',
+        parameters: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+        request: { url: `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/stock/<args.sku>` },
+        credentialId: credential.body.data.id,
+      };
+      const id = await createAndDeploy(t, agentState([tool]), 'Agent with a credential tool');
+      llm.reply({ kind: 'tool_calls', calls: [{ id: 'c1', name: 'stock', arguments: { sku: 'B-2' } }] }, { kind: 'stream', tokens: ['3 left'] });
+      const res = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'how many' } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.calls[0].result).toEqual({ status: 200, data: { stock: 3 } });
+      expect(authorizations).toEqual([`Bearer ${token}`]);
+      expect(JSON.stringify(llm.requests.slice(-2))).not.toContain(token);
+      const detail = await t.request('GET', `/api/v1/logs/${(await logOf(res.headers.get('x-execution-id')!)).id}`);
+      expect(detail.text).not.toContain(token);
+
+      // The export names the credential; the import maps it back by name.
+      const exported = await t.request('GET', `/api/v1/workflows/${id}/export`);
+      expect(exported.body.data.state.blocks.agent.config.tools[0].credentialId).toEqual({ credential: 'Stock API' });
+      expect(exported.body.data.credentials).toEqual([{ name: 'Stock API', type: 'http' }]);
+      const imported = await t.request('POST', '/api/v1/workflows/import', { body: { workspaceId: t.workspaceId, document: exported.body.data } });
+      expect(imported.status, imported.text).toBe(201);
+      expect(imported.body.data.state.blocks.agent.config.tools[0].credentialId).toBe(credential.body.data.id);
+
+      // A credential that is gone is the tool's error, answered to the model, not a failed run.
+      await t.request('DELETE', `/api/v1/credentials/${credential.body.data.id}`);
+      llm.reply({ kind: 'tool_calls', calls: [{ id: 'c2', name: 'stock', arguments: { sku: 'B-2' } }] }, { kind: 'stream', tokens: ['cannot tell'] });
+      const gone = await t.request('POST', `/api/workflows/${id}/execute`, { body: { q: 'how many' } });
+      expect(gone.status, gone.text).toBe(200);
+      expect(gone.body.calls[0].error).toContain('not found in this workspace');
+      expect(authorizations).toHaveLength(1);
+    } finally {
+      guarded.closeAllConnections();
+      await new Promise((resolve) => guarded.close(resolve));
+    }
+  });
+
   it('fails the run with the maxSteps error in the answer', async () => {
     const fn = { type: 'function', name: 'noop', code: 'return 1;' };
     const id = await createAndDeploy(t, agentState([fn], { maxSteps: 2 }), 'Endless agent');

@@ -67,6 +67,8 @@ export const httpToolSchema = z.object({
     query: z.record(z.string(), z.unknown()).default({}),
     body: z.unknown().optional(),
   }),
+  /** An `http` credential of the workspace whose auth is applied to every call (as the API block's `credentialId`). */
+  credentialId: z.string().optional(),
   timeoutMs: z.coerce.number().int().positive().max(300_000).default(30_000),
   retries: z.coerce.number().int().min(0).max(10).default(2),
   ...approval,

@@ -3,9 +3,9 @@
 // reached is an error result for the model, not a failed run.
 import { STATUS_CODES } from 'node:http';
 import type { AgentTool } from '../../llm/tools.js';
-import { sendHttpRequest } from '../../net/index.js';
 import { SLUICE_VERSION } from '../../version.js';
 import { findReferences, getPath, resolveValue, stringifyForTemplate } from '../../workflow/index.js';
+import { sendWithCredential } from '../credential-request.js';
 import type { BlockServices } from '../types.js';
 import { toolApproval, type HttpToolConfig } from './config.js';
 
@@ -79,15 +79,14 @@ export function httpTool(config: HttpToolConfig, services: BlockServices): Agent
         body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
         if (!has('content-type')) headers['Content-Type'] = 'application/json';
       }
-      const response = await sendHttpRequest({
-        url: url.href,
+      // A stored credential's auth goes on the request here, never through the model: it sees only the answer.
+      const response = await sendWithCredential(services, signal, config.credentialId, {
+        url,
         method: request.method,
         headers,
         body,
         timeoutMs: config.timeoutMs,
         retries: config.retries,
-        signal,
-        allowPrivateNetwork: services.allowPrivateNetwork,
       });
       if (response.status === 0) throw new Error(`The request failed: ${response.error ?? 'no response'}`);
       const data = parseBody(response.body, response.headers['content-type']);

@@ -5,7 +5,7 @@ import { answer, api, errorMessage } from '../api';
 import { useWorkspace } from '../session';
 import { CodeField } from './CodeField';
 import { RefInput } from './RefInput';
-import { JsonField, WorkflowSelect } from './shared-fields';
+import { CredentialSelect, JsonField, WorkflowSelect } from './shared-fields';
 
 type Tool = Record<string, unknown> & { type: string };
 type ToolType = 'workflow' | 'http' | 'function' | 'mcp';
@@ -175,6 +175,18 @@ function HttpTool({ label, tool, onChange }: { label: string; tool: Tool; onChan
           ))}
         </select>
       </label>
+      <div className="field">
+        <span>Credential (its auth is added to every call; the model never sees it)</span>
+        <CredentialSelect
+          label={`${label} credential`}
+          value={text(tool.credentialId)}
+          types={['http']}
+          onChange={(credentialId) => {
+            const { credentialId: _old, ...rest } = tool;
+            onChange(credentialId === '' ? { ...rest, type: tool.type } : { ...tool, credentialId });
+          }}
+        />
+      </div>
       <RecordField label={`${label} headers`} title="Headers" value={request.headers} onChange={(headers) => setRequest({ headers })} />
       <RecordField label={`${label} query`} title="Query parameters" value={request.query} onChange={(query) => setRequest({ query })} />
       {['POST', 'PUT', 'PATCH'].includes(method) && (

@@ -82,6 +82,9 @@ export const workflowDocument = z.strictObject({
   credentials: z
     .array(z.strictObject({ name: z.string(), type: z.string() }))
     .describe('Stored credentials the blocks name (their `credentialId` is `{"credential": name}` in the state); never their data'),
+  connectors: z
+    .array(z.strictObject({ name: z.string() }))
+    .describe('Imported OpenAPI documents the API blocks\' operations name (their `connectorId` is `{"connector": name}` in the state)'),
 });
 export const workflowExport = z.strictObject({
   data: workflowDocument,

@@ -10,12 +10,14 @@
 // Stored credentials travel by name: a block's `credentialId` becomes `{"credential": "<name>"}` in the document (the
 // credential's data is never in it) and the document lists the credentials it names with their types; an import maps
 // each name to a credential of the target workspace, by the same name and type or as the import body's `credentials`
-// says, and refuses (400 CREDENTIALS_UNMAPPED, naming them) when one cannot be mapped.
+// says, and refuses (400 CREDENTIALS_UNMAPPED, naming them) when one cannot be mapped. Imported OpenAPI documents (an
+// API block's `operation.connectorId`) travel by name the same way: `{"connector": "<name>"}`, listed in `connectors`,
+// mapped on import to the workspace's connector of that name (400 CONNECTORS_UNMAPPED: import the document first).
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { credentialTypeSchema, type CredentialType } from '../connectors/credential-data.js';
 import type { Db } from '../db/client.js';
-import { credentials } from '../db/schema.js';
+import { connectors, credentials } from '../db/schema.js';
 import { AppError, badRequest } from '../errors.js';
 import { findReferences, withoutPins, type WorkflowState } from '../workflow/index.js';
 import { ENV_NAME_PATTERN, listEnvVarNames } from './env-vars.js';
@@ -34,6 +36,8 @@ export interface WorkflowDocument {
   environment: string[];
   /** The stored credentials the blocks name (`credentialId: {"credential": name}`), for whoever imports it to map. */
   credentials: DocumentCredential[];
+  /** The imported OpenAPI documents the API blocks' operations name (`connectorId: {"connector": name}`). */
+  connectors: { name: string }[];
 }
 
 export interface DocumentCredential {
@@ -61,6 +65,7 @@ export const workflowDocumentSchema = z.strictObject({
   state: z.unknown(),
   environment: z.array(z.string().regex(ENV_NAME_PATTERN, 'must be a variable name')).max(1000).optional(),
   credentials: z.array(z.strictObject({ name: z.string().min(1).max(200), type: credentialTypeSchema })).max(1000).optional(),
+  connectors: z.array(z.strictObject({ name: z.string().min(1).max(200) })).max(1000).optional(),
 });
 
 /** How a document names a stored credential in place of its id. */
@@ -150,6 +155,57 @@ async function mapCredentials(
       400,
       `Map the workflow's credentials to credentials of this workspace: ${names.map((n) => JSON.stringify(n)).join(', ')} (send "credentials": {"<name>": "<credentialId>"})`,
       names.map((name) => ({ path: `credentials.${name}`, message: unmapped.get(name) as string })),
+    );
+  }
+}
+
+/** How a document names an imported OpenAPI document in place of its id. */
+const connectorMarker = z.strictObject({ connector: z.string().min(1).max(200).nullable() });
+
+/** The API blocks' `operation` objects (which name a connector by id, or by marker in a document). */
+function operationFields(state: { blocks?: unknown }): Record<string, unknown>[] {
+  const blocks = state.blocks && typeof state.blocks === 'object' ? (state.blocks as Record<string, { type?: unknown; config?: unknown }>) : {};
+  return Object.values(blocks)
+    .map((block) => (block?.type === 'api' && block.config && typeof block.config === 'object' ? (block.config as { operation?: unknown }).operation : undefined))
+    .filter((operation): operation is Record<string, unknown> => operation !== null && typeof operation === 'object' && !Array.isArray(operation));
+}
+
+/** Replaces each operation's connector id by the connector's name (null for one that is not in the workspace any more). */
+async function namedConnectors(db: Db, workspaceId: string, state: WorkflowState): Promise<{ name: string }[]> {
+  const operations = operationFields(state).filter((operation) => typeof operation.connectorId === 'string');
+  if (operations.length === 0) return [];
+  const rows = await db
+    .select({ id: connectors.id, name: connectors.name })
+    .from(connectors)
+    .where(and(eq(connectors.workspaceId, workspaceId), inArray(connectors.id, [...new Set(operations.map((o) => o.connectorId as string))])));
+  const nameOf = new Map(rows.map((row) => [row.id, row.name]));
+  for (const operation of operations) operation.connectorId = { connector: nameOf.get(operation.connectorId as string) ?? null };
+  return [...new Set(rows.map((row) => row.name))].sort().map((name) => ({ name }));
+}
+
+/** Puts the workspace's connector of each named document in place of the name; 400 listing the names it does not have. */
+async function mapConnectors(db: Db, workspaceId: string, state: { blocks?: unknown }): Promise<void> {
+  const operations = operationFields(state)
+    .map((operation) => ({ operation, marker: connectorMarker.safeParse(operation.connectorId) }))
+    .filter((field) => field.marker.success);
+  if (operations.length === 0) return;
+  const rows = await db.select({ id: connectors.id, name: connectors.name }).from(connectors).where(eq(connectors.workspaceId, workspaceId));
+  const idOf = new Map(rows.map((row) => [row.name, row.id]));
+  const missing = new Set<string>();
+  for (const { operation, marker } of operations) {
+    const name = marker.data!.connector;
+    const found = name === null ? undefined : idOf.get(name);
+    if (name !== null && found === undefined) missing.add(name);
+    // A document whose connector was already gone when it was exported imports with no operation to run.
+    operation.connectorId = found ?? '';
+  }
+  if (missing.size > 0) {
+    const names = [...missing];
+    throw new AppError(
+      'CONNECTORS_UNMAPPED',
+      400,
+      `Import the OpenAPI documents the workflow's operations use into this workspace first, under the same names: ${names.map((n) => JSON.stringify(n)).join(', ')}`,
+      names.map((name) => ({ path: `connectors.${name}`, message: `no connector named "${name}" in this workspace` })),
     );
   }
 }
@@ -246,6 +302,7 @@ export async function exportWorkflow(
   // Pinned outputs stay behind: they are recorded data (an upstream's answer may hold anything), not the workflow.
   const { state, replaced } = withoutSecrets(withoutPins(row.state));
   const named = await namedCredentials(db, row.workspaceId, state);
+  const namedDocuments = await namedConnectors(db, row.workspaceId, state);
   return {
     document: {
       format: WORKFLOW_DOCUMENT_FORMAT,
@@ -255,6 +312,7 @@ export async function exportWorkflow(
       state,
       environment: [...referencedVariables(state)].sort(),
       credentials: named,
+      connectors: namedDocuments,
     },
     replacedSecrets: replaced,
   };
@@ -279,6 +337,7 @@ export async function importWorkflow(
   if (document.state && typeof document.state === 'object') {
     const copy = structuredClone(document.state) as { blocks?: unknown };
     await mapCredentials(db, input.workspaceId, copy, document.credentials ?? [], input.credentials ?? {});
+    await mapConnectors(db, input.workspaceId, copy);
     document.state = copy;
   }
   const state = checkState(document.state, 'document.state');

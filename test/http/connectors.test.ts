@@ -256,6 +256,28 @@ describe('exporting a workflow that calls an operation', () => {
     expect(exported.body.data.state.blocks.call.config.parameters).toEqual({ petId: '<start.id>', api_key: '{{CALL_API_KEY}}' });
     expect(exported.body.replacedSecrets).toEqual([{ path: 'blocks.call.config.parameters.api_key', variable: 'CALL_API_KEY' }]);
   });
+
+  it('names the connector in the document; an import maps it to the connector of that name, or says which to import first', async () => {
+    const connectorId = (await importConnector('Pets (moving)', petDocument(apiBase))).body.data.id;
+    const workflowId = await createAndDeploy(
+      t,
+      makeState([trigger, callBlock({ operation: { connectorId, operationId: 'delete_pets_petId' }, parameters: { petId: '<start.id>' } })], [['start', 'call']]),
+      'Moving',
+    );
+    const exported = await t.request('GET', `/api/v1/workflows/${workflowId}/export`);
+    expect(exported.body.data.state.blocks.call.config.operation).toEqual({ connectorId: { connector: 'Pets (moving)' }, operationId: 'delete_pets_petId' });
+    expect(exported.body.data.connectors).toEqual([{ name: 'Pets (moving)' }]);
+
+    const refused = await t.request('POST', '/api/v1/workflows/import', { apiKey: t.personalKey, body: { workspaceId: otherWorkspace, document: exported.body.data } });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.code).toBe('CONNECTORS_UNMAPPED');
+    expect(refused.body.error).toContain('"Pets (moving)"');
+
+    const theirs = (await importConnector('Pets (moving)', petDocument(apiBase), otherWorkspace, t.personalKey)).body.data.id;
+    const imported = await t.request('POST', '/api/v1/workflows/import', { apiKey: t.personalKey, body: { workspaceId: otherWorkspace, document: exported.body.data } });
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.body.data.state.blocks.call.config.operation).toEqual({ connectorId: theirs, operationId: 'delete_pets_petId' });
+  });
 });
 
 describe('the address policy', () => {

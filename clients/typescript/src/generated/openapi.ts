@@ -5165,6 +5165,10 @@ export interface components {
                 name: string;
                 type: string;
             }[];
+            /** @description Imported OpenAPI documents the API blocks' operations name (their `connectorId` is `{"connector": name}` in the state) */
+            connectors: {
+                name: string;
+            }[];
         };
         WorkflowExport: {
             data: components["schemas"]["WorkflowDocument"];

@@ -17,6 +17,9 @@ import { createDeliveryHandler } from '../services/completion-webhooks/attempt-d
 import type { Clock, JobHandlers } from '../jobs/types.js';
 import { createWorker, type Worker } from '../jobs/worker.js';
 
+/** How often queue consumers look at the deployments without being told of a change. */
+const QUEUE_TRIGGER_POLL_MS = 30_000;
+
 export function createJobHandlers(app: AppContext): JobHandlers {
   return {
     [DELIVERY_JOB]: createDeliveryHandler(app),
@@ -40,11 +43,16 @@ export interface AppWorkerOptions {
  * The job worker, and beside it the consumers of the active deployments' queue triggers (they start and stop with
  * it: `queueTriggers: false` leaves them out, for tests of the job queue alone).
  */
-export function createAppWorker(app: AppContext, options: AppWorkerOptions = {}): Worker {
+export interface AppWorker extends Worker {
+  /** The queue triggers this process consumes now (workflowId:blockId:version:credential version). */
+  queueConsumers(): string[];
+}
+
+export function createAppWorker(app: AppContext, options: AppWorkerOptions = {}): AppWorker {
   const worker = createJobWorker(app, options);
-  if (options.queueTriggers === false) return worker;
-  // At most once a second: deploys are rare, and the look costs a query of the active deployments.
-  const consumers = createQueueConsumers(app, { pollIntervalMs: Math.max(1_000, options.pollIntervalMs ?? app.config.worker.pollIntervalMs) });
+  if (options.queueTriggers === false) return Object.assign(worker, { queueConsumers: () => [] });
+  // The change feed brings deploys at once; the poll is the safety net (and picks up rotated credentials).
+  const consumers = createQueueConsumers(app, { pollIntervalMs: QUEUE_TRIGGER_POLL_MS });
   return {
     get id() {
       return worker.id;
@@ -62,6 +70,7 @@ export function createAppWorker(app: AppContext, options: AppWorkerOptions = {})
     },
     inFlight: () => worker.inFlight(),
     running: () => worker.running(),
+    queueConsumers: () => consumers.running(),
   };
 }
 

@@ -12,7 +12,13 @@ export const queueTriggerConfigSchema = z.object({
   queue: name,
   topic: z.string().trim().min(1).max(65_535).optional(),
   subject: name,
-  /** At most this many runs of this trigger at a time in each worker process (AMQP prefetch). */
+  /** NATS: the JetStream stream to consume (by default the one capturing `subject`) and the durable consumer's name. */
+  stream: name,
+  durable: name,
+  /**
+   * Runs of this trigger at a time: in each worker process for RabbitMQ (prefetch) and MQTT (receive maximum); for
+   * NATS across all of them (the durable consumer's max_ack_pending).
+   */
   concurrency: z.coerce.number().int().min(1).max(64).default(4),
   /** A failed run's message goes back to the broker to be delivered again, rather than being acknowledged. */
   redeliverOnError: flag.default(false),

@@ -6,6 +6,7 @@ import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
 import { useLiveConnection } from './live-connection.js';
+import { decodeBody, waitForRuns, type MessageHandler, type QueueConsumer, type QueueMessage } from './queue-message.js';
 
 export const AMQP_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -134,33 +135,6 @@ export async function testAmqp(credential: ResolvedCredential, policy: HostPolic
 
 export type { ConsumeMessage };
 
-/** A message as a queue trigger's run sees it: `<queue.body>`, `<queue.headers>`, `<queue.properties>`. */
-export interface QueueMessage {
-  body: unknown;
-  headers: Record<string, unknown>;
-  properties: Record<string, unknown>;
-}
-
-/** What becomes of a delivered message once its run is over (or could not be logged). */
-export type Settlement = 'ack' | 'requeue';
-
-export interface QueueConsumer {
-  /** Resolves when the consumer stopped on its own (the broker closed it), with why. */
-  closed: Promise<Error | undefined>;
-  /** Stops taking messages, waits up to `graceMs` for those in hand, then closes (unsettled ones are redelivered). */
-  stop(graceMs: number): Promise<void>;
-}
-
-/** JSON when the bytes are JSON, else the text. */
-export function decodeBody(content: Buffer): unknown {
-  const text = content.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * Consumes a queue with manual acks and `prefetch` messages in hand at most, on a connection of its own. Every worker
  * process consuming the same queue is a competing consumer: RabbitMQ hands each message to one of them.
@@ -169,7 +143,7 @@ export async function consumeAmqp(
   credential: AmqpCredential,
   policy: HostPolicy,
   options: { queue: string; prefetch: number; consumerTag: string },
-  handle: (message: QueueMessage) => Promise<Settlement>,
+  handle: MessageHandler,
 ): Promise<QueueConsumer> {
   const model = await openAmqp(credential, policy);
   let closedWith: (error: Error | undefined) => void = () => {};
@@ -220,7 +194,7 @@ export async function consumeAmqp(
       closed,
       async stop(graceMs) {
         await usable.cancel(consumerTag).catch(() => {});
-        await Promise.race([Promise.all(inHand), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+        await waitForRuns(inHand, graceMs);
         stopping = true;
         await model.close().catch(() => {});
       },

@@ -1,12 +1,14 @@
 // NATS through @nats-io/transport-node: one connection per credential version and process (ConnectionCache). Core
-// publishes are confirmed by a flush (the server has read them); JetStream publishes by the stream's ack.
-import { jetstream, type PubAck } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+// publishes are confirmed by a flush (the server has read them); JetStream publishes by the stream's ack. Queue
+// triggers consume a JetStream durable consumer on a connection of their own (consumeNats).
+import { AckPolicy, jetstream, jetstreamManager, JetStreamApiError, type PubAck } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { raceAbort } from '../engine/abort.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
 import { useLiveConnection } from './live-connection.js';
+import { decodeBody, waitForRuns, type MessageHandler, type QueueConsumer, type QueueMessage } from './queue-message.js';
 
 export const NATS_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -82,4 +84,100 @@ export async function testNats(credential: ResolvedCredential, policy: HostPolic
   } finally {
     await nc.close().catch(() => {});
   }
+}
+
+export interface NatsConsumeOptions {
+  subject: string;
+  /** The stream whose messages are consumed; by default the stream that captures `subject`. */
+  stream?: string;
+  /** The durable consumer every worker process shares, so each message goes to one of them. */
+  durable: string;
+  /** Messages unacknowledged at a time, across every worker process (the consumer's max_ack_pending). */
+  concurrency: number;
+}
+
+/** How long the server waits for an ack before sending a message again; a run in hand says it is working more often. */
+export const NATS_ACK_WAIT_MS = 30_000;
+const WORKING_EVERY_MS = 10_000;
+
+/**
+ * Consumes a JetStream durable pull consumer (explicit acks, created or updated on open) on a connection of its own.
+ * A message is acked once `handle` settles it 'ack' and nak'ed (sent again at once) on 'requeue'; one whose worker
+ * died is sent again after the ack wait. Core NATS (no stream) would be at most once, so a subject no stream captures
+ * is refused.
+ */
+export async function consumeNats(credential: NatsCredential, policy: HostPolicy, options: NatsConsumeOptions, handle: MessageHandler): Promise<QueueConsumer> {
+  const nc = await openNats(credential, policy, `sluice-${options.durable}`);
+  let stopping = false;
+  const closed = nc.closed().then((error) => (stopping ? undefined : (error ?? new Error('The NATS connection closed'))));
+  try {
+    const jsm = await jetstreamManager(nc);
+    const stream = options.stream ?? (await jsm.streams.find(options.subject).catch(() => undefined));
+    if (!stream) throw new Error(`No JetStream stream captures subject "${options.subject}": a NATS queue trigger consumes a stream (core NATS subjects are at most once)`);
+    const config = {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      max_ack_pending: options.concurrency,
+      filter_subject: options.subject,
+      ack_wait: NATS_ACK_WAIT_MS * 1_000_000,
+    };
+    try {
+      await jsm.consumers.add(stream, config);
+    } catch (error) {
+      // It exists with other settings (a changed concurrency or subject): take this deployment's.
+      if (!(error instanceof JetStreamApiError)) throw error;
+      await jsm.consumers.update(stream, options.durable, { max_ack_pending: config.max_ack_pending, filter_subject: config.filter_subject, ack_wait: config.ack_wait });
+    }
+    const consumer = await jetstream(nc).consumers.get(stream, options.durable);
+    const messages = await consumer.consume({ max_messages: options.concurrency });
+    const inHand = new Set<Promise<void>>();
+    const loop = (async () => {
+      for await (const delivered of messages) {
+        const message: QueueMessage = {
+          body: decodeBody(delivered.data),
+          headers: natsHeaderRecord(delivered.headers),
+          properties: {
+            subject: delivered.subject,
+            stream: delivered.info.stream,
+            seq: delivered.seq,
+            redelivered: delivered.redelivered,
+            deliveryCount: delivered.info.deliveryCount,
+            consumer: delivered.info.consumer,
+          },
+        };
+        const working = setInterval(() => delivered.working(), WORKING_EVERY_MS).unref();
+        const settled = handle(message)
+          .catch(() => 'requeue' as const)
+          .then((settlement) => (settlement === 'ack' ? delivered.ack() : delivered.nak()))
+          .finally(() => clearInterval(working));
+        const tracked = settled.finally(() => inHand.delete(tracked));
+        inHand.add(tracked);
+      }
+    })();
+    void loop.catch(() => undefined);
+    return {
+      closed,
+      async stop(graceMs) {
+        // Messages pulled but not yet handed out are never acked: the server sends them again after the ack wait.
+        messages.stop();
+        await waitForRuns(inHand, graceMs);
+        stopping = true;
+        await nc.close().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    stopping = true;
+    await nc.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function natsHeaderRecord(h: MsgHdrs | undefined): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  if (!h) return record;
+  for (const key of h.keys()) {
+    const values = h.values(key);
+    record[key] = values.length === 1 ? values[0] : values;
+  }
+  return record;
 }

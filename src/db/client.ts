@@ -25,7 +25,20 @@ export interface Database {
   statements(): number;
   /** PostgreSQL only: the connection pool's open, idle and waiting counts (for the metrics). */
   pool?(): { total: number; idle: number; waiting: number };
+  /**
+   * Takes the lowest free slot number below `max` of `namespace`, held until `release()` or this process's end: on
+   * PostgreSQL a session advisory lock on a connection of its own (a killed process's slot frees with its
+   * connection); on PGlite, which one process opens, always slot 0.
+   */
+  claimSlot(namespace: number, max: number): Promise<HeldSlot>;
   close(): Promise<void>;
+}
+
+export interface HeldSlot {
+  index: number;
+  /** Resolves if the slot's hold broke (the connection holding it was lost): another process may take it now. */
+  lost: Promise<void>;
+  release(): Promise<void>;
 }
 
 /** How long the PostgreSQL change listener waits before reconnecting. */
@@ -56,7 +69,7 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
     const thread = await startPgliteThread(target.dataDir, { channel: CHANGES_CHANNEL, onNotification: changes.emit.bind(changes) });
     const db = drizzlePglite({ client: thread as unknown as PGlite, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    return { db: db as unknown as Db, kind: 'pglite', changes, statements: thread.statements, close: () => thread.close() };
+    return { db: db as unknown as Db, kind: 'pglite', changes, statements: thread.statements, claimSlot: pgliteSlot, close: () => thread.close() };
   }
   // In memory (tests, template dumps): no disk I/O to keep off the loop; same-thread keeps start-up cheap. The buffer
   // cache is as small as on disk (pglite-open.mjs): PostgreSQL zero-fills all of it at every start, and the default
@@ -66,8 +79,10 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   await client.listen(CHANGES_CHANNEL, (payload) => changes.emit(payload));
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db: db as unknown as Db, kind: 'pglite', changes, statements: counted, close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', changes, statements: counted, claimSlot: pgliteSlot, close: () => client.close() };
 }
+
+const pgliteSlot = async (): Promise<HeldSlot> => ({ index: 0, lost: new Promise<void>(() => {}), release: async () => {} });
 
 /** Counts what Drizzle sends through PGlite's client: queries, and BEGIN + COMMIT/ROLLBACK per transaction. */
 function countPgliteStatements(client: PGlite): () => number {
@@ -126,11 +141,32 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     changes,
     statements: () => statements,
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    claimSlot: (namespace, max) => claimPostgresSlot(url, namespace, max),
     close: async () => {
       await listener.stop();
       await pool.end();
     },
   };
+}
+
+async function claimPostgresSlot(url: string, namespace: number, max: number): Promise<HeldSlot> {
+  const client = new pg.Client({ connectionString: url });
+  let markLost: () => void = () => {};
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
+  client.on('error', () => markLost());
+  client.on('end', () => markLost());
+  await client.connect();
+  try {
+    for (let index = 0; index < max; index++) {
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [namespace, index]);
+      if (rows[0]?.held) return { index, lost, release: () => client.end().catch(() => undefined) };
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  await client.end().catch(() => undefined);
+  throw new Error(`All ${max} slots are taken`);
 }
 
 /**

@@ -6,6 +6,7 @@ import { deployments, folders, workflows } from '../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { emptyState, validateState, withoutPins, type WorkflowState } from '../workflow/index.js';
+import { checkQueueTriggerFields } from '../triggers/queue-trigger-fields.js';
 import { registerTriggers, unregisterTriggers } from '../triggers/registration.js';
 import type { Principal } from './api-keys.js';
 import { canAccessWorkspace } from './access.js';
@@ -92,6 +93,7 @@ export async function createWorkflow(
 ): Promise<WorkflowRow> {
   const state = checkState(input.state ?? emptyState());
   await checkConnectorOperations(db, input.workspaceId, state);
+  await checkQueueTriggerFields(db, input.workspaceId, state, { credentialRequired: false });
   await assertFolderInWorkspace(db, input.workspaceId, input.folderId);
   const [row] = await db
     .insert(workflows)
@@ -124,6 +126,7 @@ export async function updateWorkflow(
   if (patch.state !== undefined) {
     const state = checkState(patch.state);
     await checkConnectorOperations(db, row.workspaceId, state);
+    await checkQueueTriggerFields(db, row.workspaceId, state, { credentialRequired: false });
     changes.state = state;
     changes.stateHash = draftHash(state);
   }
@@ -174,7 +177,7 @@ export async function deployWorkflow(db: Db, workflowId: string, deployedBy: str
       .update(workflows)
       .set({ activeVersion: version, deployedAt: deployment.createdAt })
       .where(eq(workflows.id, workflowId));
-    await registerTriggers(tx, { workflowId, state, deploymentVersion: version });
+    await registerTriggers(tx, { workflowId, workspaceId: row.workspaceId, state, deploymentVersion: version });
     return deployment;
   });
 }
@@ -203,7 +206,7 @@ export async function activateDeployment(db: Db, row: WorkflowRow, version: numb
       .set({ activeVersion: version, deployedAt: new Date() })
       .where(eq(workflows.id, row.id))
       .returning();
-    await registerTriggers(tx, { workflowId: row.id, state: deployment.state, deploymentVersion: version });
+    await registerTriggers(tx, { workflowId: row.id, workspaceId: row.workspaceId, state: deployment.state, deploymentVersion: version });
     return activated;
   });
   return { deployment: toDeploymentView(deployment, version), deployedAt: updated.deployedAt!.toISOString() };

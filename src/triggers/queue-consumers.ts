@@ -1,13 +1,22 @@
-// Queue triggers (docs/workflows.md "Queue trigger"): each worker process consumes the queues of the active
-// deployments' `queue_trigger` blocks and starts one run per message. A message is acknowledged only once its run's
-// log is durable, so a crash before that leaves it with the broker, which delivers it again (at least once). Every
-// worker consumes every trigger's queue as a competing consumer, so the broker hands each message to one of them.
-// The consumers follow deploys and undeploys by looking at the active deployments every poll interval.
+// Queue triggers (docs/workflows.md "Queue trigger"): each worker process consumes the queues, topics and subjects
+// of the active deployments' `queue_trigger` blocks and starts one run per message. A message is acknowledged only
+// once its run's log is durable, so a crash before that leaves it with the broker, which delivers it again (at least
+// once). Every worker consumes every trigger, and the broker hands each message to one of them: RabbitMQ competing
+// consumers, an MQTT shared subscription, a NATS JetStream durable consumer.
+// The consumers follow deploys and undeploys through the database's change feed (a changed workflow or deployment
+// row looks again at once); a slow poll catches what the feed does not carry (a rotated credential, a gap).
 import { setMaxListeners } from 'node:events';
+import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { queueTriggerConfigSchema, type QueueTriggerConfig } from '../blocks/queue-trigger.js';
-import { consumeAmqp, type QueueConsumer, type QueueMessage, type Settlement } from '../connectors/amqp.js';
+import { consumeAmqp } from '../connectors/amqp.js';
 import type { ResolvedCredential } from '../connectors/credential-data.js';
+import type { HostPolicy } from '../connectors/host-policy.js';
+import { consumeMqtt } from '../connectors/mqtt.js';
+import { consumeNats } from '../connectors/nats.js';
+import type { MessageHandler, QueueConsumer, QueueMessage, Settlement } from '../connectors/queue-message.js';
+import { ALL_TOPICS } from '../db/change-feed.js';
+import type { HeldSlot } from '../db/client.js';
 import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { credentials, deployments, workflows } from '../db/schema.js';
 import { loadDeploymentVersion, runExecution } from '../runs/index.js';
@@ -49,6 +58,8 @@ interface Running {
   /** Aborts the runs in hand once the consumer's grace is over. */
   runs: AbortController;
   failedAt?: number;
+  /** Its consumer is an MQTT session named after this process's slot: it closes when the slot is lost. */
+  usesSlot?: boolean;
 }
 
 export interface QueueConsumers {
@@ -62,6 +73,23 @@ export interface QueueConsumers {
 }
 
 const RETRY_AFTER_FAILURE_MS = 5_000;
+/** Changes come in bursts (a deploy writes the deployment, then the workflow): one look for all of them. */
+const CHANGE_SETTLE_MS = 50;
+/** Advisory-lock namespace of the worker slots (arbitrary constant, like MIGRATION_LOCK_ID). */
+const WORKER_SLOT_LOCK = 7_345_113;
+const MAX_WORKER_SLOTS = 1_024;
+
+/** A name the brokers accept in a share group or durable name: letters, digits, `-` and `_`. */
+const brokerName = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * The MQTT client id of a trigger's consumer in a worker slot. Stable, so that a worker taking the slot of one that
+ * died (kill -9) resumes its session and is sent the messages it had not acknowledged. Short (a hash): MQTT
+ * servers need only accept 23 characters.
+ */
+export function mqttClientId(slot: number, workflowId: string, blockId: string): string {
+  return `sl${slot}-${createHash('sha256').update(`${workflowId}\0${blockId}`).digest('hex').slice(0, 16)}`;
+}
 
 export function createQueueConsumers(app: AppContext, options: { pollIntervalMs: number }): QueueConsumers {
   const consumers = new Map<string, Running>();
@@ -90,27 +118,81 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     return 'ack';
   }
 
+  let slot: Promise<HeldSlot> | undefined;
+  /** This process's worker slot, claimed when its first MQTT trigger opens. */
+  function workerSlot(): Promise<HeldSlot> {
+    if (slot) return slot;
+    const claiming = app.database.claimSlot(WORKER_SLOT_LOCK, MAX_WORKER_SLOTS);
+    slot = claiming;
+    claiming.then(
+      (held) => {
+        void held.lost.then(() => {
+          if (slot !== claiming || stopped) return;
+          // Another process may take the slot, and with it the MQTT sessions: ours close and reopen in a new slot.
+          app.logger.warn({ slot: held.index }, 'queue triggers: lost the worker slot; reopening MQTT consumers');
+          slot = undefined;
+          for (const [key, running] of consumers) {
+            if (!running.usesSlot) continue;
+            consumers.delete(key);
+            void stopOne(running, 0);
+          }
+          retrySoon();
+        });
+      },
+      () => {
+        if (slot === claiming) slot = undefined;
+      },
+    );
+    return claiming;
+  }
+
+  async function consume(spec: QueueTriggerSpec, running: Running, credential: ResolvedCredential, handler: MessageHandler, hosts: HostPolicy): Promise<QueueConsumer> {
+    const { config, workflowId, blockId } = spec;
+    const name = `sluice-${workflowId}-${blockId}`;
+    switch (credential.type) {
+      case 'amqp':
+        if (!config.queue) throw new Error('The queue trigger names no queue');
+        return consumeAmqp(credential as ResolvedCredential<'amqp'>, hosts, { queue: config.queue, prefetch: config.concurrency, consumerTag: `${name}-${randomSuffix()}` }, handler);
+      case 'mqtt': {
+        if (!config.topic) throw new Error('The queue trigger names no topic');
+        running.usesSlot = true;
+        const { index } = await workerSlot();
+        return consumeMqtt(
+          credential as ResolvedCredential<'mqtt'>,
+          hosts,
+          { topic: config.topic, group: brokerName(name), clientId: mqttClientId(index, workflowId, blockId), concurrency: config.concurrency },
+          handler,
+        );
+      }
+      case 'nats':
+        if (!config.subject) throw new Error('The queue trigger names no subject');
+        return consumeNats(
+          credential as ResolvedCredential<'nats'>,
+          hosts,
+          { subject: config.subject, stream: config.stream, durable: brokerName(config.durable ?? name), concurrency: config.concurrency },
+          handler,
+        );
+      default:
+        throw new Error(`A queue trigger cannot consume with a ${credential.type} credential`);
+    }
+  }
+
   async function open(key: string, spec: QueueTriggerSpec, running: Running): Promise<void> {
     const credential = await loadCredentialForRun(app.db, app.cipher, spec.workspaceId, spec.config.credentialId);
-    if (credential.type !== 'amqp') throw new Error(`Queue triggers on ${credential.type} credentials are not supported yet`);
-    if (!spec.config.queue) throw new Error('The queue trigger names no queue');
-    running.consumer = await consumeAmqp(
-      credential as ResolvedCredential<'amqp'>,
-      policy(),
-      { queue: spec.config.queue, prefetch: spec.config.concurrency, consumerTag: `sluice-${spec.workflowId}-${spec.blockId}-${randomSuffix()}` },
-      (message) => handle(spec, running.runs, message),
-    );
+    running.consumer = await consume(spec, running, credential, (message) => handle(spec, running.runs, message), policy());
     void running.consumer.closed.then((error) => {
       if (!error || consumers.get(key) !== running) return;
       app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, error: connectorErrorMessage(error) }, 'queue trigger consumer closed; reopening');
       consumers.delete(key);
+      retrySoon();
     });
-    app.logger.info({ workflowId: spec.workflowId, blockId: spec.blockId, queue: spec.config.queue }, 'queue trigger consuming');
+    const { queue, topic, subject } = spec.config;
+    app.logger.info({ workflowId: spec.workflowId, blockId: spec.blockId, broker: credential.type, queue, topic, subject }, 'queue trigger consuming');
   }
 
   /**
    * Each trigger's key. The credential's version is part of it: a rotated credential reopens the consumer with the
-   * new data. One query for every trigger's credential, not one per trigger, since this runs every second.
+   * new data. One query for every trigger's credential, not one per trigger.
    */
   async function keysOf(specs: QueueTriggerSpec[]): Promise<Map<string, QueueTriggerSpec>> {
     const ids = [...new Set(specs.map((spec) => spec.config.credentialId))];
@@ -137,6 +219,7 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
       consumers.set(key, running);
       running.starting = open(key, spec, running).catch((error: unknown) => {
         running.failedAt = Date.now();
+        retrySoon();
         app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, error: connectorErrorMessage(error) }, 'queue trigger cannot consume');
       });
     }
@@ -163,19 +246,42 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     timer.unref();
   };
 
+  let soon: NodeJS.Timeout | undefined;
+  /** One look shortly, for however many reasons arrive meanwhile. */
+  const lookSoon = (delayMs: number) => {
+    if (stopped || soon) return;
+    soon = setTimeout(() => {
+      soon = undefined;
+      void reconcile();
+    }, delayMs).unref();
+  };
+  function retrySoon() {
+    lookSoon(RETRY_AFTER_FAILURE_MS + 100);
+  }
+  let unsubscribe: (() => void) | undefined;
+
   return {
     async start() {
       stopped = false;
+      // A deploy, undeploy or activation changes a workflow row (active version) in the same transaction.
+      unsubscribe = app.database.changes.subscribe((topic) => {
+        if (topic === ALL_TOPICS || topic.startsWith('workflows:') || topic.startsWith('deployments:')) lookSoon(CHANGE_SETTLE_MS);
+      });
       await reconcile();
       schedule();
     },
     async stop(graceMs) {
       stopped = true;
+      unsubscribe?.();
       if (timer) clearTimeout(timer);
+      if (soon) clearTimeout(soon);
       await reconciling;
       const all = [...consumers.values()];
       consumers.clear();
       await Promise.all(all.map((running) => stopOne(running, graceMs)));
+      const held = slot;
+      slot = undefined;
+      await held?.then((h) => h.release()).catch(() => undefined);
     },
     reconcile,
     running: () => [...consumers.values()].filter((r) => r.consumer).map((r) => r.key),

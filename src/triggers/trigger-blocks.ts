@@ -53,18 +53,18 @@ export function scheduleTriggers(state: WorkflowState): Parsed<ScheduleTriggerCo
 }
 
 /**
- * Queue triggers, checked at deploy: a worker must be able to consume them. Only RabbitMQ queues are consumed so far,
- * so a trigger naming only an MQTT topic or a NATS subject is refused rather than deployed to do nothing.
+ * Queue triggers, checked at deploy: a worker must be able to consume them, so each names a credential and a queue,
+ * topic or subject (which one its credential's type needs is queue-trigger-fields.ts's check).
  */
 export function queueTriggers(state: WorkflowState): Parsed<QueueTriggerConfig>[] {
   const parsed = parseAll(enabledBlocks(state, 'queue_trigger'), queueTriggerConfigSchema);
   const problems: ErrorDetail[] = [];
   for (const { blockId, config } of parsed) {
     if (!config.credentialId.trim()) problems.push({ path: `state.blocks.${blockId}.config.credentialId`, message: 'is required' });
-    if (!config.queue) {
+    if (!config.queue && !config.topic && !config.subject) {
       problems.push({
-        path: `state.blocks.${blockId}.config.queue`,
-        message: 'is required: queue triggers consume RabbitMQ queues (MQTT topics and NATS subjects are not consumed yet)',
+        path: `state.blocks.${blockId}.config`,
+        message: 'needs a queue (RabbitMQ), a topic (MQTT) or a subject (NATS), following its credential',
       });
     }
   }

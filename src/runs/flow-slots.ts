@@ -314,3 +314,51 @@ export async function admitQueuedRun(
   if (flow.mode === 'cancel-running') await cancelHolders(app, flow, requester);
   return { waits };
 }
+
+/** How often a run no caller waits on looks again for a slot. */
+const BACKGROUND_POLL_MS = 100;
+
+export type BackgroundSlot = { taken: FlowWait } | { refused: 'ALREADY_RUNNING' | 'CONCURRENCY_LIMIT' } | { stopped: true };
+
+/**
+ * For a run no caller waits on (a schedule tick, a queue trigger's message): takes a slot, waiting as long as it takes
+ * — a schedule's tick stays claimed, a message stays unacknowledged with its broker — until `signal` stops the wait.
+ * `reject` and a singleton's `skip` refuse it at once when the key is full; cancel-running stops the runs holding it
+ * (asked as the workspace owner, on whose behalf these runs go).
+ */
+export async function takeSlotInBackground(
+  app: AppContext,
+  flow: RunFlow,
+  executionId: string,
+  owner: { id: string },
+  signal: AbortSignal | undefined,
+): Promise<BackgroundSlot> {
+  const started = Date.now();
+  if (await takeSlot(app.db, flow, executionId)) return { taken: { queuedMs: 0 } };
+  if (flow.mode === 'skip' || flow.mode === 'reject') {
+    const refused = flow.mode === 'skip' ? 'ALREADY_RUNNING' : 'CONCURRENCY_LIMIT';
+    app.metrics.flowRefused(flow.workflowId, refused);
+    return { refused };
+  }
+  if (flow.mode === 'cancel-running') await cancelHolders(app, flow, { userId: owner.id, keyWorkspaceId: null });
+  while (!signal?.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_POLL_MS));
+    if (signal?.aborted) break;
+    if (await takeSlot(app.db, flow, executionId)) {
+      app.metrics.flowWaited(flow.workflowId, flow.reason);
+      return { taken: { queuedMs: Date.now() - started, reason: flow.reason } };
+    }
+  }
+  return { stopped: true };
+}
+
+/** Runs `run` holding the execution's slot; frees it if the run's log did not (a log that could not be stored). */
+export async function runHoldingSlot<T extends { stored: string }>(app: AppContext, executionId: string, run: () => Promise<T>): Promise<T> {
+  let outcome: T | undefined;
+  try {
+    outcome = await run();
+    return outcome;
+  } finally {
+    if (!loggedWithSlot(outcome)) await freeSlotQuietly(app, executionId);
+  }
+}

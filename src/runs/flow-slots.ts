@@ -7,9 +7,10 @@
 // - Async runs wait in the queue: their job carries the key and the limit, and the claim (jobs/claim.ts) passes over a
 //   job whose key has no free slot; the job takes its slot when it starts (async-executions.ts).
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { CHANGES_CHANNEL } from '../db/change-feed.js';
+import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { rowsOf } from '../db/rows.js';
 import { AppError } from '../errors.js';
@@ -19,7 +20,7 @@ import { flowKeyValue, flowLimitOf, type FlowMode, type WorkflowState } from '..
 import type { AppContext } from '../services/app-context.js';
 import { RUNNER_ID } from './runners.js';
 
-/** Tries to take a slot before a key counts as full (see takeSlot). */
+/** Tries to take a slot when racing takers keep picking the same free number (see SlotTaker). */
 const TAKE_ATTEMPTS = 4;
 /** Key values longer than this are kept as their hash. */
 const MAX_KEY_VALUE_LENGTH = 200;
@@ -56,43 +57,132 @@ export function runFlowOf(workflowId: string, state: WorkflowState, input: Recor
   return { workflowId, flowKey: `${workflowId}:${kept}`, limit: limit.limit, mode: limit.mode, maxWaitMs: limit.maxWaitMs, reason: limit.reason };
 }
 
+/** Most takes in one statement. */
+const MAX_TAKE_BATCH = 256;
+
+interface PendingTake {
+  flow: RunFlow;
+  executionId: string;
+  attempt: number;
+  done(holds: boolean): void;
+  fail(err: unknown): void;
+}
+
+/**
+ * Group take, as run-recorder.ts does for logs: the takes that arrive while a take statement is under way are made
+ * together by the next one (one round trip for the batch), so a slot costs a run a share of a statement, not one of
+ * its own. A lone take goes at once; under load, batches grow by themselves with no timer.
+ */
+class SlotTaker {
+  private pending: PendingTake[] = [];
+  private writing: Promise<void> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  take(flow: RunFlow, executionId: string): Promise<boolean> {
+    return new Promise((done, fail) => {
+      this.pending.push({ flow, executionId, attempt: 0, done, fail });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    this.writing ??= this.writeAll().finally(() => {
+      this.writing = undefined;
+      if (this.pending.length > 0) this.kick();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    for (;;) {
+      const batch = this.pending.splice(0, MAX_TAKE_BATCH);
+      if (batch.length === 0) return;
+      let rows: Array<{ execution_id: string; holds: boolean; picked: boolean }>;
+      try {
+        rows = await rowsOf(this.db, takeStatement(batch));
+      } catch (err) {
+        batch.forEach((take) => take.fail(err));
+        continue;
+      }
+      const byId = new Map(rows.map((row) => [row.execution_id, row]));
+      for (const take of batch) {
+        const row = byId.get(take.executionId);
+        if (row?.holds) take.done(true);
+        // Picked a free slot number another process took first: try again with the next batch.
+        else if (row?.picked && ++take.attempt < TAKE_ATTEMPTS) this.pending.push(take);
+        // Full (no free slot number was left for it), or its workflow is gone.
+        else take.done(false);
+      }
+    }
+  }
+}
+
+/**
+ * One statement taking slots for a batch of runs: for each key, its lowest free slot numbers (probing only as many as
+ * are in use plus as many as are wanted), handed to the key's takers in the order they asked, never more than the
+ * limit leaves free (a limit lowered by a new deployment is respected while the old runs finish). Two processes
+ * racing for a number: the primary key lets one in, the other's taker tries again. Relaxed commit (db/relaxed.ts): a
+ * slot lost with a PostgreSQL crash is taken again by the run's retry, and one whose freeing was lost is freed by the
+ * crash recovery once the run's log says it ended.
+ */
+function takeStatement(batch: PendingTake[]): SQL {
+  // One request per execution (a job claimed again may ask twice in one batch): the first one's place counts.
+  const requests = new Map<string, { execution_id: string; flow_key: string; workflow_id: string; lim: number; ord: number }>();
+  batch.forEach((take, ord) => {
+    if (!requests.has(take.executionId)) {
+      requests.set(take.executionId, {
+        execution_id: take.executionId,
+        flow_key: take.flow.flowKey,
+        workflow_id: take.flow.workflowId,
+        lim: take.flow.limit,
+        ord,
+      });
+    }
+  });
+  return sql`with ${RELAXED_COMMIT},
+    req as (
+      select * from jsonb_to_recordset(${toJsonText([...requests.values()])}::jsonb)
+        as x(execution_id text, flow_key text, workflow_id text, lim int, ord int)),
+    mine as (select f.execution_id from flow_slots f where f.execution_id in (select execution_id from req)),
+    want as (
+      select r.*, row_number() over (partition by r.flow_key order by r.ord) as nth from req r
+      where r.execution_id not in (select execution_id from mine)
+        and exists (select 1 from workflows w where w.id = r.workflow_id)),
+    keys as (
+      select w.flow_key, min(w.lim) as lim, count(*) as wanted,
+        (select count(*) from flow_slots f where f.flow_key = w.flow_key) as used
+      from want w group by w.flow_key),
+    free as (
+      select k.flow_key, n.slot, row_number() over (partition by k.flow_key order by n.slot) as nth
+      from keys k cross join lateral (
+        select s as slot from generate_series(0, k.lim - 1) s
+        where not exists (select 1 from flow_slots f where f.flow_key = k.flow_key and f.slot = s)
+        order by s
+        limit greatest(0, least(k.wanted, k.lim - k.used))) n),
+    pick as (
+      select w.execution_id, w.flow_key, w.workflow_id, f.slot from want w join free f on f.flow_key = w.flow_key and f.nth = w.nth),
+    taken as (
+      insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
+      select p.flow_key, p.slot, p.workflow_id, p.execution_id, ${RUNNER_ID} from pick p
+      where ${RELAXED_COMMIT_TAKEN}
+      on conflict do nothing
+      returning execution_id)
+    select r.execution_id,
+      (r.execution_id in (select execution_id from taken) or r.execution_id in (select execution_id from mine)) as holds,
+      r.execution_id in (select execution_id from pick) as picked
+    from req r`;
+}
+
+const takers = new WeakMap<Db, SlotTaker>();
+
 /**
  * Takes a free slot of the run's key for `executionId`; true when it holds one (already holding one counts: a job
- * claimed again). The first tries go for a random slot number (with a large limit, racing takers rarely pick the same
- * one, and no list of free numbers is built), the last for the lowest free one. Two takers racing for the same slot
- * number: one gets it, the other tries again.
+ * claimed again), false when the key is full.
  */
-export async function takeSlot(db: Db, flow: RunFlow, executionId: string): Promise<boolean> {
-  for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
-    const lowest = flow.limit === 1 || attempt === TAKE_ATTEMPTS - 1;
-    const numbers = lowest
-      ? sql`select s from generate_series(0, ${flow.limit - 1}::int) s
-          where not exists (select 1 from flow_slots f where f.flow_key = ${flow.flowKey} and f.slot = s)`
-      : sql`select ${Math.floor(Math.random() * flow.limit)}::int as s`;
-    const rows = await rowsOf<{ taken: string | null; mine: string | null; used: number }>(
-      db,
-      // Relaxed commits (db/relaxed.ts): a slot lost with a PostgreSQL crash is taken again by the run's retry, and one
-      // whose freeing was lost is freed by the crash recovery once the run's log says it ended.
-      sql`with ${RELAXED_COMMIT}, taken as (
-        insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
-        select ${flow.flowKey}, n.s, ${flow.workflowId}, ${executionId}, ${RUNNER_ID}
-        from (${numbers}) n
-        where (select count(*) from flow_slots f where f.flow_key = ${flow.flowKey}) < ${flow.limit}
-          and exists (select 1 from workflows w where w.id = ${flow.workflowId})
-          and ${RELAXED_COMMIT_TAKEN}
-        order by n.s limit 1
-        on conflict do nothing
-        returning execution_id)
-      select (select execution_id from taken) as taken,
-        (select execution_id from flow_slots where execution_id = ${executionId}) as mine,
-        (select count(*)::int from flow_slots where flow_key = ${flow.flowKey}) as used`,
-    );
-    const [row] = rows;
-    if (row?.taken || row?.mine) return true;
-    // Full: nothing to race for. Otherwise another taker took the slot number this one picked.
-    if (!row || row.used >= flow.limit) return false;
-  }
-  return false;
+export function takeSlot(db: Db, flow: RunFlow, executionId: string): Promise<boolean> {
+  let taker = takers.get(db);
+  if (!taker) takers.set(db, (taker = new SlotTaker(db)));
+  return taker.take(flow, executionId);
 }
 
 /** Frees the run's slot, if it holds one, and wakes the workers when a run of that key is queued (it may go now). */
@@ -223,4 +313,52 @@ export async function admitQueuedRun(
   await refuseWhenItDoesNotWait(app, flow);
   if (flow.mode === 'cancel-running') await cancelHolders(app, flow, requester);
   return { waits };
+}
+
+/** How often a run no caller waits on looks again for a slot. */
+const BACKGROUND_POLL_MS = 100;
+
+export type BackgroundSlot = { taken: FlowWait } | { refused: 'ALREADY_RUNNING' | 'CONCURRENCY_LIMIT' } | { stopped: true };
+
+/**
+ * For a run no caller waits on (a schedule tick, a queue trigger's message): takes a slot, waiting as long as it takes
+ * — a schedule's tick stays claimed, a message stays unacknowledged with its broker — until `signal` stops the wait.
+ * `reject` and a singleton's `skip` refuse it at once when the key is full; cancel-running stops the runs holding it
+ * (asked as the workspace owner, on whose behalf these runs go).
+ */
+export async function takeSlotInBackground(
+  app: AppContext,
+  flow: RunFlow,
+  executionId: string,
+  owner: { id: string },
+  signal: AbortSignal | undefined,
+): Promise<BackgroundSlot> {
+  const started = Date.now();
+  if (await takeSlot(app.db, flow, executionId)) return { taken: { queuedMs: 0 } };
+  if (flow.mode === 'skip' || flow.mode === 'reject') {
+    const refused = flow.mode === 'skip' ? 'ALREADY_RUNNING' : 'CONCURRENCY_LIMIT';
+    app.metrics.flowRefused(flow.workflowId, refused);
+    return { refused };
+  }
+  if (flow.mode === 'cancel-running') await cancelHolders(app, flow, { userId: owner.id, keyWorkspaceId: null });
+  while (!signal?.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_POLL_MS));
+    if (signal?.aborted) break;
+    if (await takeSlot(app.db, flow, executionId)) {
+      app.metrics.flowWaited(flow.workflowId, flow.reason);
+      return { taken: { queuedMs: Date.now() - started, reason: flow.reason } };
+    }
+  }
+  return { stopped: true };
+}
+
+/** Runs `run` holding the execution's slot; frees it if the run's log did not (a log that could not be stored). */
+export async function runHoldingSlot<T extends { stored: string }>(app: AppContext, executionId: string, run: () => Promise<T>): Promise<T> {
+  let outcome: T | undefined;
+  try {
+    outcome = await run();
+    return outcome;
+  } finally {
+    if (!loggedWithSlot(outcome)) await freeSlotQuietly(app, executionId);
+  }
 }

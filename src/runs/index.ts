@@ -4,7 +4,17 @@
 
 // ---- admit: limits and flow control before anything is stored or run
 export { admitRun, type Admission } from './admission.js';
-export { admitQueuedRun, freeSlot, runFlowOf, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
+export {
+  admitQueuedRun,
+  freeSlot,
+  runFlowOf,
+  runHoldingSlot,
+  takeSlotForCall,
+  takeSlotInBackground,
+  type BackgroundSlot,
+  type FlowWait,
+  type RunFlow,
+} from './flow-slots.js';
 export {
   checkIdempotencyKey,
   claimIdempotencyKey,
@@ -20,7 +30,7 @@ export {
 // ---- prepare: what runs (a deployment or a draft, and who pays) and with what input
 export { loadDeployedWorkflow, loadDeploymentVersion, type DeployedWorkflow, type RunTarget } from './deployed-workflow.js';
 export { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
-export { activeDeployment, prepareRun, type PreparedRun, type RunOptions } from './pipeline.js';
+export { activeDeployment, holdFlowSlot, prepareRun, type PreparedRun, type RunOptions } from './pipeline.js';
 
 // ---- run now (plain or streaming), or enqueue for a worker
 export { enqueuePrepared, preparedJob, runPrepared } from './pipeline.js';

@@ -17,7 +17,7 @@ import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
-import { freeSlotQuietly, loggedWithSlot, runFlowOf, type FlowWait, type RunFlow } from './flow-slots.js';
+import { runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
 
 export interface PreparedRun {
   target: RunTarget;
@@ -32,7 +32,10 @@ export interface PreparedRun {
   origin?: RunOrigin;
   /** A re-run of an earlier execution (triggers/rerun.ts): queued runs rebuild its replay from the original. */
   rerun?: RerunOf;
-  /** The deployment's flow control for this run (flow-slots.ts); drafts run without it. */
+  /**
+   * The flow control of the state this run executes (flow-slots.ts) — a draft's too (the editor's Run): a limit that
+   * protects what the workflow calls holds whatever started the run, so all of them share the workflow's slots.
+   */
   flow?: RunFlow;
   /** Set once the run holds its flow control slot (a sync call took it): how long it waited; freed when it ends. */
   flowWait?: FlowWait;
@@ -59,7 +62,7 @@ export function activeDeployment(deployed: DeployedWorkflow, toCall: string): Ru
 export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHeaders: Record<string, string> }): PreparedRun {
   const { admissionHeaders, ...run } = fields;
   const { target } = run;
-  const flow = run.flow ?? (target.deploymentVersion === null ? undefined : runFlowOf(target.workflow.id, target.state, run.input));
+  const flow = run.flow ?? runFlowOf(target.workflow.id, target.state, run.input);
   const priority = run.priority ?? target.state.flowControl?.priority;
   return {
     ...run,
@@ -76,17 +79,28 @@ export interface RunOptions {
   idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
 }
 
-/** Runs now, in this process, under the execution time-out; frees its flow control slot when it ends. */
+/**
+ * Takes the run's flow control slot, if it needs one, before it runs now (a sync or streaming call of any trigger):
+ * waiting as its flow control says, or throwing the answer that refuses it. A trigger calls it while preparing, so a
+ * refusal is a plain JSON answer before any stream starts. `requester` is who asks to stop the running ones under
+ * cancel-running (default: the workspace owner, on whose behalf a webhook or a public chat runs).
+ */
+export async function holdFlowSlot(
+  app: AppContext,
+  run: PreparedRun,
+  requester: { userId: string; keyWorkspaceId: string | null } = { userId: run.target.owner.id, keyWorkspaceId: null },
+): Promise<PreparedRun> {
+  if (!run.flow || run.flowWait) return run;
+  return { ...run, flowWait: await takeSlotForCall(app, run.flow, run.executionId, requester) };
+}
+
+/** Runs now, in this process, under the execution time-out; holds its flow control slot and frees it when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
-  if (!run.flowWait) return runPreparedNow(app, run, options);
-  let outcome: ExecutionOutcome | undefined;
-  try {
-    outcome = await runPreparedNow(app, run, options);
-    return outcome;
-  } finally {
-    // Freed with the log; a run whose log could not be stored frees it here.
-    if (!loggedWithSlot(outcome)) await freeSlotQuietly(app, run.executionId);
-  }
+  // A trigger that did not take the slot while preparing still obeys the limit (its refusal may come inside a stream).
+  const held = await holdFlowSlot(app, run);
+  if (!held.flowWait) return runPreparedNow(app, held, options);
+  // Freed with the log; a run whose log could not be stored frees it here.
+  return runHoldingSlot(app, held.executionId, () => runPreparedNow(app, held, options));
 }
 
 function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions): Promise<ExecutionOutcome> {

@@ -13,6 +13,7 @@ import {
   type ExecutionOutcome,
   loadDeployedWorkflow,
   type PreparedRun,
+  holdFlowSlot,
   prepareRun,
   type RunOrigin,
   runPrepared,
@@ -73,7 +74,9 @@ export async function prepareChatCall(
     admissionHeaders: { ...headers, [CONVERSATION_ID_HEADER]: conversationId },
     origin: request.origin,
   });
-  return { run, stream: body.stream !== false, selection, conversationId };
+  // Flow control before any stream starts, so a refusal is a plain JSON answer.
+  const caller = request.caller && { userId: request.caller.userId, keyWorkspaceId: request.caller.keyWorkspaceId };
+  return { run: await holdFlowSlot(app, run, caller), stream: body.stream !== false, selection, conversationId };
 }
 
 export function runChatCall(

@@ -12,6 +12,7 @@ import {
   admitRun,
   type ExecutionOutcome,
   type PreparedRun,
+  holdFlowSlot,
   prepareRun,
   type RunOrigin,
   runPrepared,
@@ -51,7 +52,7 @@ export async function prepareManualRun(
   const { headers } = await admitRun(app, owner, { rateBucket: null });
   const body = await request.readBody();
   checkTriggerBlock(row.state, body.triggerBlockId);
-  return prepareRun({
+  const run = prepareRun({
     target: { workflow: { id: row.id, workspaceId: row.workspaceId }, state: row.state, deploymentVersion: null, owner },
     trigger: 'manual',
     triggerBlockId: body.triggerBlockId,
@@ -61,6 +62,8 @@ export async function prepareManualRun(
     admissionHeaders: headers,
     origin: request.origin,
   });
+  // The draft's flow control, on the workflow's slots: a limit holds for the editor's Run too (pipeline.ts).
+  return holdFlowSlot(app, run, { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId });
 }
 
 /** Engine events as the editor's progress records: the engine's `type` becomes `event`, everything else as is. */

@@ -19,7 +19,8 @@ import { ALL_TOPICS } from '../db/change-feed.js';
 import type { HeldSlot } from '../db/client.js';
 import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { credentials, deployments, workflows } from '../db/schema.js';
-import { loadDeploymentVersion, runExecution } from '../runs/index.js';
+import { newId } from '../ids.js';
+import { type FlowWait, loadDeploymentVersion, runExecution, runFlowOf, runHoldingSlot, takeSlotInBackground } from '../runs/index.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import type { AppContext } from '../services/app-context.js';
 import type { WorkflowState } from '../workflow/index.js';
@@ -103,15 +104,35 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     const target = await loadDeploymentVersion(app, spec.workflowId, spec.deploymentVersion);
     // Undeployed meanwhile: the message stays with the broker for whoever consumes the queue next.
     if (!target) return 'requeue';
-    const outcome = await runExecution(app, {
-      ...target,
-      trigger: 'queue',
-      triggerBlockId: spec.blockId,
-      input: { body: message.body, headers: message.headers, properties: message.properties },
-      signal: runs.signal,
-      timeoutMs: app.config.executionTimeoutMs,
-      markBeforeStart: true,
-    });
+    const input = { body: message.body, headers: message.headers, properties: message.properties };
+    const executionId = newId('exec');
+    // Flow control (runs/flow-slots.ts): the message waits, unacknowledged, for a slot of its key (the broker holds
+    // the rest back once the prefetch is used up); a message the workflow refuses over its limit (reject, a
+    // singleton's skip) is acknowledged without a run, as the broker would hand it straight back otherwise.
+    const flow = runFlowOf(spec.workflowId, target.state, input);
+    let flowWait: FlowWait | undefined;
+    if (flow) {
+      const slot = await takeSlotInBackground(app, flow, executionId, target.owner, runs.signal);
+      if ('refused' in slot) {
+        app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, code: slot.refused }, 'queue message not run: flow control refused it');
+        return 'ack';
+      }
+      if ('stopped' in slot) return 'requeue';
+      flowWait = slot.taken;
+    }
+    const run = () =>
+      runExecution(app, {
+        ...target,
+        trigger: 'queue',
+        triggerBlockId: spec.blockId,
+        input,
+        executionId,
+        signal: runs.signal,
+        timeoutMs: app.config.executionTimeoutMs,
+        markBeforeStart: true,
+        ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
+      });
+    const outcome = flowWait ? await runHoldingSlot(app, executionId, run) : await run();
     // Not logged at all: only a redelivery can still give this message its run.
     if (outcome.stored === 'none') return 'requeue';
     if (!outcome.result.success && spec.config.redeliverOnError) return 'requeue';

@@ -8,7 +8,15 @@ import { z } from 'zod';
 import { schedules } from '../db/schema.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import type { AppContext } from '../services/app-context.js';
-import { loadDeploymentVersion, runExecution, settleEarlierAttempt } from '../runs/index.js';
+import {
+  type FlowWait,
+  loadDeploymentVersion,
+  runExecution,
+  runFlowOf,
+  runHoldingSlot,
+  settleEarlierAttempt,
+  takeSlotInBackground,
+} from '../runs/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
 
 const tickPayload = z.object({
@@ -62,16 +70,31 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
     app.logger.warn({ workflowId: tick.workflowId, blockId: tick.blockId }, 'scheduled run skipped: usage limit reached');
     return skipped('usage limit reached');
   }
-  const outcome = await runExecution(app, {
-    ...target,
-    trigger: 'schedule',
-    triggerBlockId: tick.blockId,
-    input: { firedAt: new Date(tick.fireAt).toISOString() },
-    executionId: tick.executionId,
-    signal: context.signal,
-    timeoutMs: app.config.executionTimeoutMs,
-    markBeforeStart: true,
-  });
+  const input = { firedAt: new Date(tick.fireAt).toISOString() };
+  // Flow control (runs/flow-slots.ts): the tick waits, claimed, for a slot of its key — or is skipped when the
+  // workflow refuses runs over its limit (reject; a singleton's skip: the usual "never overlap" of a schedule).
+  const flow = runFlowOf(tick.workflowId, target.state, input);
+  let flowWait: FlowWait | undefined;
+  if (flow) {
+    const slot = await takeSlotInBackground(app, flow, tick.executionId, target.owner, context.signal);
+    if ('refused' in slot) return skipped(`flow control: ${slot.refused === 'ALREADY_RUNNING' ? 'a run for the key is in flight' : 'the concurrency limit is reached'}`);
+    // Stopped while waiting: tried again (as a second attempt, which finds the schedule already moved past this tick).
+    if ('stopped' in slot) return { outcome: { type: 'retry', runAt: context.clock.now(), error: 'stopped while waiting for a flow control slot' } };
+    flowWait = slot.taken;
+  }
+  const run = () =>
+    runExecution(app, {
+      ...target,
+      trigger: 'schedule',
+      triggerBlockId: tick.blockId,
+      input,
+      executionId: tick.executionId,
+      signal: context.signal,
+      timeoutMs: app.config.executionTimeoutMs,
+      markBeforeStart: true,
+      ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
+    });
+  const outcome = flowWait ? await runHoldingSlot(app, tick.executionId, run) : await run();
   return { outcome: { type: 'complete', result: { executionId: outcome.executionId, success: outcome.result.success } } };
 }
 

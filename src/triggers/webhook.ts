@@ -11,6 +11,7 @@ import {
   EXECUTION_ID_HEADER,
   loadDeployedWorkflow,
   type PreparedRun,
+  holdFlowSlot,
   prepareRun,
   type RunOrigin,
   runPrepared,
@@ -57,7 +58,7 @@ export async function prepareWebhookCall(app: AppContext, request: WebhookCallRe
     headers: webhookHeaders(request.headers),
     query: webhookQuery(request.url),
   };
-  return prepareRun({
+  const run = prepareRun({
     target,
     trigger: 'webhook',
     triggerBlockId: registered.blockId,
@@ -67,6 +68,8 @@ export async function prepareWebhookCall(app: AppContext, request: WebhookCallRe
     admissionHeaders: headers,
     origin: request.origin,
   });
+  // The sender waits for the answer: like an API call's sync run, it takes its slot (or is refused) before it runs.
+  return holdFlowSlot(app, run);
 }
 
 /** Runs the call; a webhook sender only needs the acknowledgement (the output is in the log). */

@@ -65,10 +65,21 @@ export function startNode(args: string[], env: NodeJS.ProcessEnv = {}, withIpc =
 export const startEchoServer = () => startNode([here('./echo-server.mjs')]);
 export const startFloorProxy = (upstreamUrl: string) => startNode([here('./floor-proxy.mjs')], { UPSTREAM_URL: upstreamUrl });
 
-/** `sluice serve` with the probe preloaded; `env` adds to a clean Sluice environment. */
-export function startSluiceServer(env: Record<string, string>): Promise<BenchProcess> {
+/**
+ * `sluice serve` with the probe preloaded; `env` adds to a clean Sluice environment. `options.bin` runs another
+ * checkout's `bin/sluice.mjs` (a baseline to compare with), `options.nodeArgs` go to node (e.g. `--cpu-prof`), and
+ * `options.command` replaces `serve`, `options.extraArgs` follow it (e.g. `--no-worker`).
+ */
+export function startSluiceServer(
+  env: Record<string, string>,
+  options: { bin?: string; nodeArgs?: string[]; command?: string; extraArgs?: string[] } = {},
+): Promise<BenchProcess> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SLUICE_') && name !== 'DATABASE_URL'));
-  return startNode(['--import', here('./server-probe.mjs'), SLUICE_BIN, 'serve'], { ...clean, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, true);
+  return startNode(
+    [...(options.nodeArgs ?? []), '--import', here('./server-probe.mjs'), options.bin ?? SLUICE_BIN, options.command ?? 'serve', ...(options.extraArgs ?? [])],
+    { ...clean, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    true,
+  );
 }
 
 function ask<T>(server: BenchProcess, message: string, reply: string): Promise<T> {
@@ -86,4 +97,6 @@ function ask<T>(server: BenchProcess, message: string, reply: string): Promise<T
 }
 
 export const resetLag = (server: BenchProcess) => ask(server, 'lag-reset', 'lag-reset');
+/** CPU time (user + system, every thread) the server process has used since it started, in ms. */
+export const cpuTimeMs = async (server: BenchProcess) => (await ask<{ micros: number }>(server, 'cpu', 'cpu')).micros / 1000;
 export const probe = (server: BenchProcess) => ask<ProbeReading>(server, 'probe', 'probe');

@@ -1,5 +1,6 @@
 // Preloaded (`node --import`) into a benchmarked server process: answers IPC messages from the benchmark with this
-// process's event-loop delay (since the last 'lag-reset') and its memory (VmRSS now, VmHWM = peak since start).
+// process's event-loop delay (since the last 'lag-reset'), its memory (VmRSS now, VmHWM = peak since start) and the CPU
+// time it has used.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
@@ -12,6 +13,10 @@ if (isMainThread && process.send) {
     if (message === 'lag-reset') {
       lag.reset();
       process.send({ type: 'lag-reset' });
+    } else if (message === 'cpu') {
+      // user + system time of the whole process (every thread: PGlite's, the sandbox pool's), in microseconds.
+      const { user, system } = process.cpuUsage();
+      process.send({ type: 'cpu', micros: user + system });
     } else if (message === 'probe') {
       process.send({
         type: 'probe',

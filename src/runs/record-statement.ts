@@ -9,6 +9,7 @@ import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
+import { storeTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
 export interface ExecutionRecord {
@@ -32,7 +33,10 @@ export interface ExecutionRecord {
   cost: Record<string, unknown> | null;
   models: string[];
   finalOutput: Record<string, unknown> | null;
+  /** The trace as the engine made it (webhook bodies are built from it); stored once per value (logs/stored-trace.ts). */
   traceSpans: unknown[] | null;
+  /** How much of the trace `traceSpans` kept (runs/trace-detail.ts); `full` when not said. */
+  traceKept?: KeptTrace;
   files: unknown[] | null;
   error: string | null;
   /** Blocks that reported an error in a run that still succeeded (workflow/block-errors.ts); 0 otherwise. */
@@ -121,7 +125,7 @@ const executionJson = (rows: ExecutionRecord[]) =>
       cost: r.cost,
       models: r.models,
       final_output: r.finalOutput,
-      trace_spans: r.traceSpans,
+      trace_spans: r.traceSpans && storeTrace(r.traceSpans, r.finalOutput, r.traceKept),
       files: r.files,
       error: r.error,
       block_error_count: r.blockErrorCount,

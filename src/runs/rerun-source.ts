@@ -7,6 +7,7 @@ import { executions, stateSnapshots } from '../db/schema.js';
 import { blockRegistry } from '../blocks/registry.js';
 import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
+import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 import { planRerun } from './rerun-plan.js';
 import type { RerunOf } from './types.js';
 
@@ -22,6 +23,8 @@ export interface OriginalRun {
   state: WorkflowState | null;
   /** null when the log kept no trace (a minimal log, or one trimmed since). */
   traceSpans: TraceSpan[] | null;
+  /** `summary`: the workflow's `trace` setting kept only timings and statuses (runs/trace-detail.ts). */
+  traceKept: KeptTrace;
   /** Set when the original was itself a re-run: the execution it re-ran. */
   rerunOf: string | null;
 }
@@ -37,6 +40,7 @@ export async function loadOriginalRun(db: Db, executionId: string): Promise<Orig
       deploymentVersion: executions.deploymentVersion,
       snapshotHash: executions.snapshotHash,
       traceSpans: executions.traceSpans,
+      finalOutput: executions.finalOutput,
       rerunOf: executions.rerunOf,
       state: stateSnapshots.state,
     })
@@ -46,8 +50,10 @@ export async function loadOriginalRun(db: Db, executionId: string): Promise<Orig
     .limit(1);
   if (!row) return undefined;
   const trigger = (TRIGGER_TYPES as readonly string[]).includes(row.trigger) ? (row.trigger as TriggerType) : 'api';
-  const traceSpans = Array.isArray(row.traceSpans) && row.traceSpans.length > 0 ? (row.traceSpans as TraceSpan[]) : null;
-  return { ...row, trigger, traceSpans, state: row.state ?? null };
+  const { traceSpans: stored, finalOutput, ...rest } = row;
+  const trace = readTrace(stored, finalOutput);
+  const traceSpans = trace.spans.length > 0 ? (trace.spans as TraceSpan[]) : null;
+  return { ...rest, trigger, traceSpans, traceKept: trace.detail, state: row.state ?? null };
 }
 
 /** The trigger block that started the original run and the input it was given, as its span recorded them. */

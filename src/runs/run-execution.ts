@@ -25,6 +25,7 @@ import { RUNNER_ID } from './runners.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import { withPins } from './pinned.js';
+import { keptTrace, summarizeTrace } from './trace-detail.js';
 
 interface FinishedRun {
   outcome: ExecutionOutcome;
@@ -147,12 +148,16 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       result.stopReason === 'paused' && pauses
         ? pauses.pauseState({ input: input.input, triggerBlockId: input.triggerBlockId, chargedUsd: cost.total, activeMs })
         : undefined;
+    // A paused log's trace is never shown (its pause state holds what resuming needs); the final log keeps what the
+    // workflow's `trace` setting says, and its webhooks carry the same.
+    const kept = pause ? 'full' : keptTrace(input.state.trace, !result.success);
     const log: ExecutionRecord = {
       ...marker,
       costTotal: cost.total,
       cost,
       models: Object.keys(cost.models),
-      traceSpans: result.traceSpans,
+      traceSpans: kept === 'full' ? result.traceSpans : summarizeTrace(result.traceSpans),
+      traceKept: kept,
       ...(pause
         ? { status: 'paused', pause, finalOutput: {} }
         : {

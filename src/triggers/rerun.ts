@@ -97,6 +97,7 @@ export async function prepareRerun(
     if (original.status !== 'error') {
       throw new AppError('EXECUTION_NOT_FAILED', 409, `The execution did not fail (it ended ${original.status}); use rerun to run it again`);
     }
+    if (original.traceKept === 'summary') throw summaryOnly('re-run from its failed block');
     // A run that failed outside any block (a time-out, an interruption) runs again whole.
     const failed = original.traceSpans ? firstFailedBlock(original.traceSpans) : undefined;
     fromBlock = failed && target.state.blocks[failed] ? failed : null;
@@ -105,6 +106,8 @@ export async function prepareRerun(
   }
 
   const trigger = originalTrigger(original);
+  // A summary keeps no block's output, the trigger's (the run's input) included.
+  if (body.input === undefined && original.traceKept === 'summary') throw summaryOnly('re-run without "input"', 'or give it its input');
   const input = body.input === undefined ? trigger.input : checkInput(target.state, original, body.input);
   if (body.dryRun) return { mode: 'dry-run', answer: dryRun(original, target.state, fromBlock) };
 
@@ -170,6 +173,7 @@ function checkFromBlock(original: OriginalRun, target: RunTarget, asked: string)
   if (!blockId) {
     throw new AppError('VALIDATION_ERROR', 400, `Block "${asked}" does not exist in ${which}`, [{ path: 'fromBlock', message: `no block "${asked}"` }]);
   }
+  if (original.traceKept === 'summary') throw summaryOnly('re-run from a block', 're-run it whole');
   if (!original.traceSpans) {
     throw new AppError('EXECUTION_SNAPSHOT_GONE', 410, 'The trace of this execution is no longer kept, so it cannot be re-run from a block; re-run it whole');
   }
@@ -179,6 +183,18 @@ function checkFromBlock(original: OriginalRun, target: RunTarget, asked: string)
     ]);
   }
   return blockId;
+}
+
+/**
+ * A re-run that needs the outputs of the original's blocks, of a log that kept only a summary of its trace (the
+ * workflow's `trace` setting, runs/trace-detail.ts).
+ */
+function summaryOnly(what: string, instead = 're-run it whole with "input"'): AppError {
+  return new AppError(
+    'EXECUTION_SNAPSHOT_GONE',
+    410,
+    `This execution cannot be ${what}: its log kept only a summary of its trace (the workflow's trace setting), not the outputs of its blocks; ${instead}. Set the workflow's trace to "full" (and deploy) to keep what a re-run needs`,
+  );
 }
 
 /** New input for an API-triggered workflow is checked like an execute call's body; other triggers take it as given. */

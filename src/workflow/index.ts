@@ -60,3 +60,5 @@ export {
   flowKeyValue,
 } from './flow-control.js';
 export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';
+export { TRACE_DETAILS, TraceDetailSchema, DEFAULT_TRACE_DETAIL } from './trace-detail.js';
+export type { TraceDetail } from './trace-detail.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_BLOCKS, MAX_EDGES, MAX_HANDLE_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { BlockPolicySchema } from './policy.js';
 import { FlowControlSchema } from './flow-control.js';
+import { TraceDetailSchema } from './trace-detail.js';
 
 import { TRIGGER_TYPES, type TriggerType } from './trigger-types.js';
 
@@ -85,6 +86,8 @@ export const WorkflowStateSchema = z.object({
   pinned: boundedRecord(z.record(z.string(), z.unknown(), { error: 'must be an object (a block output)' }), MAX_BLOCKS, 'pinned outputs').optional(),
   /** Concurrency limit or singleton, and priority of its queued runs (./flow-control.ts); deployed and exported with it. */
   flowControl: FlowControlSchema.optional(),
+  /** How much of each run's trace its log keeps (./trace-detail.ts); deployed and exported with it. Default `full`. */
+  trace: TraceDetailSchema.optional(),
 });
 
 export type Block = z.infer<typeof BlockSchema>;

@@ -2,6 +2,7 @@
 // appear only when the subscription asks for them; key order is fixed so bodies read the same every time.
 import type { executions, webhookSubscriptions } from '../../db/schema.js';
 import { toFullCost } from '../cost.js';
+import { readTrace } from '../logs/stored-trace.js';
 import { COMPLETION_EVENT } from './constants.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
@@ -62,7 +63,8 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     cost: toFullCost(row.costTotal, row.cost),
     files: row.files ?? null,
     finalOutput: row.finalOutput ?? {},
-    traceSpans: row.traceSpans ?? [],
+    // A run's own log carries its trace as the engine made it; a row read back (an interrupted run) as stored.
+    traceSpans: readTrace(row.traceSpans ?? [], row.finalOutput).spans,
   };
 }
 

@@ -81,7 +81,8 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
       blockErrorCount: executions.blockErrorCount,
       cost: full ? executions.cost : sql<unknown>`null`,
       traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`,
-      finalOutput: q.includeFinalOutput ? executions.finalOutput : sql<unknown>`null`,
+      // The stored trace refers into the final output (stored-trace.ts), so it comes with the trace too.
+      finalOutput: q.includeFinalOutput || q.includeTraceSpans ? executions.finalOutput : sql<unknown>`null`,
     })
     .from(executions)
     .where(and(...where))

@@ -2,6 +2,7 @@
 // cost of the log detail is made beside the cost it shows (../cost.ts). Timestamps are ISO 8601 with milliseconds,
 // as stored.
 import type { executions } from '../../db/schema.js';
+import { readTrace } from './stored-trace.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -73,7 +74,8 @@ export function toExecutionData(
   include: { traceSpans: boolean; finalOutput: boolean },
 ): ExecutionData {
   const data: ExecutionData = {};
-  if (include.traceSpans) data.traceSpans = Array.isArray(row.traceSpans) ? row.traceSpans : [];
+  // The stored trace refers into the final output (stored-trace.ts): a row read with its trace carries it too.
+  if (include.traceSpans) data.traceSpans = readTrace(row.traceSpans, row.finalOutput).spans;
   if (include.finalOutput) data.finalOutput = row.finalOutput ?? null;
   return data;
 }

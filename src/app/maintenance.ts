@@ -1,6 +1,7 @@
 // Housekeeping every worker does now and then; each statement is idempotent, so several workers doing it at
 // once is harmless.
 import type { Db } from '../db/client.js';
+import { ensureExecutionPartitions } from '../db/executions-partitions.js';
 import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
@@ -24,6 +25,8 @@ export interface MaintenanceDeps {
 
 export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): Promise<void> {
   const { db, logger } = deps;
+  const created = await ensureExecutionPartitions(db, new Date(now));
+  if (created.length > 0) logger.info({ partitions: created }, 'created log partitions ahead');
   await pruneRateWindows(db, now);
   await pruneExpiredSessions(db, new Date(now));
   await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));
@@ -31,6 +34,7 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
   if (deps.logRetentionDays !== null) {
     const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
+    if (pruned.partitions.length > 0) logger.info({ partitions: pruned.partitions }, 'dropped log partitions past retention');
     if (pruned.logs + pruned.deliveries + pruned.memories > 0) logger.info({ ...pruned, retentionDays: deps.logRetentionDays }, 'pruned old logs');
   }
 }

@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { CHANGES_CHANNEL, createChangeHub, type ChangeFeed, type ChangeHub } from './change-feed.js';
+import { ensureExecutionPartitions, partitionExecutions } from './executions-partitions.js';
 import { createPgliteDatabaseIfMissing, startPgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
@@ -128,7 +129,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const lockClient = await pool.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePg(drizzlePg({ client: lockClient, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    const locked = drizzlePg({ client: lockClient, schema });
+    await migratePg(locked, { migrationsFolder: MIGRATIONS_FOLDER });
+    // PostgreSQL only (PGlite keeps a plain table): logs partitioned by month, converted once, months ahead made.
+    await partitionExecutions(locked);
+    await ensureExecutionPartitions(locked);
   } finally {
     await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     lockClient.release();

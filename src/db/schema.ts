@@ -230,7 +230,9 @@ export const stateSnapshots = pgTable('state_snapshots', {
 export const executions = pgTable(
   'executions',
   {
-    id: text('id').primaryKey(),
+    // The key includes started_at because on PostgreSQL the table is partitioned by it (db/executions-partitions.ts)
+    // and a partitioned table's unique keys must hold the partition column; PGlite keeps the same key on a plain table.
+    id: text('id').notNull(),
     executionId: text('execution_id').notNull(),
     workspaceId: text('workspace_id')
       .notNull()
@@ -285,7 +287,8 @@ export const executions = pgTable(
     flowControl: jsonb<Record<string, unknown>>('flow_control'),
   },
   (t) => [
-    uniqueIndex('executions_execution_id_idx').on(t.executionId),
+    primaryKey({ columns: [t.id, t.startedAt] }),
+    uniqueIndex('executions_execution_id_idx').on(t.executionId, t.startedAt),
     index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
     index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt, t.id),
     index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),

@@ -157,7 +157,7 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
   // resuming → running, from now: the resumed run is a run in flight like any other (marker, horizon, orphan sweep).
   const [row] = await app.db
     .update(executions)
-    .set({ status: 'running', startedAt: sql`now()`, runnerId: RUNNER_ID })
+    .set({ status: 'running', startedAt: new Date(), runnerId: RUNNER_ID })
     .where(and(eq(executions.executionId, executionId), eq(executions.status, 'resuming')))
     .returning();
   if (!row) return skipped('not waiting to resume');
@@ -176,7 +176,7 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
     files: row.files ?? undefined,
     owner: await workspaceOwner(app.db, row.workspaceId),
     timeoutMs: app.config.executionTimeoutMs,
-    resumption: { logId: row.id, pause, decision: pause.pending! },
+    resumption: { logId: row.id, startedAt: row.startedAt, pause, decision: pause.pending! },
     // A re-run that paused goes on as one: its calls keep carrying the original's idempotency keys.
     ...(row.rerunOf ? { rerun: { executionId: row.rerunOf, fromBlock: row.rerunFromBlock } } : {}),
   });

@@ -64,6 +64,11 @@ export type Decision = z.infer<typeof decisionSchema>;
 /** What a resumed run is given (run-execution.ts). */
 export interface Resumption {
   logId: string;
+  /**
+   * When the resumed run started, as the row holds it: the log's key includes started_at (db/schema.ts), so the
+   * completed log must carry the same instant to complete that row rather than add a second one.
+   */
+  startedAt: Date;
   pause: PauseState;
   decision: Decision;
 }

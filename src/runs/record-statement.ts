@@ -166,14 +166,14 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
   if (batch.markers.length > 0) {
     parts.push(sql`marks as (
       ${insertExecutions(batch.markers)}
-      on conflict (id) do nothing)`);
+      on conflict (id, started_at) do nothing)`);
   }
   if (batch.completions.length > 0) {
     // A marker written earlier is completed in place; a run that ended before its marker was due is inserted whole.
     // A log already closed by someone else (an orphan sweep that wrongly judged this process dead) is left as is.
     parts.push(sql`done as (
       ${insertExecutions(batch.completions)}
-      on conflict (id) do update set
+      on conflict (id, started_at) do update set
         status = excluded.status, level = excluded.level, ended_at = excluded.ended_at,
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,

@@ -5,10 +5,15 @@
 // Agent memories (services/agent-memory.ts) whose last message is older than that go too: they hold conversations
 // as logs do.
 //
+// On PostgreSQL, where logs are partitioned by month (db/executions-partitions.ts), a month wholly older than the
+// bound whose logs may all go is dropped whole (after its files); what is left past the bound — the month the bound
+// falls in, the default partition, a month still holding a log a promise depends on — is deleted row by row below.
+//
 // Deletes go in batches, each its own short statement, so a first pruning of a large table never holds locks long
 // or stalls the runs committing beside it; a tick stops after MAX_BATCHES and the next one goes on.
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { isPartitioned, monthPartitions, type MonthPartition } from '../../db/executions-partitions.js';
 import { rowsOf } from '../../db/rows.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
@@ -19,7 +24,10 @@ const MAX_BATCHES = 20;
 const DAY_MS = 24 * 3_600_000;
 
 export interface PruneResult {
+  /** Logs deleted, counting those of dropped partitions. */
   logs: number;
+  /** Month partitions dropped whole. */
+  partitions: string[];
   files: number;
   deliveries: number;
   memories: number;
@@ -70,6 +78,58 @@ async function deleteDeliveryBatch(db: Db, cutoff: Date): Promise<number> {
   return rows.length;
 }
 
+/** A log retention must keep, among a month's rows (the row-by-row delete's conditions, negated). */
+const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${table} e
+  where e.status not in ('success', 'error', 'cancelled') or e.ended_at is null or e.ended_at >= ${cutoff}
+    or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null))`;
+
+/**
+ * Drops a month wholly older than `cutoff` when none of its logs must be kept; otherwise leaves it to the row-by-row
+ * delete. The full check reads the month without locks; its files go next (a log may briefly outlive its files,
+ * never the reverse); then, holding the table for a moment, the cheap part of the check is repeated — only a log
+ * still running or waiting, or one given a delivery since, could have changed — and the month is dropped.
+ */
+async function dropExpiredPartition(
+  deps: { db: Db; storage: FileStorage; logger: Logger },
+  month: MonthPartition,
+  cutoff: Date,
+  result: PruneResult,
+): Promise<void> {
+  const { db } = deps;
+  const table = sql.identifier(month.name);
+  const [check] = await rowsOf<{ kept: boolean; logs: number }>(db, sql`select ${keeps(table, cutoff)} as kept, (select count(*) from ${table})::int as logs`);
+  if (!check || check.kept) return;
+  const keys = (
+    await rowsOf<{ key: string }>(
+      db,
+      sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
+    )
+  ).map((r) => r.key);
+  await deleteStoredFiles(deps.storage, deps.logger, keys);
+  result.files += keys.length;
+  try {
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      // Dropping a partition locks the whole table: wait briefly for readers and writers, never queue them for long.
+      await t.execute(sql`set local lock_timeout = '3s'`);
+      await t.execute(sql`lock table executions, ${table} in access exclusive mode`);
+      const [recheck] = await rowsOf<{ kept: boolean }>(
+        t,
+        sql`select exists (select 1 from ${table} e where e.status in ('running', 'paused', 'resuming')
+          or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
+      );
+      if (recheck?.kept) throw new KeptLog();
+      await t.execute(sql`drop table ${table}`);
+    });
+    result.logs += check.logs;
+    result.partitions.push(month.name);
+  } catch (err) {
+    if (!(err instanceof KeptLog)) deps.logger.warn({ err, partition: month.name }, 'could not drop a log partition past retention; its rows are deleted instead');
+  }
+}
+
+class KeptLog extends Error {}
+
 /** Runs `deleteBatch` until a batch comes back short (nothing more past the cutoff) or MAX_BATCHES have run. */
 async function inBatches(deleteBatch: () => Promise<number>): Promise<void> {
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
@@ -83,7 +143,13 @@ export async function pruneOldLogs(
   now = Date.now(),
 ): Promise<PruneResult> {
   const cutoff = new Date(now - retentionDays * DAY_MS);
-  const result: PruneResult = { logs: 0, files: 0, deliveries: 0, memories: 0 };
+  const result: PruneResult = { logs: 0, partitions: [], files: 0, deliveries: 0, memories: 0 };
+  if (await isPartitioned(deps.db)) {
+    for (const month of await monthPartitions(deps.db)) {
+      if (month.to > cutoff) break; // oldest first: the rest reach past the bound
+      await dropExpiredPartition(deps, month, cutoff, result);
+    }
+  }
   await inBatches(async () => {
     const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
     await deleteStoredFiles(deps.storage, deps.logger, keys);

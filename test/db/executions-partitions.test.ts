@@ -1,0 +1,197 @@
+// Logs partitioned by month on PostgreSQL (db/executions-partitions.ts): a database with logs written before the
+// partitioning upgrades and keeps every log as it was; housekeeping makes the months ahead; retention drops a month
+// wholly past the bound (with its files) unless a log in it must be kept, and deletes rows in the boundary month.
+// PostgreSQL only: PGlite keeps a plain table.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMaintenance } from '../../src/app/maintenance.js';
+import { MIGRATIONS_FOLDER, openDatabase, type Db } from '../../src/db/client.js';
+import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { executions, files } from '../../src/db/schema.js';
+import { createLogger } from '../../src/logger.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import { createAndDeploy, makeState } from '../support/workflows.js';
+
+const DAY_MS = 24 * 3_600_000;
+const PREVIOUS_MIGRATION = '0021_flow_control';
+
+/** The migrations folder as it was before partitioning: every migration up to PREVIOUS_MIGRATION. */
+function previousMigrations(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-migrations-'));
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const last = journal.entries.findIndex((e) => e.tag === PREVIOUS_MIGRATION);
+  expect(last).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, last + 1);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+const relkind = async (db: Db) =>
+  (await rowsOf<{ kind: string }>(db, sql`select relkind::text as kind from pg_class where oid = 'executions'::regclass`))[0]?.kind;
+const allLogs = (db: Db) => rowsOf(db, sql`select to_jsonb(e) as row from executions e order by id`);
+const partitionsOf = async (db: Db) =>
+  (
+    await rowsOf<{ name: string }>(
+      db,
+      sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'executions'::regclass order by 1`,
+    )
+  ).map((r) => r.name);
+
+describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
+  it('upgrades a database holding logs from before the partitioning: every log kept as it was, by month', async () => {
+    const blank = await createBlankPostgresDatabase();
+    const folder = previousMigrations();
+    try {
+      const client = new pg.Client({ connectionString: blank.url });
+      await client.connect();
+      const months = [-3, -2, -1, 0].map((m) => {
+        const at = new Date();
+        at.setUTCDate(10);
+        at.setUTCMonth(at.getUTCMonth() + m);
+        return at;
+      });
+      try {
+        await migrate(drizzle({ client }), { migrationsFolder: folder });
+        await client.query(`insert into users (id, email, plan) values ('usr_1', 'a@example.com', 'free')`);
+        await client.query(`insert into workspaces (id, name, owner_id) values ('ws_1', 'W', 'usr_1')`);
+        await client.query(
+          `insert into workflows (id, workspace_id, name, description, state, state_hash) values ('wf_1', 'ws_1', 'F', '', '{}', 'h')`,
+        );
+        await client.query(`insert into state_snapshots (hash, state) values ('snap', '{}')`);
+        // 25 logs per month over four months, with the columns a log carries.
+        await client.query(
+          `insert into executions (id, execution_id, workspace_id, workflow_id, snapshot_hash, trigger, status, level,
+             started_at, ended_at, total_duration_ms, models, final_output, trace_spans, block_error_count)
+           select 'log_' || m || '_' || g, 'exec_' || m || '_' || g, 'ws_1', 'wf_1', 'snap', 'api',
+             case when g % 5 = 0 then 'error' else 'success' end, case when g % 5 = 0 then 'error' else 'info' end,
+             s.at + g * interval '1 minute', s.at + g * interval '1 minute' + interval '20 ms', 20,
+             array['gpt-4o'], jsonb_build_object('n', g), jsonb_build_array(jsonb_build_object('blockId', 'start')), 0
+           from unnest($1::timestamptz[]) with ordinality as s(at, m), generate_series(1, 25) g`,
+          [months],
+        );
+      } finally {
+        await client.end();
+      }
+
+      const database = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 2 });
+      let before: unknown[];
+      try {
+        expect(await relkind(database.db)).toBe('p');
+        before = await allLogs(database.db);
+        expect(before).toHaveLength(100);
+        const names = await partitionsOf(database.db);
+        const wanted = [...months.map((m) => monthPartition(m).name), 'executions_default'];
+        for (const name of wanted) expect(names).toContain(name);
+        // Housekeeping's months ahead exist from the start.
+        expect(names).toContain(monthPartition(new Date(monthPartition(monthPartition(new Date()).to).to)).name);
+        // Each log sits in its month, none in the default partition.
+        const placed = await rowsOf<{ part: string; n: number }>(
+          database.db,
+          sql`select tableoid::regclass::text as part, count(*)::int as n from executions group by 1 order by 1`,
+        );
+        expect(placed).toEqual(months.map((m) => ({ part: monthPartition(m).name, n: 25 })));
+        // The keys the log writer relies on came across.
+        const keys = await rowsOf<{ name: string }>(database.db, sql`select conname as name from pg_constraint where conrelid = 'executions'::regclass order by 1`);
+        expect(keys.map((k) => k.name)).toEqual(
+          expect.arrayContaining(['executions_id_started_at_pk', 'executions_workspace_id_workspaces_id_fk', 'executions_workflow_id_workflows_id_fk']),
+        );
+      } finally {
+        await database.close();
+      }
+
+      // Opening again (another process starting) leaves the partitioned table as it is.
+      const again = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 2 });
+      try {
+        expect(await relkind(again.db)).toBe('p');
+        expect(await allLogs(again.db)).toEqual(before);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await blank.drop();
+    }
+  });
+
+  describe('with an app', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(async () => t?.close());
+
+    const logger = createLogger('silent');
+    const maintain = (now: number, logRetentionDays: number | null) =>
+      runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays }, now);
+    const state = makeState([
+      { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'doc', type: 'files' }] } },
+    ]);
+    const file = { type: 'file', name: 'note.txt', mime: 'text/plain', data: `data:text/plain;base64,${Buffer.from('x').toString('base64')}` };
+    const run = async (workflowId: string) => {
+      const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: { doc: [file] } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.executionId as string;
+    };
+    const moveTo = async (executionId: string, at: Date) =>
+      t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+    const fileOnDisk = async (executionId: string) => {
+      const [row] = await t.app.db.select().from(files).where(eq(files.executionId, executionId));
+      return join(t.config.dataDir, 'files', row.storageKey);
+    };
+
+    it('housekeeping makes the months ahead; retention drops whole months past the bound, keeping one a waiting run needs', async () => {
+      const now = Date.now();
+      // Months as housekeeping made them ~4 months ago (that month and two after), and today's.
+      const early = new Date(now - 120 * DAY_MS);
+      await ensureExecutionPartitions(t.app.db, early);
+      await maintain(now, null);
+      const m1 = monthPartition(early);
+      const m2 = monthPartition(m1.to);
+      const m3 = monthPartition(m2.to);
+      const current = monthPartition(new Date(now));
+      const ahead = [monthPartition(current.to), monthPartition(monthPartition(current.to).to)];
+      for (const name of [m1.name, m2.name, m3.name, current.name, ...ahead.map((m) => m.name)]) {
+        expect(await partitionsOf(t.app.db)).toContain(name);
+      }
+
+      const workflowId = await createAndDeploy(t, state);
+      const expired = await run(workflowId); // in m1: its month goes whole, with its file
+      const waiting = await run(workflowId); // in m2, still waiting for an approval: its month stays
+      const expiredBeside = await run(workflowId); // in m2 too, finished: deleted as a row
+      const boundary = await run(workflowId); // 40 days old, in a month reaching past the bound (or the default)
+      const recent = await run(workflowId);
+      await moveTo(expired, new Date(m1.from.getTime() + DAY_MS));
+      await moveTo(waiting, new Date(m2.from.getTime() + DAY_MS));
+      await moveTo(expiredBeside, new Date(m2.from.getTime() + 2 * DAY_MS));
+      await moveTo(boundary, new Date(now - 40 * DAY_MS));
+      await t.app.db.update(executions).set({ status: 'paused', endedAt: null }).where(eq(executions.executionId, waiting));
+      const expiredFile = await fileOnDisk(expired);
+      expect(existsSync(expiredFile)).toBe(true);
+
+      await maintain(now, 30);
+
+      const names = await partitionsOf(t.app.db);
+      expect(names).not.toContain(m1.name);
+      expect(names).toContain(m2.name);
+      expect(names).toContain(current.name);
+      expect(existsSync(expiredFile)).toBe(false);
+      expect(await t.app.db.select().from(files).where(eq(files.executionId, expired))).toEqual([]);
+      const left = await t.app.db.select({ executionId: executions.executionId }).from(executions);
+      const ids = left.map((r) => r.executionId).sort();
+      expect(ids).toEqual([waiting, recent].sort());
+      expect((await t.request('GET', `/api/v1/logs/executions/${expired}`)).status).toBe(404);
+      expect((await t.request('GET', `/api/v1/logs/executions/${boundary}`)).status).toBe(404);
+      expect((await t.request('GET', `/api/v1/logs/executions/${recent}`)).status).toBe(200);
+    });
+  });
+});

@@ -139,13 +139,16 @@ export const queueTriggerForm = form({
   group: 'Triggers',
   color: '#9a3412',
   icon: '⇶',
-  // MQTT topics and NATS subjects cannot start runs yet (deploy refuses them): the form offers only what works.
-  description: 'Start for each message of a RabbitMQ queue',
+  description: 'Start for each message of a RabbitMQ queue, an MQTT topic or a NATS JetStream subject',
   trigger: true,
   fields: [
-    credentialField(['amqp'], 'RabbitMQ (amqp)'),
-    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text' },
-    { key: 'concurrency', label: 'Runs at a time', kind: 'number', placeholder: '4' },
+    { ...credentialField(['amqp', 'mqtt', 'nats'], 'amqp, mqtt or nats'), help: 'An amqp, mqtt or nats credential: the broker follows its type.' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'With an amqp credential.' },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text', placeholder: 'sensors/+/temp', help: 'With an mqtt credential; + and # allowed.' },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text', placeholder: 'orders.created', help: 'With a nats credential; a JetStream stream must capture it.' },
+    { key: 'stream', label: 'Stream (NATS, optional)', kind: 'text', help: 'By default the stream that captures the subject.' },
+    { key: 'durable', label: 'Durable consumer (NATS, optional)', kind: 'text', help: 'By default sluice-<workflow>-<block>.' },
+    { key: 'concurrency', label: 'Runs at a time', kind: 'number', placeholder: '4', help: 'Per worker process (RabbitMQ, MQTT); across all of them (NATS).' },
     {
       key: 'redeliverOnError',
       label: 'Redeliver a message whose run fails',

@@ -1,0 +1,163 @@
+// Stored bytes per execution of the execute bench's flow (POST JSON → API block to a local echo → response), in the
+// log format of before issue 28 (every span holds its input and output in full) and in today's (each value once,
+// src/services/logs/stored-trace.ts), side by side in one run.
+//
+// The flow runs for real (in-process app, real engine, real recorder) so its row is written the way runs write
+// rows; that row is then copied 10,000 times into two tables shaped like `executions` (same columns, same
+// indexes): one with the stored trace as written, one with the trace as the logs API reads it back (which is exactly
+// the old format). The figure is each table's growth (heap + TOAST + indexes) per 10,000 runs.
+//
+//   node --import tsx bench/log-storage.bench.ts            (embedded PGlite)
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/log-storage.bench.ts
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createAppContext } from '../src/app/context.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { rowsOf } from '../src/db/rows.js';
+import { toJsonText } from '../src/db/json.js';
+import { createApp } from '../src/http/app.js';
+import { randomBase62 } from '../src/ids.js';
+import { createLogger } from '../src/logger.js';
+import { generateApiKey } from '../src/services/api-keys.js';
+import { readTrace } from '../src/services/logs/stored-trace.js';
+import { bootstrapAdmin } from '../src/services/workspaces.js';
+
+const RUNS = 10_000;
+const serverUrl = process.env.BENCH_DATABASE_URL;
+/** 49 bytes, as in the issue; and a 4 KB one, where the payload rather than the span envelope makes the row. */
+const BODIES = [
+  JSON.stringify({ order: 'A-1042', customer: 'c_77', qty: 3, ok: true }),
+  JSON.stringify({ order: 'A-1042', lines: Array.from({ length: 40 }, (_, i) => ({ sku: `SKU-${1000 + i}`, name: `Item number ${i} of the order`, qty: i % 5 })) }),
+];
+
+async function openBenchDatabase(): Promise<{ database: Database; drop(): Promise<void>; kind: string }> {
+  if (!serverUrl) {
+    const database = await openDatabase({ kind: 'pglite' });
+    return { database, drop: () => database.close(), kind: 'PGlite' };
+  }
+  const name = `sluice_bench_${randomBase62(8).toLowerCase()}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
+  return {
+    database,
+    kind: 'PostgreSQL',
+    drop: async () => {
+      await database.close();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+const echo = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat(chunks)));
+});
+await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+const echoUrl = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+const { database, drop, kind } = await openBenchDatabase();
+const config = loadConfig({ SLUICE_SECRET: 'bench-secret-bench-secret-bench-0123', LOG_LEVEL: 'silent', SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' });
+const app = await createAppContext(config, createLogger('silent'), database);
+const http = createApp(app);
+const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'bench@localhost', plan: 'free' });
+const call = async (method: string, path: string, body?: string) => {
+  const res = await http.request(path, { method, headers: { 'x-api-key': admin.apiKey, 'content-type': 'application/json' }, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+};
+
+try {
+  const state = {
+    blocks: {
+      start: { id: 'start', type: 'api_trigger', name: 'API', config: {} },
+      call: { id: 'call', type: 'api', name: 'Call', config: { url: `${echoUrl}/echo`, method: 'POST', body: '<api.input>', retries: 0 } },
+      out: { id: 'out', type: 'response', name: 'Out', config: { body: { result: '<call.data>' } } },
+    },
+    edges: [
+      { id: 'e1', source: 'start', target: 'call' },
+      { id: 'e2', source: 'call', target: 'out' },
+    ],
+  };
+  const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: admin.workspaceId, name: 'bench', state }));
+  await call('POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
+  for (const [n, BODY] of BODIES.entries()) {
+  const ran = await call('POST', `/api/workflows/${created.body.data.id}/execute`, BODY);
+  if (ran.status !== 200) throw new Error(`the bench flow failed: ${JSON.stringify(ran.body)}`);
+  const executionId = ran.headers.get('x-execution-id')!;
+  await app.recorder.drain();
+
+  const [row] = await rowsOf<{ trace_spans: unknown; final_output: unknown }>(
+    app.db,
+    sql`select trace_spans, final_output from executions where execution_id = ${executionId}`,
+  );
+  const oldTrace = readTrace(row.trace_spans, row.final_output).spans;
+
+  // Two tables shaped like executions, filled with RUNS copies of the row: as stored now, and in the old format.
+  const measure = async (table: string, trace: unknown) => {
+    await app.db.execute(sql.raw(`drop table if exists ${table}`));
+    await app.db.execute(sql.raw(`create table ${table} (like executions including defaults including indexes)`));
+    const before = await sizeOf(table);
+    for (let done = 0; done < RUNS; done += 1000) {
+      await app.db.execute(sql`
+        insert into ${sql.raw(table)} (id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger,
+          status, level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files,
+          error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,
+          flow_control)
+        select 'log_' || ${done} || '_' || g, 'exec_' || ${done} || '_' || g, workspace_id, workflow_id,
+          deployment_version, snapshot_hash, trigger, status, level, started_at + g * interval '1 ms', ended_at, total_duration_ms,
+          cost_total, cost, models, final_output, ${toJsonText(trace)}::jsonb, files, error, block_error_count, runner_id,
+          parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms, flow_control
+        from executions, generate_series(1, 1000) g where execution_id = ${executionId}`);
+    }
+    await app.db.execute(sql.raw(`analyze ${table}`));
+    const after = await sizeOf(table);
+    return { heap: after.heap - before.heap, toast: after.toast - before.toast, indexes: after.indexes - before.indexes, total: after.total - before.total };
+  };
+  const sizeOf = async (table: string) => {
+    const [s] = await rowsOf<{ heap: string; toast: string; indexes: string; total: string }>(
+      app.db,
+      sql`select pg_relation_size(c.oid) as heap, coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast,
+            pg_indexes_size(c.oid) as indexes, pg_total_relation_size(c.oid) as total
+          from pg_class c where c.relname = ${table}`,
+    );
+    return { heap: Number(s.heap), toast: Number(s.toast), indexes: Number(s.indexes), total: Number(s.total) };
+  };
+  const old = await measure('bench_old_format', oldTrace);
+  const now = await measure('bench_new_format', row.trace_spans);
+  const [widths] = await rowsOf<{ old_trace: number; new_trace: number; final: number }>(
+    app.db,
+    sql`select pg_column_size(${toJsonText(oldTrace)}::jsonb) as old_trace, pg_column_size(${toJsonText(row.trace_spans)}::jsonb) as new_trace,
+          pg_column_size(final_output) as final from executions where execution_id = ${executionId}`,
+  );
+  const kb = (n: number) => `${(n / 1024).toFixed(0).padStart(6)} KiB`;
+  const line = (label: string, s: typeof old) =>
+    `${label}  total ${kb(s.total)} (heap ${kb(s.heap)}, toast ${kb(s.toast)}, indexes ${kb(s.indexes)}) = ${(s.total / RUNS).toFixed(0)} bytes/execution`;
+  console.log(`stored bytes per execution, bench flow (${Buffer.byteLength(BODY)}-byte body), ${kind}, ${RUNS.toLocaleString('en')} runs — ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, node ${process.version}`);
+  console.log(`trace_spans column: old format ${widths.old_trace} bytes, each value once ${widths.new_trace} bytes; final_output ${widths.final} bytes`);
+  console.log(line('old format (every span in full)', old));
+  console.log(line('each value once               ', now));
+  console.log(`ratio ${(now.total / old.total).toFixed(2)}× of before (target ≤ 0.33×)${n < BODIES.length - 1 ? '\n' : ''}`);
+  }
+} finally {
+  await app.close();
+  await drop();
+  echo.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -25,6 +25,7 @@ import { createKeyUsage } from '../src/services/api-key-usage.js';
 import type { ChangeFeed } from '../src/db/change-feed.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/client.js';
+import { ensureExecutionPartitions } from '../src/db/executions-partitions.js';
 import { executions, stateSnapshots, users, workflows, workspaceMembers, workspaces } from '../src/db/schema.js';
 import { createApp } from '../src/http/app.js';
 import { randomBase62 } from '../src/ids.js';
@@ -104,9 +105,9 @@ const SELECTIVE_CASES: Case[] = [
 ];
 
 const CANDIDATE_INDEXES = [
-  `create index executions_ws_errors_idx on executions (workspace_id, started_at, id) where level = 'error'`,
-  `create index executions_models_gin_idx on executions using gin (models)`,
-  `create index executions_ws_duration_idx on executions (workspace_id, total_duration_ms)`,
+  `create index if not exists executions_ws_errors_idx on executions (workspace_id, started_at, id) where level = 'error'`,
+  `create index if not exists executions_models_gin_idx on executions using gin (models)`,
+  `create index if not exists executions_ws_duration_idx on executions (workspace_id, total_duration_ms)`,
 ];
 
 // ---- database ------------------------------------------------------------------------------------------------
@@ -165,6 +166,9 @@ async function seed(db: Db): Promise<{ ownerId: string }> {
   );
   await db.insert(stateSnapshots).values({ hash: SNAPSHOT, state });
 
+  // On PostgreSQL the logs are partitioned by month: the months the data spans exist before it is written, as
+  // housekeeping would have made them at the time (otherwise every row would land in the default partition).
+  await ensureExecutionPartitions(db, new Date(BASE));
   const CHUNK = 100_000;
   for (let lo = 1; lo <= N; lo += CHUNK) {
     const hi = Math.min(N, lo + CHUNK - 1);

@@ -29,6 +29,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** DATABASE_READ_URL: where the logs API reads (a replica of DATABASE_URL); unset, it reads from DATABASE_URL. */
+  databaseReadUrl?: string;
   /** Undefined in embedded mode until the data directory provides one (see db/secret.ts). */
   secret?: string;
   baseUrl: string;
@@ -136,6 +138,10 @@ const fields = {
   HOST: z.string().min(1).default('127.0.0.1'),
   SLUICE_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_READ_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
@@ -314,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: parseField('SLUICE_DATA_DIR', fields.SLUICE_DATA_DIR, env),
     databaseUrl,
+    databaseReadUrl: parseField('DATABASE_READ_URL', fields.DATABASE_READ_URL, env),
     secret,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     allowPrivateNetwork: parseField('SLUICE_ALLOW_PRIVATE_NETWORK', fields.SLUICE_ALLOW_PRIVATE_NETWORK, env),

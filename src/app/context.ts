@@ -2,7 +2,7 @@
 // services, and provisions the bootstrap admin when asked. The composition root: cli and tests start here.
 import type { Config } from '../config.js';
 import { createConnectionCache } from '../connectors/connection-cache.js';
-import { openDatabase, pgliteDataDir, type Database } from '../db/client.js';
+import { openDatabase, openReadReplica, pgliteDataDir, type Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { queueStats } from '../jobs/queue-stats.js';
 import { createMetrics, noMetrics, type Metrics } from '../observability/metrics.js';
@@ -66,9 +66,11 @@ export async function createAppContext(config: Config, logger: Logger, database?
   // Loads the OpenTelemetry SDK only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const tracing = await startTracing(config.observability);
   let runner: Runner | undefined;
+  const replica = config.databaseReadUrl ? openReadReplica(config.databaseReadUrl) : undefined;
   const app: AppContext = {
     config,
     db: db.db,
+    logsDb: replica?.db ?? db.db,
     database: db,
     logger,
     cipher: createCipher(secret),
@@ -114,6 +116,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
       // The sandbox's thread pool is per process, not per app (several apps may share it in tests); idle, it holds
       // nothing that keeps the process alive.
       await db.close();
+      await replica?.close();
       app.files.storage.close?.();
       await app.blockServices.connections.closeAll();
     },

@@ -223,6 +223,16 @@ export function pgliteDataDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
+/**
+ * A read-only pool on a replica (DATABASE_READ_URL) for the logs API's reads: no migrations (the primary's are
+ * replicated), no change listener (a replica cannot LISTEN to the primary's notifications).
+ */
+export function openReadReplica(url: string, poolSize = 5): { db: Db; close(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => undefined);
+  return { db: drizzlePg({ client: pool, schema }) as unknown as Db, close: () => pool.end() };
+}
+
 /** Cheapest query there is: does the database answer (GET /ready, services/readiness.ts). */
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);

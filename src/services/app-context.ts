@@ -21,6 +21,8 @@ import type { UsageMeter } from './usage-meter.js';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Where the logs API reads (list and detail): a read replica with DATABASE_READ_URL, else `db`. */
+  logsDb: Db;
   database: Database;
   logger: Logger;
   cipher: Cipher;

@@ -8,7 +8,7 @@
 // outcomes, logs and the idle workers' looks alike.
 //
 // Run: BENCH_DATABASE_URL=postgres://… node --import tsx bench/scale-out.bench.ts [runs per worker] [worker counts]
-//      e.g. `… bench/scale-out.bench.ts 256 1,2,4`. SLUICE_WORKER_CONCURRENCY (default 32) is what one process runs at once.
+//      e.g. `… bench/scale-out.bench.ts 256 1,2,4`. BENCH_SLUICE_BIN: another checkout's bin/sluice.mjs for the workers. SLUICE_WORKER_CONCURRENCY (default 32) is what one process runs at once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -60,7 +60,7 @@ async function api(url: string, key: string, method: string, path: string, body?
 /** `sluice worker`, resolved once it logs that it started. */
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SLUICE_') && name !== 'DATABASE_URL'));
-  const child = spawn(process.execPath, [SLUICE_BIN, 'worker'], {
+  const child = spawn(process.execPath, [process.env.BENCH_SLUICE_BIN ?? SLUICE_BIN, 'worker'], {
     env: { ...clean, LOG_LEVEL: 'info', SLUICE_WORKER_CONCURRENCY: String(CONCURRENCY_PER_WORKER), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -25,11 +25,9 @@ export function runLevel(
   scope: Scope,
   signal: AbortSignal,
   path: IterationStep[],
-  /** The controller of `signal`, when the level may abort it itself (the top level: its failure ends the run). */
-  own?: AbortController,
 ): Promise<LevelOutcome> {
   // A failure stops this level's other branches, not the rest of the run: the caller decides what it means.
-  const { controller, release } = own ? { controller: own, release: () => undefined } : linkedController(signal);
+  const { controller, release } = linkedController(signal);
   const edges = createEdgeManager(level, run.startBlockId);
   const spans: TraceSpan[] = [];
   let inFlight = 0;

@@ -49,9 +49,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   });
 
   // The caller's own abort reason may be anything; the run always reports the same message for a cancellation.
-  // A caller that hands its controller aborts it with a RunStop itself, so nothing needs linking.
-  const controller = options.controller ?? new AbortController();
-  const external = options.controller ? undefined : options.signal;
+  const controller = new AbortController();
+  const external = options.signal;
   const onCancel = () =>
     controller.abort(external?.reason instanceof RunStop ? external.reason : new RunStop('cancelled', CANCELLED_MESSAGE));
   if (external?.aborted) onCancel();
@@ -92,8 +91,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       runNode: (node, nodeScope, signal, path) =>
         (node.kind === 'block' ? runBlock : runContainer)(run!, node, nodeScope, signal, path),
     };
-    // The top level shares the run's controller: a failure there stops the run's other branches, which is the run.
-    outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, [], controller);
+    outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, []);
   } catch (error) {
     outcome = { status: 'failed', error: `Internal engine error: ${errorMessage(error)}`, lastOutput: null, spans: [] };
   } finally {

@@ -36,12 +36,6 @@ export interface RunWorkflowOptions {
   /** Block types by type name; defaults to the built-in registry. */
   registry?: Record<string, BlockDefinition>;
   signal?: AbortSignal;
-  /**
-   * The run's own controller, in place of `signal`: the caller aborts it with a RunStop (the reason the result
-   * reports), the run aborts it on its time-out or when a top-level block fails. One controller per run instead of a
-   * chain of linked ones (each showed in profiles of the execute path).
-   */
-  controller?: AbortController;
   timeoutMs?: number;
   limits?: Partial<EngineLimits>;
   /** Called synchronously for every event; exceptions thrown by the listener are ignored. */

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js';
 import type { SpanHandle } from '../observability/tracing.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
@@ -9,6 +10,8 @@ export interface AppEnv {
     principal: Principal;
     /** X-Request-Id of this request (observe.ts): the caller's, or one of ours. */
     requestId: string;
+    /** The app's logger with this request's id on every line. */
+    logger: Logger;
     /** The request's server span, when tracing is on. */
     span?: SpanHandle;
   };

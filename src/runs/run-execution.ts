@@ -4,7 +4,7 @@
 // webhook subscriptions come from the caches.
 import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
-import { CANCELLED_MESSAGE, RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
+import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -91,9 +91,8 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   await app.recorder.begin(started, { markNow: input.markBeforeStart });
 
   // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
-  // This is the engine's own controller too (runWorkflow's `controller`): a stop is a RunStop, as it expects.
   const stop = new AbortController();
-  const stopWith = () => stop.abort(new RunStop('cancelled', CANCELLED_MESSAGE));
+  const stopWith = () => stop.abort();
   // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory).
   const pauses =
     input.parent || !(input.resumption || canPause(input.state))
@@ -191,7 +190,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       trigger: { type: input.trigger, input: storableValue(input.input), blockId: input.triggerBlockId },
       env,
       services,
-      controller: stop,
+      signal: stop.signal,
       timeoutMs: input.timeoutMs,
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
       onEvent,

@@ -6,7 +6,7 @@
 import { AppError } from '../errors.js';
 import { contentHash } from '../services/crypto.js';
 import type { EngineEvent } from '../engine/index.js';
-import type { TriggerType } from '../workflow/index.js';
+import { runTimeLimitMs, type TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import type { UserFile } from '../services/files/index.js';
 import type { JobSpec } from '../jobs/enqueue.js';
@@ -76,7 +76,7 @@ export interface RunOptions {
   idempotency?: { key: string; answer(outcome: ExecutionOutcome): StoredResponse };
 }
 
-/** Runs now, in this process, under the execution time-out; frees its flow control slot when it ends. */
+/** Runs now, in this process, under the execution time-out (never longer than the server's bound); frees its flow control slot when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
   if (!run.flowWait) return runPreparedNow(app, run, options);
   let outcome: ExecutionOutcome | undefined;
@@ -101,7 +101,8 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     executionId: run.executionId,
     files: run.files,
     owner: run.target.owner,
-    timeoutMs: app.config.executionTimeoutMs,
+    // Its caller waits for the answer: the workflow's own time limit applies only up to the server's bound.
+    timeoutMs: runTimeLimitMs(run.target.state.flowControl, app.config.executionTimeoutMs, true),
     origin: run.origin,
     rerun: run.rerun,
     ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),

@@ -13,7 +13,7 @@ import { credentials, deployments, workflows } from '../db/schema.js';
 import { loadDeploymentVersion, runExecution } from '../runs/index.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import type { AppContext } from '../services/app-context.js';
-import type { WorkflowState } from '../workflow/index.js';
+import { runTimeLimitMs, type WorkflowState } from '../workflow/index.js';
 
 export interface QueueTriggerSpec {
   workflowId: string;
@@ -81,12 +81,14 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
       triggerBlockId: spec.blockId,
       input: { body: message.body, headers: message.headers, properties: message.properties },
       signal: runs.signal,
-      timeoutMs: app.config.executionTimeoutMs,
+      timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
+      canPark: true,
       markBeforeStart: true,
     });
     // Not logged at all: only a redelivery can still give this message its run.
     if (outcome.stored === 'none') return 'requeue';
-    if (!outcome.result.success && spec.config.redeliverOnError) return 'requeue';
+    // A run that paused (an approval, a long wait) goes on without the message: it is not a failure to redeliver.
+    if (!outcome.result.success && outcome.result.stopReason !== 'paused' && spec.config.redeliverOnError) return 'requeue';
     return 'ack';
   }
 

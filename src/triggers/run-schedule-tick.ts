@@ -9,6 +9,7 @@ import { schedules } from '../db/schema.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
 import type { AppContext } from '../services/app-context.js';
 import { loadDeploymentVersion, runExecution, settleEarlierAttempt } from '../runs/index.js';
+import { runTimeLimitMs } from '../workflow/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
 
 const tickPayload = z.object({
@@ -69,7 +70,8 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
     input: { firedAt: new Date(tick.fireAt).toISOString() },
     executionId: tick.executionId,
     signal: context.signal,
-    timeoutMs: app.config.executionTimeoutMs,
+    timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
+    canPark: true,
     markBeforeStart: true,
   });
   return { outcome: { type: 'complete', result: { executionId: outcome.executionId, success: outcome.result.success } } };

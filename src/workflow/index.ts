@@ -58,5 +58,8 @@ export {
   ON_LIMIT,
   flowLimitOf,
   flowKeyValue,
+  runTimeLimitMs,
+  MAX_RUN_TIMEOUT_MS,
+  MIN_RUN_TIMEOUT_MS,
 } from './flow-control.js';
 export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';

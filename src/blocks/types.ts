@@ -55,6 +55,12 @@ export interface BlockServices {
    * pause: the agent block goes on from it instead of calling its model again. Undefined otherwise.
    */
   approvalCheckpoint?(blockId: string): unknown;
+  /**
+   * Waits until `dueAt` (epoch ms) for the wait block; lent per run by the host to runs nobody waits on (async, queue,
+   * schedule). A wait due more than a few seconds away parks the run durably (it ends for now and is resumed on any
+   * process at the due time, where this answers at once); a shorter one sleeps here. Undefined where a run cannot park.
+   */
+  waitUntil?(request: { blockId: string; dueAt: number; signal: AbortSignal }): Promise<void>;
 }
 
 /** One message of an agent's conversation memory: a user prompt, an assistant turn, or one tool result. */

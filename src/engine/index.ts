@@ -1,5 +1,5 @@
 // The engine's public surface: run a validated workflow state and observe it through events.
-export { runWorkflow, DEFAULT_LIMITS, CANCELLED_MESSAGE, RunStop } from './run-workflow.js';
+export { runWorkflow, DEFAULT_LIMITS, CANCELLED_MESSAGE, RunStop, timedOutMessage } from './run-workflow.js';
 export type {
   BlockFinishedEvent,
   BlockOutput,

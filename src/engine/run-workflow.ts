@@ -58,7 +58,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   const timer =
     options.timeoutMs !== undefined
       ? setTimeout(
-          () => controller.abort(new RunStop('timeout', `Execution timed out after ${options.timeoutMs} ms`)),
+          () => controller.abort(new RunStop('timeout', timedOutMessage(options.timeLimitMs ?? options.timeoutMs!))),
           options.timeoutMs,
         )
       : undefined;
@@ -116,4 +116,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   };
   emit({ type: 'run_finished', result });
   return result;
+}
+
+export function timedOutMessage(timeLimitMs: number): string {
+  return `Execution timed out after ${timeLimitMs} ms`;
 }

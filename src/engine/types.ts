@@ -37,6 +37,8 @@ export interface RunWorkflowOptions {
   registry?: Record<string, BlockDefinition>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The whole run's time limit, named by the time-out's message when `timeoutMs` is only what is left of it. */
+  timeLimitMs?: number;
   limits?: Partial<EngineLimits>;
   /** Called synchronously for every event; exceptions thrown by the listener are ignored. */
   onEvent?: (event: EngineEvent) => void;

@@ -262,11 +262,15 @@ export const pausedRunList = z.strictObject({
     z.strictObject({
       executionId: z.string(),
       workflowId: z.string(),
+      kind: z
+        .enum(['approval', 'wait'])
+        .describe('approval: waits for a decision (resume it); wait: parked in a wait block until resumeAt (cannot be resumed early)'),
       blockId: z.string(),
       message: z.string().nullable(),
       pausedAt: timestamp,
       timeoutAt: nullableTimestamp,
       defaultDecision: z.enum(['approve', 'reject']).nullable(),
+      resumeAt: nullableTimestamp.describe('When a parked wait goes on (null for an approval)'),
       toolCall: z
         .strictObject({ id: z.string(), name: z.string(), arguments: z.unknown() })
         .optional()

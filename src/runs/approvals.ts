@@ -6,20 +6,23 @@
 //
 // Lifecycle of the row: running → paused → (resume request or time-out) resuming → running → success/error/…
 // (or paused again at the next approval block). Cancelling a paused run ends it as cancelled.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+// A run parked in a long wait block (pause kind `wait`, pause.ts) takes the same path, resumed by its due time only:
+// no request decides it, and a run past its time limit by then ends as timed out instead of going on.
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { executions, stateSnapshots } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult } from '../jobs/types.js';
-import { TRIGGER_TYPES } from '../workflow/index.js';
+import { timedOutMessage } from '../engine/index.js';
+import { runTimeLimitMs, TRIGGER_TYPES } from '../workflow/index.js';
 import { assertWorkspaceAccess, canRunInWorkspace, requireRunRole } from '../services/access.js';
 import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
-import { pauseSchema, RESUME_JOB, type Decision } from './pause.js';
+import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
 import { RUNNER_ID } from './runners.js';
 import type { ExecutionOutcome, RunExecution } from './types.js';
 
@@ -63,12 +66,19 @@ export async function resumeExecution(
     return true;
   });
   if (!accepted) {
-    throw new AppError('EXECUTION_NOT_PAUSED', 409, 'The execution is not waiting for an approval (it was decided already, or has finished)');
+    throw new AppError(
+      'EXECUTION_NOT_PAUSED',
+      409,
+      'The execution is not waiting for an approval (it was decided already, waits in a wait block, or has finished)',
+    );
   }
   return { executionId, status: 'resuming' };
 }
 
-/** paused → resuming with the decision; false when someone else decided first. `only` guards a time-out's pause. */
+/**
+ * paused → resuming with the decision; false when someone else decided first. `only` guards a time-out's pause; a
+ * request (no `only`) never resumes a parked wait: its due time does.
+ */
 async function markResuming(db: Db, executionId: string, decision: Decision, only?: number): Promise<boolean> {
   const rows = await db
     .update(executions)
@@ -77,7 +87,9 @@ async function markResuming(db: Db, executionId: string, decision: Decision, onl
       and(
         eq(executions.executionId, executionId),
         eq(executions.status, 'paused'),
-        only === undefined ? sql`true` : sql`(${executions.pause} ->> 'number')::int = ${only}`,
+        only === undefined
+          ? sql`(${executions.pause} ->> 'kind') is distinct from 'wait'`
+          : sql`(${executions.pause} ->> 'number')::int = ${only}`,
       ),
     )
     .returning({ id: executions.id });
@@ -89,19 +101,32 @@ async function markResuming(db: Db, executionId: string, decision: Decision, onl
  * Like a resumed run, it is listed at the time it left its pause, so pollers past its first start still see it.
  */
 export async function cancelPaused(app: AppContext, executionId: string): Promise<boolean> {
+  const error = sql`case when ${executions.pause} ->> 'kind' = 'wait' then ${CANCELLED_WHILE_PARKED} else ${CANCELLED_WHILE_PAUSED} end`;
+  return closePaused(app, executionId, { status: 'cancelled', error, from: ['paused', 'resuming'] });
+}
+
+/**
+ * Ends a paused run with its completion webhooks, listed at the time it left its pause (so pollers past its first
+ * start still see it). `from`: the statuses it may be in.
+ */
+async function closePaused(
+  app: AppContext,
+  executionId: string,
+  end: { status: 'cancelled' | 'error'; error: SQL | string; from: Array<'paused' | 'resuming' | 'running'> },
+): Promise<boolean> {
   return app.db.transaction(async (tx) => {
     const closed = await tx
       .update(executions)
       .set({
-        status: 'cancelled',
+        status: end.status,
         level: 'error',
         startedAt: sql`now()`,
         endedAt: sql`now()`,
         totalDurationMs: sql`coalesce((${executions.pause} ->> 'activeMs')::int, 0)`,
-        error: CANCELLED_WHILE_PAUSED,
+        error: end.error,
         pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
       })
-      .where(and(eq(executions.executionId, executionId), inArray(executions.status, ['paused', 'resuming'])))
+      .where(and(eq(executions.executionId, executionId), inArray(executions.status, end.from)))
       .returning();
     for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
     return closed.length > 0;
@@ -129,6 +154,7 @@ export async function reopenStrandedResumes(db: Db): Promise<number> {
 }
 
 export const CANCELLED_WHILE_PAUSED = 'Execution cancelled while it waited for an approval';
+export const CANCELLED_WHILE_PARKED = 'Execution cancelled while it waited in a wait block';
 
 // ---- the resume job ------------------------------------------------------------------------------------------
 
@@ -164,6 +190,15 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
   const pause = pauseSchema.parse(row.pause);
   const [snapshot] = await app.db.select({ state: stateSnapshots.state }).from(stateSnapshots).where(eq(stateSnapshots.hash, row.snapshotHash));
   const trigger = z.enum(TRIGGER_TYPES).parse(row.trigger);
+  const resumption = { logId: row.id, startedAt: row.startedAt, pause, decision: pause.pending! };
+  // Nobody waits on a resumed run: it has the workflow's whole time limit, of which its run time and its waits count.
+  const timeLimitMs = runTimeLimitMs(snapshot.state.flowControl, app.config.executionTimeoutMs, false);
+  const leftMs = timeLimitMs - timeLimitUsedMs(resumption);
+  if (leftMs <= 0) {
+    const error = `${timedOutMessage(timeLimitMs)} (its time limit counts the time it waited in wait blocks)`;
+    await closePaused(app, executionId, { status: 'error', error, from: ['running'] });
+    return { outcome: { type: 'complete', result: { executionId, status: 'error' } } };
+  }
   const outcome = await run(app, {
     workflow: { id: row.workflowId, workspaceId: row.workspaceId },
     state: snapshot.state,
@@ -175,8 +210,10 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
     executionId,
     files: row.files ?? undefined,
     owner: await workspaceOwner(app.db, row.workspaceId),
-    timeoutMs: app.config.executionTimeoutMs,
-    resumption: { logId: row.id, startedAt: row.startedAt, pause, decision: pause.pending! },
+    timeoutMs: leftMs,
+    timeLimitMs,
+    canPark: true,
+    resumption,
     // A re-run that paused goes on as one: its calls keep carrying the original's idempotency keys.
     ...(row.rerunOf ? { rerun: { executionId: row.rerunOf, fromBlock: row.rerunFromBlock } } : {}),
   });
@@ -200,16 +237,20 @@ export function createResumeJobHandler(app: AppContext, run: RunExecution): JobH
 export interface PausedRunView {
   executionId: string;
   workflowId: string;
+  /** `approval`: waits for a decision (POST …/resume); `wait`: parked in a wait block until `resumeAt`. */
+  kind: 'approval' | 'wait';
   blockId: string;
   message: string | null;
   pausedAt: string;
   timeoutAt: string | null;
   defaultDecision: 'approve' | 'reject' | null;
+  /** When a parked wait goes on (null for an approval). */
+  resumeAt: string | null;
   /** Set when an agent's tool call waits (blockId is the agent): the tool and the arguments the model gave. */
   toolCall?: { id: string; name: string; arguments: unknown };
 }
 
-/** `GET /api/v1/executions?workspaceId=…&status=paused`: the runs of a workspace waiting for a decision. */
+/** `GET /api/v1/executions?workspaceId=…&status=paused`: the runs of a workspace waiting for a decision or a due time. */
 export async function listPausedRuns(app: AppContext, principal: Principal, workspaceId: string): Promise<PausedRunView[]> {
   await assertWorkspaceAccess(app.db, principal, workspaceId);
   const rows = await app.db
@@ -221,15 +262,18 @@ export async function listPausedRuns(app: AppContext, principal: Principal, work
   return rows.flatMap((row) => {
     const pause = pauseSchema.safeParse(row.pause);
     if (!pause.success) return [];
+    const parked = pause.data.kind === 'wait';
     return [
       {
         executionId: row.executionId,
         workflowId: row.workflowId,
+        kind: parked ? 'wait' : 'approval',
         blockId: pause.data.blockId,
         message: pause.data.message,
         pausedAt: pause.data.requestedAt,
         timeoutAt: pause.data.timeoutAt,
         defaultDecision: pause.data.defaultDecision,
+        resumeAt: parked ? pause.data.timeoutAt : null,
         ...(pause.data.toolCall ? { toolCall: { id: pause.data.toolCall.id, name: pause.data.toolCall.name, arguments: pause.data.toolCall.arguments } } : {}),
       },
     ];

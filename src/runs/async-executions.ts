@@ -11,7 +11,7 @@ import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob, type JobSpec } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
-import { TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
+import { runTimeLimitMs, TRIGGER_TYPES, type TriggerType } from '../workflow/index.js';
 import { canAccessWorkspace } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
@@ -273,7 +273,9 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
       ...queuedRun(payload, queued.target),
       rerun: queued.rerun,
       signal: context.signal,
-      timeoutMs: app.config.executionTimeoutMs,
+      // Nobody waits on the answer: the workflow's own time limit, and its long waits park the run (pause.ts).
+      timeoutMs: runTimeLimitMs(queued.target.state.flowControl, app.config.executionTimeoutMs, false),
+      canPark: true,
       markBeforeStart: true,
       flowWait: { queuedMs, ...(flow?.waits ? { reason: flow.reason } : {}) },
       ...(flow ? { holdsFlowSlot: true } : {}),

@@ -6,7 +6,7 @@
 import { AppError } from '../errors.js';
 import { contentHash } from '../services/crypto.js';
 import type { EngineEvent } from '../engine/index.js';
-import type { TriggerType } from '../workflow/index.js';
+import { runTimeLimitMs, type TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import type { UserFile } from '../services/files/index.js';
 import type { JobSpec } from '../jobs/enqueue.js';
@@ -94,7 +94,7 @@ export async function holdFlowSlot(
   return { ...run, flowWait: await takeSlotForCall(app, run.flow, run.executionId, requester) };
 }
 
-/** Runs now, in this process, under the execution time-out; holds its flow control slot and frees it when it ends. */
+/** Runs now, in this process, under the execution time-out (never longer than the server's bound); holds its flow control slot and frees it when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
   // A trigger that did not take the slot while preparing still obeys the limit (its refusal may come inside a stream).
   const held = await holdFlowSlot(app, run);
@@ -115,7 +115,8 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     executionId: run.executionId,
     files: run.files,
     owner: run.target.owner,
-    timeoutMs: app.config.executionTimeoutMs,
+    // Its caller waits for the answer: the workflow's own time limit applies only up to the server's bound.
+    timeoutMs: runTimeLimitMs(run.target.state.flowControl, app.config.executionTimeoutMs, true),
     origin: run.origin,
     rerun: run.rerun,
     ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),

@@ -19,7 +19,7 @@ import { loadOperationForRun } from '../services/connectors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import { readStoredFile } from '../services/files/read-stored-file.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
-import { approvalTimeoutJob, canPause, createPauseTracker, type PauseState } from './pause.js';
+import { approvalTimeoutJob, canPark, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
 import { RUNNER_ID } from './runners.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
@@ -30,7 +30,7 @@ import { keptTrace, summarizeTrace } from './trace-detail.js';
 interface FinishedRun {
   outcome: ExecutionOutcome;
   log: ExecutionRecord;
-  /** Set when the run paused for an approval. */
+  /** Set when the run paused for an approval or parked in a wait. */
   pause?: PauseState;
   idempotency?: IdempotencyRecord;
 }
@@ -93,9 +93,11 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
   const stop = new AbortController();
   const stopWith = () => stop.abort();
-  // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory).
+  // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory), and one nobody
+  // waits on may park in a long wait.
+  const parks = input.canPark === true && !input.parent && canPark(input.state);
   const pauses =
-    input.parent || !(input.resumption || canPause(input.state))
+    input.parent || !(input.resumption || canPause(input.state) || parks)
       ? undefined
       : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
   if (input.signal?.aborted) stopWith();
@@ -132,6 +134,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     connectorOperation: (connectorId: string, operationId: string) => loadOperationForRun(app.db, input.workflow.workspaceId, connectorId, operationId),
     readFile: (url: string, maxBytes: number) => readStoredFile(app, url, maxBytes),
     ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
+    ...(pauses && parks ? { waitUntil: pauses.waitUntil } : {}),
   };
 
   // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
@@ -192,6 +195,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       services,
       signal: stop.signal,
       timeoutMs: input.timeoutMs,
+      timeLimitMs: input.timeLimitMs,
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
       onEvent,
       // A resumed re-run replays from its pause, which recorded what the re-run replayed before it.

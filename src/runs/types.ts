@@ -24,6 +24,13 @@ export interface RunExecutionInput {
   executionId?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The run's whole time limit when `timeoutMs` is what a resumed run has left of it (named by the time-out message). */
+  timeLimitMs?: number;
+  /**
+   * Nobody waits on the run's answer (async, queue, schedule, a resumed run): a long wait block may park it — stop it
+   * and resume it later on any process — instead of sleeping in a worker slot (pause.ts).
+   */
+  canPark?: boolean;
   onEvent?: (event: EngineEvent) => void;
   /** UserFile objects uploaded for this run, recorded on the log. */
   files?: unknown[];

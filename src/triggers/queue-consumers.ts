@@ -23,7 +23,7 @@ import { newId } from '../ids.js';
 import { type FlowWait, loadDeploymentVersion, runExecution, runFlowOf, runHoldingSlot, takeSlotInBackground } from '../runs/index.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import type { AppContext } from '../services/app-context.js';
-import type { WorkflowState } from '../workflow/index.js';
+import { runTimeLimitMs, type WorkflowState } from '../workflow/index.js';
 
 export interface QueueTriggerSpec {
   workflowId: string;
@@ -128,14 +128,16 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
         input,
         executionId,
         signal: runs.signal,
-        timeoutMs: app.config.executionTimeoutMs,
+        timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
+        canPark: true,
         markBeforeStart: true,
         ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
       });
     const outcome = flowWait ? await runHoldingSlot(app, executionId, run) : await run();
     // Not logged at all: only a redelivery can still give this message its run.
     if (outcome.stored === 'none') return 'requeue';
-    if (!outcome.result.success && spec.config.redeliverOnError) return 'requeue';
+    // A run that paused (an approval, a long wait) goes on without the message: it is not a failure to redeliver.
+    if (!outcome.result.success && outcome.result.stopReason !== 'paused' && spec.config.redeliverOnError) return 'requeue';
     return 'ack';
   }
 

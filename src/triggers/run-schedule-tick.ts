@@ -17,6 +17,7 @@ import {
   settleEarlierAttempt,
   takeSlotInBackground,
 } from '../runs/index.js';
+import { runTimeLimitMs } from '../workflow/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
 
 const tickPayload = z.object({
@@ -90,7 +91,8 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
       input,
       executionId: tick.executionId,
       signal: context.signal,
-      timeoutMs: app.config.executionTimeoutMs,
+      timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
+      canPark: true,
       markBeforeStart: true,
       ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
     });

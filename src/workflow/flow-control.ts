@@ -1,5 +1,6 @@
 // Flow control of a workflow (docs/workflows.md "Flow control"): how many of its runs may be in flight at once, per
-// workflow or per key, what happens to a run over the limit, and the priority of its queued runs. Deployed with the
+// workflow or per key, what happens to a run over the limit, the priority of its queued runs, and how long a run may
+// take (`timeoutMs`, docs/workflows.md "Long runs"). Deployed with the
 // state (`state.flowControl`) and exported with it. Pure: the slots themselves live in the database (runs/flow-slots.ts).
 import { z } from 'zod';
 import { scanReferences } from './reference-syntax.js';
@@ -34,6 +35,16 @@ export const ConcurrencySchema = z.strictObject({
   maxWaitMs: z.int('must be a whole number').min(0, 'must be at least 0').max(MAX_FLOW_WAIT_MS, `must be at most ${MAX_FLOW_WAIT_MS}`).optional(),
 });
 
+/** The longest time limit a workflow may set for its runs (only runs nobody waits on get more than the server's). */
+export const MAX_RUN_TIMEOUT_MS = 7 * 24 * 60 * 60_000;
+/** The shortest: below a second a run hardly starts. */
+export const MIN_RUN_TIMEOUT_MS = 1000;
+
+export const RunTimeoutSchema = z
+  .int('must be a whole number of milliseconds')
+  .min(MIN_RUN_TIMEOUT_MS, `must be at least ${MIN_RUN_TIMEOUT_MS} ms (1 second)`)
+  .max(MAX_RUN_TIMEOUT_MS, `must be at most ${MAX_RUN_TIMEOUT_MS} ms (7 days)`);
+
 export const SingletonSchema = z.strictObject({
   key: KeySchema.optional(),
   mode: z.enum(['skip', 'queue'], { error: 'must be "skip" or "queue"' }),
@@ -49,6 +60,11 @@ export const FlowControlSchema = z
     concurrency: ConcurrencySchema.optional(),
     singleton: SingletonSchema.optional(),
     priority: PrioritySchema.optional(),
+    /**
+     * The run's time limit: async, queue- and schedule-triggered runs get it whole; sync, streaming, webhook and chat
+     * calls keep the server's bound (SLUICE_EXECUTION_TIMEOUT_MS) when it is shorter, as their caller waits.
+     */
+    timeoutMs: RunTimeoutSchema.optional(),
   })
   .refine((flow) => !(flow.concurrency && flow.singleton), {
     message: 'set either concurrency or singleton, not both (a singleton is a concurrency limit of 1)',
@@ -102,4 +118,14 @@ export function flowKeyValue(template: string, input: Record<string, unknown>): 
     at = ref.end;
   }
   return out + template.slice(at);
+}
+
+/**
+ * A run's time limit. `bound` is the server's (SLUICE_EXECUTION_TIMEOUT_MS): the default, and the most a run whose
+ * caller waits for its answer (`waited`) may take, whatever the workflow says.
+ */
+export function runTimeLimitMs(flow: FlowControl | undefined, bound: number, waited: boolean): number {
+  const own = flow?.timeoutMs;
+  if (own === undefined) return bound;
+  return waited ? Math.min(own, bound) : own;
 }

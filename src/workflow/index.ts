@@ -58,6 +58,9 @@ export {
   ON_LIMIT,
   flowLimitOf,
   flowKeyValue,
+  runTimeLimitMs,
+  MAX_RUN_TIMEOUT_MS,
+  MIN_RUN_TIMEOUT_MS,
 } from './flow-control.js';
 export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';
 export { TRACE_DETAILS, TraceDetailSchema, DEFAULT_TRACE_DETAIL } from './trace-detail.js';

@@ -2,7 +2,7 @@
 // - POST /api/v1/executions/{executionId}/cancel — stop a queued, running or paused execution (runs/cancel-execution.ts).
 //   200 once its log says `cancelled`, 202 while it is still stopping.
 // - POST /api/v1/executions/{executionId}/resume — decide an approval a run waits for (runs/approvals.ts).
-// - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision.
+// - GET /api/v1/executions?workspaceId=…&status=paused — the runs waiting for a decision, or parked in a long wait.
 // - POST /api/v1/executions/{executionId}/rerun and …/retry — run a finished execution again, whole or from a block,
 //   replaying what ran before that block (triggers/rerun.ts).
 // - POST /api/v1/executions/rerun and GET …/rerun/{batchId} — re-run, queued, the executions a logs filter selects, and
@@ -51,7 +51,7 @@ async function rerun(c: Context<AppEnv>, body: RerunBody, retry: boolean) {
 
 const pausedRunsQuery = z.strictObject({
   workspaceId: id,
-  status: z.literal('paused').describe('Only runs waiting for an approval are listed'),
+  status: z.literal('paused').describe('Only runs waiting for an approval or parked in a long wait (kind) are listed'),
 });
 
 export const executionRoutes = new OpenAPIHono<AppEnv>()
@@ -59,7 +59,7 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
     operation({
       method: 'get',
       path: '/',
-      summary: 'Runs of a workspace waiting for an approval (status=paused)',
+      summary: 'Runs of a workspace waiting for an approval or parked in a long wait (status=paused)',
       query: pausedRunsQuery,
       response: 'PausedRunList',
     }),

@@ -18,7 +18,10 @@ export function usePausedRuns(workspaceId: string, options: { refetchIntervalMs?
   return useQuery({
     queryKey: pausedRunsKey(workspaceId),
     queryFn: () =>
-      answer(api.GET('/api/v1/executions', { params: { query: { workspaceId, status: 'paused' } } })).then((r) => r.data),
+      // Runs parked in a wait block are listed too; nobody decides them.
+      answer(api.GET('/api/v1/executions', { params: { query: { workspaceId, status: 'paused' } } })).then((r) =>
+        r.data.filter((run) => run.kind !== 'wait'),
+      ),
     refetchInterval: options.refetchIntervalMs ?? 10_000,
     // Opening a page that shows them asks again: a run may have paused a moment ago.
     staleTime: 0,

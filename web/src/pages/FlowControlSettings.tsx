@@ -1,5 +1,5 @@
 // The Deploy tab's flow control settings (docs/workflows.md "Flow control"): a concurrency limit or a singleton, per
-// workflow or per key, and the priority of queued runs. They are part of the draft: saved with it (through the editor,
+// workflow or per key, the priority of queued runs, and the workflow's time limit ("Long runs"). They are part of the draft: saved with it (through the editor,
 // which holds the draft), and in force once deployed.
 import { useState, type FormEvent } from 'react';
 import { FlowControlSchema, type FlowControl } from '../../../src/workflow/flow-control.js';
@@ -15,6 +15,8 @@ interface Form {
   maxWaitMs: string;
   singletonMode: 'skip' | 'queue';
   priority: string;
+  /** In milliseconds, as the state holds it (empty: the server's bound). */
+  timeoutMs: string;
 }
 
 function formOf(flow: FlowControl | undefined): Form {
@@ -26,6 +28,7 @@ function formOf(flow: FlowControl | undefined): Form {
     maxWaitMs: String(flow?.concurrency?.maxWaitMs ?? 0),
     singletonMode: flow?.singleton?.mode ?? 'skip',
     priority: flow?.priority === undefined ? '' : String(flow.priority),
+    timeoutMs: flow?.timeoutMs === undefined ? '' : String(flow.timeoutMs),
   };
 }
 
@@ -44,6 +47,7 @@ function flowOf(form: Form): unknown {
   }
   if (form.kind === 'singleton') flow.singleton = { ...key, mode: form.singletonMode };
   if (form.priority.trim() !== '') flow.priority = number(form.priority);
+  if (form.timeoutMs.trim() !== '') flow.timeoutMs = number(form.timeoutMs);
   return flow;
 }
 
@@ -123,6 +127,19 @@ export function FlowControlSettings({ editor: editorOf, readOnly }: { editor: ()
         <label className="field">
           <span>Priority of queued runs (-100…100)</span>
           <input aria-label="Priority" type="number" min={-100} max={100} placeholder="0" value={form.priority} onChange={(e) => change({ priority: e.target.value })} />
+        </label>
+        <label className="field">
+          <span>Time limit of a run, ms (1000…604800000)</span>
+          <input
+            aria-label="Time limit"
+            type="number"
+            min={1000}
+            max={604_800_000}
+            placeholder="the server's (5 minutes)"
+            value={form.timeoutMs}
+            onChange={(e) => change({ timeoutMs: e.target.value })}
+          />
+          <span className="muted tiny">Async, queue and schedule runs get it whole (up to 7 days); sync calls keep the server's bound.</span>
         </label>
         {problems.length > 0 && (
           <ul className="error-text small" data-testid="flow-control-problems">

@@ -3785,7 +3785,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Runs of a workspace waiting for an approval (status=paused) */
+        /** Runs of a workspace waiting for an approval or parked in a long wait (status=paused) */
         get: {
             parameters: {
                 query: {
@@ -5432,12 +5432,19 @@ export interface components {
             data: {
                 executionId: string;
                 workflowId: string;
+                /**
+                 * @description approval: waits for a decision (resume it); wait: parked in a wait block until resumeAt (cannot be resumed early)
+                 * @enum {string}
+                 */
+                kind: "approval" | "wait";
                 blockId: string;
                 message: string | null;
                 /** @description ISO 8601 */
                 pausedAt: string;
                 timeoutAt: string | null;
                 defaultDecision: ("approve" | "reject") | null;
+                /** @description When a parked wait goes on (null for an approval) */
+                resumeAt: string | null;
                 /** @description Set when an agent's tool call waits (blockId is the agent's): the tool and the model's arguments */
                 toolCall?: {
                     id: string;

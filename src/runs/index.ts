@@ -5,6 +5,8 @@
 // ---- admit: limits and flow control before anything is stored or run
 export { admitRun, type Admission } from './admission.js';
 export { admitQueuedRun, freeSlot, runFlowOf, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
+export { pruneThrottleStarts, runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
+export { debounceOf, debouncedSyncCall, type RunDebounce } from './flow-debounce.js';
 export {
   checkIdempotencyKey,
   claimIdempotencyKey,

@@ -55,8 +55,11 @@ export {
   MAX_PRIORITY,
   MAX_CONCURRENCY_LIMIT,
   MAX_FLOW_WAIT_MS,
+  MAX_THROTTLE_LIMIT,
+  MIN_FLOW_PERIOD_MS,
+  MAX_FLOW_PERIOD_MS,
   ON_LIMIT,
   flowLimitOf,
   flowKeyValue,
 } from './flow-control.js';
-export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';
+export type { FlowControl, FlowLimit, FlowMode, FlowReason, OnLimit } from './flow-control.js';

@@ -7,7 +7,8 @@ import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { pruneRateWindows } from '../services/limits.js';
 import { pruneOldLogs } from '../services/logs/retention.js';
-import { reopenStrandedResumes } from '../runs/index.js';
+import { pruneThrottleStarts, reopenStrandedResumes } from '../runs/index.js';
+import { MAX_FLOW_PERIOD_MS } from '../workflow/index.js';
 import { pruneExpiredSessions } from '../services/sessions.js';
 
 const INTERVAL_MS = 5 * 60_000;
@@ -30,6 +31,8 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   await pruneRateWindows(db, now);
   await pruneExpiredSessions(db, new Date(now));
   await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));
+  // No throttle period looks back further than MAX_FLOW_PERIOD_MS: older starts are only rows.
+  await pruneThrottleStarts(db, MAX_FLOW_PERIOD_MS);
   const reopened = await reopenStrandedResumes(db);
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
   if (deps.logRetentionDays !== null) {

@@ -474,6 +474,11 @@ export const jobs = pgTable(
      */
     flowKey: text('flow_key'),
     flowLimit: integer('flow_limit'),
+    /**
+     * A debounced async run (runs/flow-debounce.ts): `<workflowId>:<key value>`. At most one job per debounce key is
+     * queued; each call of the burst replaces its input and due time until a worker claims it.
+     */
+    debounceKey: text('debounce_key'),
     lastError: text('last_error'),
     result: jsonb<unknown>('result'),
     createdAt: createdAt(),
@@ -487,6 +492,8 @@ export const jobs = pgTable(
     index('jobs_claim_idx').on(t.kind, t.tenant, t.priority.desc(), t.runAt).where(sql`${t.status} = 'queued'`),
     // Singleton and reject checks count a key's queued runs; claims its running ones.
     index('jobs_flow_key_idx').on(t.flowKey, t.status).where(sql`${t.status} in ('queued', 'running') and ${t.flowKey} is not null`),
+    // One queued job per debounce key: the upsert of a debounced call (runs/flow-debounce.ts) conflicts on it.
+    uniqueIndex('jobs_debounce_idx').on(t.debounceKey).where(sql`${t.status} = 'queued' and ${t.debounceKey} is not null`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'running'`),
     // Pruning finished jobs without a full table scan.
     index('jobs_completed_idx').on(t.completedAt).where(sql`${t.status} in ('completed', 'failed')`),
@@ -637,4 +644,25 @@ export const flowSlots = pgTable(
     acquiredAt: timestamp('acquired_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.flowKey, t.slot] }), uniqueIndex('flow_slots_execution_idx').on(t.executionId), index('flow_slots_runner_idx').on(t.runnerId)],
+);
+
+/**
+ * Throttle starts (runs/flow-throttle.ts): a sliding window of a workflow's last `limit` run starts per key — one row
+ * per start number 0…limit-1, holding when that number was last used. A start takes a number whose last use is older
+ * than the period, so no window of `periodMs` ever holds more than `limit` starts, across every process.
+ */
+export const flowThrottleStarts = pgTable(
+  'flow_throttle_starts',
+  {
+    /** `<workflowId>:<key value>` (the key value hashed when long). */
+    throttleKey: text('throttle_key').notNull(),
+    slot: integer('slot').notNull(),
+    workflowId: text('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    executionId: text('execution_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  // Pruning starts older than any period (flow-throttle.ts) without reading every key.
+  (t) => [primaryKey({ columns: [t.throttleKey, t.slot] }), index('flow_throttle_starts_started_idx').on(t.startedAt)],
 );

@@ -216,7 +216,8 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
     name: 'TooManyRequests',
     description:
       'RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits); on runs also ' +
-      "CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After",
+      "CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After; " +
+      "THROTTLED: the workflow's throttle allows no more starts for that key in its period, Retry-After says when the next frees",
     headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
   },
   502: { name: 'BadGateway', description: 'MCP_SERVER_UNREACHABLE: a server the request names could not be reached or did not answer as one' },

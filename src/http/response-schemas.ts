@@ -383,7 +383,7 @@ export const logDetail = z.strictObject({
     rerunFromBlock: z.string().nullable().describe('Set on a re-run from a block: that block (null when it ran whole)'),
     queuedMs: z.number().int().nullable().describe('How long the run waited before it started (queued, or for a flow control slot)'),
     flowControl: z
-      .strictObject({ reason: z.string().describe('concurrency or singleton') })
+      .strictObject({ reason: z.string().describe('concurrency, singleton, throttle or debounce') })
       .nullable()
       .describe("Set when the workflow's flow control held the run back (docs/workflows.md \"Flow control\")"),
     reruns: z

@@ -49,13 +49,16 @@ export async function claimJobs(
   }
   asked.forEach((k, i) => ctes.push(k.fair ? fairDue(`_${i}`, k.kind, now, k.limit) : oldestDue(`_${i}`, k.kind, now, k.limit)));
   const due = asked.length === 0 ? sql`select null::text as id where false` : sql.join(asked.map((_, i) => sql.raw(`select id from due_${i}`)), sql` union all `);
+  // The claim clears a debounced run's key (runs/flow-debounce.ts): its burst is over, the next call starts a new one,
+  // and the job can go back to the queue (released, its lease lapsed) without meeting that one's debounce key.
   ctes.push(sql`claimed as (
     update jobs set
       status = 'running',
       attempts = jobs.attempts + 1,
       lease_until = ${iso(input.now + input.leaseMs)}::timestamptz,
       locked_by = ${input.workerId},
-      started_at = coalesce(jobs.started_at, ${now}::timestamptz)
+      started_at = coalesce(jobs.started_at, ${now}::timestamptz),
+      debounce_key = null
     from (${due}) due
     where jobs.id = due.id and ${RELAXED_COMMIT_TAKEN}
     returning jobs.id, jobs.kind, jobs.payload, jobs.attempts, jobs.created_at)`);

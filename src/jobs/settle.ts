@@ -59,8 +59,9 @@ function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keep
     case 'release':
       // Handed back unattempted: the claim does not count.
       return sql`update jobs set
-          status = 'queued', run_at = ${outcome.keepPlace ? sql`run_at` : sql`${iso(now)}::timestamptz`}, attempts = attempts - 1,
-          lease_until = null, locked_by = null
+          status = 'queued', run_at = ${outcome.runAt !== undefined ? sql`${iso(outcome.runAt)}::timestamptz` : outcome.keepPlace ? sql`run_at` : sql`${iso(now)}::timestamptz`},
+          attempts = attempts - 1, lease_until = null, locked_by = null
+          ${outcome.payloadPatch ? sql`, payload = payload || ${toJsonText(outcome.payloadPatch)}::jsonb` : sql``}
         where ${held} returning id`;
   }
 }

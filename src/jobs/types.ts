@@ -27,9 +27,11 @@ export type JobOutcome =
   | { type: 'retry'; runAt: number; error: string }
   /**
    * Not run (worker stopping; no flow control slot free): back to the queue at once, and the claim does not count
-   * as an attempt. `keepPlace` keeps its place in the queue (its due time) instead of going to the back.
+   * as an attempt. `keepPlace` keeps its place in the queue (its due time) instead of going to the back; `runAt`
+   * (epoch ms) makes it due then instead (a throttled run: when its next start frees). `payloadPatch` is merged into
+   * the payload (top-level keys), for what the next claim must know.
    */
-  | { type: 'release'; keepPlace?: boolean };
+  | { type: 'release'; keepPlace?: boolean; runAt?: number; payloadPatch?: Record<string, unknown> };
 
 export interface JobResult {
   outcome: JobOutcome;

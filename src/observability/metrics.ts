@@ -46,10 +46,12 @@ export interface Metrics {
   /** One completion webhook delivery attempt (or a delivery given up without one: `not_sent`). */
   webhookDelivery(outcome: 'success' | 'retry' | 'failed' | 'not_sent', attempt: number): void;
   rateLimited(bucket: string): void;
-  /** A run that flow control held back (it waited for a slot of its workflow's concurrency limit or singleton). */
-  flowWaited(workflowId: string, reason: 'concurrency' | 'singleton'): void;
-  /** A call flow control refused: CONCURRENCY_LIMIT (429) or ALREADY_RUNNING (409). */
-  flowRefused(workflowId: string, code: 'CONCURRENCY_LIMIT' | 'ALREADY_RUNNING'): void;
+  /** A run that flow control held back (it waited for a slot of its concurrency limit or singleton, or a throttle start). */
+  flowWaited(workflowId: string, reason: 'concurrency' | 'singleton' | 'throttle'): void;
+  /** A call flow control refused: CONCURRENCY_LIMIT or THROTTLED (429), ALREADY_RUNNING or DEBOUNCED (409). */
+  flowRefused(workflowId: string, code: 'CONCURRENCY_LIMIT' | 'ALREADY_RUNNING' | 'THROTTLED' | 'DEBOUNCED'): void;
+  /** A debounced call folded into its key's queued run (it started no run of its own). */
+  flowDebounced(workflowId: string): void;
   /** One group commit of the run recorder that carried `runs` completed runs. */
   recorderBatch(runs: number): void;
   /** The Prometheus text exposition of this app and its process. */
@@ -70,6 +72,7 @@ export const noMetrics: Metrics = {
   rateLimited() {},
   flowWaited() {},
   flowRefused() {},
+  flowDebounced() {},
   recorderBatch() {},
   scrape: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: '' }),
 };
@@ -137,14 +140,20 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
   });
   const flowWaits = new Counter({
     name: 'sluice_flow_control_waits_total',
-    help: "Runs that waited for a slot of their workflow's concurrency limit or singleton, by workflow and reason.",
+    help: "Runs that waited for a slot of their workflow's concurrency limit or singleton, or for a throttle start, by workflow and reason.",
     labelNames: ['workflow_id', 'reason'] as const,
     registers,
   });
   const flowRefusals = new Counter({
     name: 'sluice_flow_control_refusals_total',
-    help: 'Calls refused by flow control (CONCURRENCY_LIMIT, ALREADY_RUNNING), by workflow and code.',
+    help: 'Calls refused by flow control (CONCURRENCY_LIMIT, THROTTLED, ALREADY_RUNNING, DEBOUNCED), by workflow and code.',
     labelNames: ['workflow_id', 'code'] as const,
+    registers,
+  });
+  const flowDebounced = new Counter({
+    name: 'sluice_flow_control_debounced_total',
+    help: "Debounced calls folded into their key's queued run, by workflow.",
+    labelNames: ['workflow_id'] as const,
     registers,
   });
   const recorderBatches = new Histogram({
@@ -289,6 +298,9 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     },
     flowRefused(workflowId, code) {
       flowRefusals.inc({ workflow_id: workflowId, code });
+    },
+    flowDebounced(workflowId) {
+      flowDebounced.inc({ workflow_id: workflowId });
     },
     recorderBatch(runs) {
       recorderBatches.observe(runs);

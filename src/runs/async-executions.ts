@@ -24,6 +24,8 @@ import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
 import { loadOriginalRun, rerunOf } from './rerun-source.js';
 import { settleEarlierAttempt } from './interrupted.js';
 import { freeSlotQuietly, loggedWithSlot, takeSlot, type RunFlow } from './flow-slots.js';
+import { takeStart, type RunThrottle } from './flow-throttle.js';
+import { enqueueDebounced, type RunDebounce } from './flow-debounce.js';
 
 export const EXECUTION_JOB = 'execution.run';
 
@@ -47,6 +49,10 @@ export interface AsyncExecutionRequest {
   flow?: RunFlow & { waits: boolean };
   /** Higher first among the workspace's queued runs. */
   priority?: number;
+  /** Throttle (flow-throttle.ts): the run takes a start of its key when it starts, or waits until one frees. */
+  throttle?: RunThrottle;
+  /** Debounce (flow-debounce.ts): the run joins its key's queued burst, if there is one. */
+  debounce?: RunDebounce;
 }
 
 /** A queued re-run: the execution it repeats, from which block, and the state it runs (by snapshot hash). */
@@ -61,6 +67,8 @@ export interface QueuedExecution {
   executionId: string;
   /** ISO 8601. */
   createdAt: string;
+  /** A debounced call folded into its key's queued run (the ids are that run's). */
+  collapsed?: boolean;
 }
 
 const jobPayload = z.object({
@@ -88,6 +96,11 @@ const jobPayload = z.object({
     })
     .optional(),
   priority: z.number().int().optional(),
+  throttle: z.object({ workflowId: z.string(), throttleKey: z.string(), limit: z.number().int(), periodMs: z.number().int() }).optional(),
+  /** Set once the throttle held the run back (the log's reason). */
+  throttled: z.boolean().optional(),
+  /** A debounced run: it waited for its burst to end (the log's reason). */
+  debounced: z.boolean().optional(),
 });
 type ExecutionJobPayload = z.infer<typeof jobPayload>;
 
@@ -150,6 +163,11 @@ export async function cancelQueuedExecution(
 
 export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecutionRequest): Promise<QueuedExecution> {
   const job = asyncExecutionJob(request);
+  if (request.debounce) {
+    const burst = await enqueueDebounced(app.db, job, request.debounce);
+    if (burst.collapsed) app.metrics.flowDebounced(request.workflowId);
+    return { taskId: burst.taskId, executionId: burst.executionId, createdAt: burst.createdAt.toISOString(), collapsed: burst.collapsed };
+  }
   await enqueueJob(app.db, job);
   return { taskId: job.id, executionId: request.executionId, createdAt: job.createdAt.toISOString() };
 }
@@ -157,9 +175,10 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
 /** The job an async execution is, for a caller that queues it in a transaction of its own (a bulk re-run). */
 export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { id: string; createdAt: Date } {
   const createdAt = new Date();
-  const { origin, ...fields } = request;
+  const { origin, debounce, ...fields } = request;
   const payload: ExecutionJobPayload = {
     ...fields,
+    ...(debounce ? { debounced: true } : {}),
     ...(origin?.requestId ? { requestId: origin.requestId } : {}),
     ...(origin?.trace ? { traceparent: formatTraceparent(origin.trace) } : {}),
   };
@@ -265,8 +284,20 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   // process may have taken the last slot meanwhile: then the job goes back in its place until a slot frees.
   const flow = payload.flow;
   if (flow && !(await takeSlot(app.db, flow, payload.executionId))) return { outcome: { type: 'release', keepPlace: true } };
+  // Then a start of its throttle (flow-throttle.ts), counted only for a run that can start now: without one, the slot
+  // goes back and the job is due again when the key's next start frees.
+  if (payload.throttle) {
+    const start = await takeStart(app.db, payload.throttle, payload.executionId);
+    if (!start.taken) {
+      if (flow) await freeSlotQuietly(app, payload.executionId);
+      if (!payload.throttled) app.metrics.flowWaited(payload.workflowId, 'throttle');
+      return { outcome: { type: 'release', runAt: start.freeAt, payloadPatch: { throttled: true } } };
+    }
+  }
   const queuedMs = job.createdAt ? Math.max(0, context.clock.now() - job.createdAt.getTime()) : 0;
   if (flow?.waits) app.metrics.flowWaited(flow.workflowId, flow.reason);
+  // One reason on the log: the one that held it back longest by design (a burst's wait, then the throttle's).
+  const reason = payload.debounced ? 'debounce' : payload.throttled ? 'throttle' : flow?.waits ? flow.reason : undefined;
   let outcome: ExecutionOutcome | undefined;
   try {
     outcome = await runExecution(app, {
@@ -277,7 +308,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
       timeoutMs: runTimeLimitMs(queued.target.state.flowControl, app.config.executionTimeoutMs, false),
       canPark: true,
       markBeforeStart: true,
-      flowWait: { queuedMs, ...(flow?.waits ? { reason: flow.reason } : {}) },
+      flowWait: { queuedMs, ...(reason ? { reason } : {}) },
       ...(flow ? { holdsFlowSlot: true } : {}),
     });
   } finally {

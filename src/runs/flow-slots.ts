@@ -6,7 +6,6 @@
 //   are refused at once (`reject`; a singleton's `skip`: 409 ALREADY_RUNNING), or stop the running one (cancel-running).
 // - Async runs wait in the queue: their job carries the key and the limit, and the claim (jobs/claim.ts) passes over a
 //   job whose key has no free slot; the job takes its slot when it starts (async-executions.ts).
-import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { CHANGES_CHANNEL } from '../db/change-feed.js';
@@ -16,14 +15,13 @@ import { rowsOf } from '../db/rows.js';
 import { AppError } from '../errors.js';
 import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
-import { flowKeyValue, flowLimitOf, type FlowMode, type WorkflowState } from '../workflow/index.js';
+import { flowLimitOf, type FlowMode, type FlowReason, type WorkflowState } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { RUNNER_ID } from './runners.js';
+import { flowKeyOf } from './flow-keys.js';
 
 /** Tries to take a slot when racing takers keep picking the same free number (see SlotTaker). */
 const TAKE_ATTEMPTS = 4;
-/** Key values longer than this are kept as their hash. */
-const MAX_KEY_VALUE_LENGTH = 200;
 /** How often a call waiting for a slot looks again. */
 const WAIT_POLL_MS = 25;
 /** A cancel-running call waits at least this long for the run it stopped to free its slot. */
@@ -45,16 +43,14 @@ export interface RunFlow {
 /** What the log says of a run flow control held back. */
 export interface FlowWait {
   queuedMs: number;
-  reason?: 'concurrency' | 'singleton';
+  reason?: FlowReason;
 }
 
 /** The flow control of a run of `state` with `input`; undefined when the workflow sets none. */
 export function runFlowOf(workflowId: string, state: WorkflowState, input: Record<string, unknown>): RunFlow | undefined {
   const limit = flowLimitOf(state.flowControl);
   if (!limit) return undefined;
-  const value = limit.key === undefined ? '' : flowKeyValue(limit.key, input);
-  const kept = value.length > MAX_KEY_VALUE_LENGTH ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value;
-  return { workflowId, flowKey: `${workflowId}:${kept}`, limit: limit.limit, mode: limit.mode, maxWaitMs: limit.maxWaitMs, reason: limit.reason };
+  return { workflowId, flowKey: flowKeyOf(workflowId, limit.key, input), limit: limit.limit, mode: limit.mode, maxWaitMs: limit.maxWaitMs, reason: limit.reason };
 }
 
 /** Most takes in one statement. */

@@ -15,6 +15,8 @@ export {
   type FlowWait,
   type RunFlow,
 } from './flow-slots.js';
+export { pruneThrottleStarts, runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
+export { debounceOf, debouncedSyncCall, type RunDebounce } from './flow-debounce.js';
 export {
   checkIdempotencyKey,
   claimIdempotencyKey,

@@ -18,6 +18,8 @@ import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
+import { runThrottleOf, type RunThrottle } from './flow-throttle.js';
+import type { RunDebounce } from './flow-debounce.js';
 
 export interface PreparedRun {
   target: RunTarget;
@@ -43,6 +45,10 @@ export interface PreparedRun {
   flowWaits?: boolean;
   /** An async run's priority (-100…100): the call's X-Execution-Priority, else the workflow's. */
   priority?: number;
+  /** The deployment's throttle for this run (flow-throttle.ts): a queued run takes its start when a worker starts it. */
+  throttle?: RunThrottle;
+  /** A debounced async call (flow-debounce.ts): queued as its key's burst. Only the execute endpoint sets it. */
+  debounce?: RunDebounce;
 }
 
 /** The active deployment as a run target; 409 when the workflow is not deployed. */
@@ -64,9 +70,11 @@ export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHea
   const { target } = run;
   const flow = run.flow ?? runFlowOf(target.workflow.id, target.state, run.input);
   const priority = run.priority ?? target.state.flowControl?.priority;
+  const throttle = run.throttle ?? (target.deploymentVersion === null ? undefined : runThrottleOf(target.workflow.id, target.state, run.input));
   return {
     ...run,
     ...(flow ? { flow } : {}),
+    ...(throttle ? { throttle } : {}),
     ...(priority !== undefined ? { priority } : {}),
     headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId },
   };
@@ -148,6 +156,8 @@ function asyncRequest(run: PreparedRun): AsyncExecutionRequest {
     origin: run.origin,
     ...(run.flow ? { flow: { ...run.flow, waits: run.flowWaits === true } } : {}),
     ...(run.priority !== undefined ? { priority: run.priority } : {}),
+    ...(run.throttle ? { throttle: run.throttle } : {}),
+    ...(run.debounce ? { debounce: run.debounce } : {}),
     ...(run.rerun
       ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? contentHash(run.target.state) } }
       : {}),

@@ -141,7 +141,9 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
   async function writeAll(): Promise<void> {
     for (;;) {
       const batch = completions.splice(0, MAX_BATCH);
-      const markers = [...urgentMarkers.splice(0), ...dueMarkers(Date.now())];
+      // Urgent markers last: a run whose caller waits on its marker (markNow) may also be due by now, and the entry
+      // kept must be the one with `done`, or that caller waits for ever.
+      const markers = [...dueMarkers(Date.now()), ...urgentMarkers.splice(0)];
       const unique = new Map(markers.map((m) => [m.run.marker.id, m]));
       for (const item of batch) unique.delete(item.run.started.marker.id);
       if (batch.length === 0 && unique.size === 0) return;

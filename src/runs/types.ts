@@ -4,7 +4,7 @@
 import type { ExecutionResult, EngineEvent, RunWorkflowOptions } from '../engine/index.js';
 import type { ExecutionCost } from '../services/cost.js';
 import type { AppContext } from '../services/app-context.js';
-import type { TriggerType, WorkflowState } from '../workflow/index.js';
+import type { FlowReason, TriggerType, WorkflowState } from '../workflow/index.js';
 import type { StoredResponse } from './idempotency.js';
 import type { Resumption } from './pause.js';
 import type { StoredAs } from './run-recorder.js';
@@ -49,7 +49,7 @@ export interface RunExecutionInput {
   /** Set when the run re-runs an earlier execution (rerun-source.ts): which, from which block, and what it replays. */
   rerun?: RerunOf;
   /** How long the run waited before it started (in the queue, for a flow control slot) and why: kept on its log. */
-  flowWait?: { queuedMs: number; reason?: 'concurrency' | 'singleton' };
+  flowWait?: { queuedMs: number; reason?: FlowReason };
   /** The run holds a flow control slot: it is freed with the log (a run whose log is not stored: its caller frees it). */
   holdsFlowSlot?: boolean;
 }

@@ -13,6 +13,8 @@ import {
   checkIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
+  debouncedSyncCall,
+  debounceOf,
   enqueuePrepared,
   EXECUTION_ID_HEADER,
   type ExecutionOutcome,
@@ -27,12 +29,15 @@ import {
   releaseIdempotencyKey,
   requestHash,
   runFlowOf,
+  runThrottleOf,
   type RunOrigin,
   runPrepared,
   type StoredResponse,
   streamReplayAnswer,
   syncAnswer,
   takeSlotForCall,
+  takeStart,
+  throttledError,
   withDeclaredFields,
 } from '../runs/index.js';
 import { MAX_PRIORITY, MIN_PRIORITY } from '../workflow/index.js';
@@ -109,6 +114,10 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
   const problems = checkApiInput(fields, control.rest);
   if (problems.length > 0) throw new AppError('VALIDATION_ERROR', 400, 'The request body does not match the Input Format', problems);
   const mode: ApiCallMode = request.async ? 'async' : control.stream ? 'stream' : 'sync';
+  if (mode !== 'async' && target.state.flowControl?.debounce) {
+    app.metrics.flowRefused(target.workflow.id, 'DEBOUNCED');
+    throw debouncedSyncCall();
+  }
   // Checked now so an unknown block is a 400 before any stream starts.
   const selection = control.selectedOutputs
     ? parseSelectedOutputs(target.state, control.selectedOutputs)
@@ -136,19 +145,31 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
 
   // Flow control (runs/flow-slots.ts): a sync or streaming call takes its slot now (before any stream starts, so a
   // refusal is plain JSON); an async one is refused or noted as waiting, and takes its slot when a worker starts it.
+  // Then the throttle (runs/flow-throttle.ts): a sync or streaming call that holds its slot takes a start or is
+  // refused (429 THROTTLED); an async one takes its start when a worker starts it.
   const flow = runFlowOf(target.workflow.id, target.state, input);
+  const throttle = runThrottleOf(target.workflow.id, target.state, input);
   const requester = { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId };
   let flowWait: FlowWait | undefined;
   let flowWaits = false;
-  if (flow) {
-    try {
+  try {
+    if (flow) {
       if (mode === 'async') flowWaits = (await admitQueuedRun(app, flow, requester)).waits;
       else flowWait = await takeSlotForCall(app, flow, executionId, requester);
-    } catch (err) {
-      if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
-      throw err;
     }
+    if (throttle && mode !== 'async') {
+      const start = await takeStart(app.db, throttle, executionId);
+      if (!start.taken) {
+        if (flowWait) await freeSlot(app.db, executionId);
+        app.metrics.flowRefused(target.workflow.id, 'THROTTLED');
+        throw throttledError(throttle, start.freeAt);
+      }
+    }
+  } catch (err) {
+    if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
+    throw err;
   }
+  const debounce = mode === 'async' ? debounceOf(target.workflow.id, target.state, input) : undefined;
 
   let files: UserFile[];
   try {
@@ -179,6 +200,8 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     ...(flow ? { flow, flowWaits } : {}),
     ...(flowWait ? { flowWait } : {}),
     ...(priority !== undefined ? { priority } : {}),
+    ...(throttle ? { throttle } : {}),
+    ...(debounce ? { debounce } : {}),
   });
   return { mode, run, selection, idempotencyKey: key, ...(mode === 'stream' && control.streamEvents ? { streamEvents: true } : {}) };
 }

@@ -1,7 +1,8 @@
 // Flow control of a workflow (docs/workflows.md "Flow control"): how many of its runs may be in flight at once, per
-// workflow or per key, what happens to a run over the limit, the priority of its queued runs, and how long a run may
-// take (`timeoutMs`, docs/workflows.md "Long runs"). Deployed with the
-// state (`state.flowControl`) and exported with it. Pure: the slots themselves live in the database (runs/flow-slots.ts).
+// workflow or per key, what happens to a run over the limit, how many may start per period (throttle), how a burst of
+// calls collapses into one run (debounce), the priority of its queued runs, and how long a run may take (`timeoutMs`,
+// docs/workflows.md "Long runs"). Deployed with the state (`state.flowControl`) and exported with it. Pure: the slots
+// and counters live in the database (runs/flow-slots.ts, runs/flow-throttle.ts, runs/flow-debounce.ts).
 import { z } from 'zod';
 import { scanReferences } from './reference-syntax.js';
 
@@ -24,6 +25,18 @@ const KeySchema = z
   .refine((key) => !scanReferences(key).some((ref) => ref.kind === 'env'), {
     message: 'must not reference environment variables',
   });
+
+/** Most starts a throttle allows per period (each is a row of the database per key). */
+export const MAX_THROTTLE_LIMIT = 1000;
+/** Shortest throttle or debounce period: shorter ones are below what the claim's polling can honour. */
+export const MIN_FLOW_PERIOD_MS = 100;
+/** Longest throttle period, and longest a debounced burst may wait (`periodMs`, `maxWaitMs`). */
+export const MAX_FLOW_PERIOD_MS = 24 * 60 * 60_000;
+
+const periodMs = z
+  .int('must be a whole number')
+  .min(MIN_FLOW_PERIOD_MS, `must be at least ${MIN_FLOW_PERIOD_MS}`)
+  .max(MAX_FLOW_PERIOD_MS, `must be at most ${MAX_FLOW_PERIOD_MS}`);
 
 export const ON_LIMIT = ['queue', 'reject', 'cancel-running'] as const;
 export type OnLimit = (typeof ON_LIMIT)[number];
@@ -50,6 +63,23 @@ export const SingletonSchema = z.strictObject({
   mode: z.enum(['skip', 'queue'], { error: 'must be "skip" or "queue"' }),
 });
 
+export const ThrottleSchema = z.strictObject({
+  limit: z.int('must be a whole number').min(1, 'must be at least 1').max(MAX_THROTTLE_LIMIT, `must be at most ${MAX_THROTTLE_LIMIT}`),
+  periodMs,
+  key: KeySchema.optional(),
+});
+
+export const DebounceSchema = z
+  .strictObject({
+    periodMs,
+    key: KeySchema.optional(),
+    maxWaitMs: periodMs.optional(),
+  })
+  .refine((d) => d.maxWaitMs === undefined || d.maxWaitMs >= d.periodMs, {
+    message: 'must be at least periodMs (a burst waits periodMs after its last call, at most maxWaitMs after its first)',
+    path: ['maxWaitMs'],
+  });
+
 export const PrioritySchema = z
   .int('must be a whole number')
   .min(MIN_PRIORITY, `must be at least ${MIN_PRIORITY}`)
@@ -59,6 +89,8 @@ export const FlowControlSchema = z
   .strictObject({
     concurrency: ConcurrencySchema.optional(),
     singleton: SingletonSchema.optional(),
+    throttle: ThrottleSchema.optional(),
+    debounce: DebounceSchema.optional(),
     priority: PrioritySchema.optional(),
     /**
      * The run's time limit: async, queue- and schedule-triggered runs get it whole; sync, streaming, webhook and chat
@@ -98,6 +130,9 @@ export function flowLimitOf(flow: FlowControl | undefined): FlowLimit | undefine
   }
   return undefined;
 }
+
+/** What the log and the metrics name as the reason a run waited. */
+export type FlowReason = FlowLimit['reason'] | 'throttle' | 'debounce';
 
 /**
  * The key value of a run: the template with each `<trigger.path>` reference replaced by that path of the run's

@@ -55,6 +55,9 @@ export {
   MAX_PRIORITY,
   MAX_CONCURRENCY_LIMIT,
   MAX_FLOW_WAIT_MS,
+  MAX_THROTTLE_LIMIT,
+  MIN_FLOW_PERIOD_MS,
+  MAX_FLOW_PERIOD_MS,
   ON_LIMIT,
   flowLimitOf,
   flowKeyValue,
@@ -62,6 +65,6 @@ export {
   MAX_RUN_TIMEOUT_MS,
   MIN_RUN_TIMEOUT_MS,
 } from './flow-control.js';
-export type { FlowControl, FlowLimit, FlowMode, OnLimit } from './flow-control.js';
+export type { FlowControl, FlowLimit, FlowMode, FlowReason, OnLimit } from './flow-control.js';
 export { TRACE_DETAILS, TraceDetailSchema, DEFAULT_TRACE_DETAIL } from './trace-detail.js';
 export type { TraceDetail } from './trace-detail.js';

@@ -120,3 +120,14 @@ export function noOverlapPerKey(visits: Visit[]): boolean {
   }
   return true;
 }
+
+/** The most of `starts` (epoch ms) that fall in any window [t, t + periodMs): a throttle allows at most its limit. */
+export function mostStartsInWindow(starts: number[], periodMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (j < sorted.length && sorted[j] < sorted[i] + periodMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}

@@ -5822,7 +5822,7 @@ export interface components {
                 queuedMs: number | null;
                 /** @description Set when the workflow's flow control held the run back (docs/workflows.md "Flow control") */
                 flowControl: {
-                    /** @description concurrency or singleton */
+                    /** @description concurrency, singleton, throttle or debounce */
                     reason: string;
                 } | null;
                 /** @description The re-runs of this execution, oldest first (GET /api/v1/logs?rerunOf= lists them as logs) */
@@ -6564,7 +6564,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits); on runs also CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After */
+        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds (X-RateLimit-* on execution and logs limits); on runs also CONCURRENCY_LIMIT: the workflow's concurrency limit for that key is reached (flow control), try again after Retry-After; THROTTLED: the workflow's throttle allows no more starts for that key in its period, Retry-After says when the next frees */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

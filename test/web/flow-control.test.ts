@@ -76,10 +76,22 @@ async function journey() {
   await panel.getByLabel('Flow control key').fill('<api.orderId>');
   await panel.getByLabel('Singleton mode').selectOption('skip');
   await panel.getByLabel('Priority').fill('5');
+  // A throttle beside it; a debounce whose maximum wait is shorter than its period is refused, naming the field.
+  await panel.getByLabel('Throttle limit').fill('10');
+  await panel.getByLabel('Throttle period').fill('60000');
+  await panel.getByLabel('Throttle key').fill('<api.orderId>');
+  await panel.getByLabel('Debounce period').fill('500');
+  await panel.getByLabel('Debounce maximum wait').fill('100');
+  await panel.getByRole('button', { name: 'Save to the draft' }).click();
+  await expect.poll(() => page.getByTestId('flow-control-problems').textContent()).toContain('debounce.maxWaitMs');
+  // Without the debounce (sync calls of a debounced workflow are refused, and this one is called sync below).
+  await panel.getByLabel('Debounce period').fill('');
+  await panel.getByLabel('Debounce maximum wait').fill('');
   await panel.getByRole('button', { name: 'Save to the draft' }).click();
   await panel.getByText('Saved to the draft').waitFor();
+  const expected = { singleton: { key: '<api.orderId>', mode: 'skip' }, throttle: { limit: 10, periodMs: 60000, key: '<api.orderId>' }, priority: 5 };
   const saved = await keyApi(`/api/v1/workflows/${workflowId}`);
-  expect((saved.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual({ singleton: { key: '<api.orderId>', mode: 'skip' }, priority: 5 });
+  expect((saved.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual(expected);
 
   // An edit on the canvas saves the draft again: the settings stay.
   await page.getByRole('tab', { name: 'Editor' }).click();
@@ -90,7 +102,7 @@ async function journey() {
     .poll(async () => ((await keyApi(`/api/v1/workflows/${workflowId}`)).body.data as { state: { blocks: { call: { name: string } } } }).state.blocks.call.name)
     .toBe('Call order');
   const afterEdit = await keyApi(`/api/v1/workflows/${workflowId}`);
-  expect((afterEdit.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual({ singleton: { key: '<api.orderId>', mode: 'skip' }, priority: 5 });
+  expect((afterEdit.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual(expected);
 
   // Deployed from the tab, the singleton holds.
   await page.getByRole('tab', { name: 'Deploy' }).click();
@@ -98,6 +110,7 @@ async function journey() {
   await page.getByTestId('deploy-state').getByText('Active: v1').waitFor();
   // The form shows what the draft holds.
   expect(await page.getByTestId('flow-control').getByLabel('Flow control key').inputValue()).toBe('<api.orderId>');
+  expect(await page.getByTestId('flow-control').getByLabel('Throttle limit').inputValue()).toBe('10');
   const first = keyApi(`/api/workflows/${workflowId}/execute`, { method: 'POST', body: { orderId: 'o-1' } });
   await expect.poll(() => received, { timeout: 20_000 }).toBe(1);
   const second = await keyApi(`/api/workflows/${workflowId}/execute`, { method: 'POST', body: { orderId: 'o-1' } });

@@ -1,5 +1,6 @@
 // The Deploy tab's flow control settings (docs/workflows.md "Flow control"): a concurrency limit or a singleton, per
-// workflow or per key, the priority of queued runs, and the workflow's time limit ("Long runs"). They are part of the draft: saved with it (through the editor,
+// workflow or per key, a throttle and a debounce, the priority of queued runs, and the workflow's time limit ("Long
+// runs"). The form writes every setting the state can hold, so saving it never drops one. They are part of the draft: saved with it (through the editor,
 // which holds the draft), and in force once deployed.
 import { useState, type FormEvent } from 'react';
 import { FlowControlSchema, type FlowControl } from '../../../src/workflow/flow-control.js';
@@ -17,6 +18,14 @@ interface Form {
   priority: string;
   /** In milliseconds, as the state holds it (empty: the server's bound). */
   timeoutMs: string;
+  /** Empty limit: no throttle. */
+  throttleLimit: string;
+  throttlePeriodMs: string;
+  throttleKey: string;
+  /** Empty period: no debounce. */
+  debouncePeriodMs: string;
+  debounceMaxWaitMs: string;
+  debounceKey: string;
 }
 
 function formOf(flow: FlowControl | undefined): Form {
@@ -29,12 +38,19 @@ function formOf(flow: FlowControl | undefined): Form {
     singletonMode: flow?.singleton?.mode ?? 'skip',
     priority: flow?.priority === undefined ? '' : String(flow.priority),
     timeoutMs: flow?.timeoutMs === undefined ? '' : String(flow.timeoutMs),
+    throttleLimit: flow?.throttle ? String(flow.throttle.limit) : '',
+    throttlePeriodMs: String(flow?.throttle?.periodMs ?? 60_000),
+    throttleKey: flow?.throttle?.key ?? '',
+    debouncePeriodMs: flow?.debounce ? String(flow.debounce.periodMs) : '',
+    debounceMaxWaitMs: flow?.debounce?.maxWaitMs === undefined ? '' : String(flow.debounce.maxWaitMs),
+    debounceKey: flow?.debounce?.key ?? '',
   };
 }
 
 /** The settings the form says, as the state holds them (empty fields left out). */
 function flowOf(form: Form): unknown {
-  const key = form.key.trim() === '' ? {} : { key: form.key.trim() };
+  const keyOf = (text: string) => (text.trim() === '' ? {} : { key: text.trim() });
+  const key = keyOf(form.key);
   const number = (text: string) => (text.trim() === '' ? NaN : Number(text));
   const flow: Record<string, unknown> = {};
   if (form.kind === 'concurrency') {
@@ -46,6 +62,16 @@ function flowOf(form: Form): unknown {
     };
   }
   if (form.kind === 'singleton') flow.singleton = { ...key, mode: form.singletonMode };
+  if (form.throttleLimit.trim() !== '') {
+    flow.throttle = { limit: number(form.throttleLimit), periodMs: number(form.throttlePeriodMs), ...keyOf(form.throttleKey) };
+  }
+  if (form.debouncePeriodMs.trim() !== '') {
+    flow.debounce = {
+      periodMs: number(form.debouncePeriodMs),
+      ...keyOf(form.debounceKey),
+      ...(form.debounceMaxWaitMs.trim() !== '' ? { maxWaitMs: number(form.debounceMaxWaitMs) } : {}),
+    };
+  }
   if (form.priority.trim() !== '') flow.priority = number(form.priority);
   if (form.timeoutMs.trim() !== '') flow.timeoutMs = number(form.timeoutMs);
   return flow;
@@ -124,6 +150,22 @@ export function FlowControlSettings({ editor: editorOf, readOnly }: { editor: ()
             <span className="muted tiny">{keyHelp}</span>
           </label>
         )}
+        <fieldset className="field" aria-label="Throttle">
+          <legend>Throttle: at most this many starts per period</legend>
+          <input aria-label="Throttle limit" type="number" min={1} max={1000} placeholder="no throttle" value={form.throttleLimit} onChange={(e) => change({ throttleLimit: e.target.value })} />
+          <input aria-label="Throttle period" type="number" min={100} value={form.throttlePeriodMs} onChange={(e) => change({ throttlePeriodMs: e.target.value })} />
+          <input aria-label="Throttle key" placeholder="<api.customerId>" value={form.throttleKey} onChange={(e) => change({ throttleKey: e.target.value })} />
+          <span className="muted tiny">Period in ms. Async runs are delayed to the next free start; sync calls get 429 THROTTLED. {keyHelp}</span>
+        </fieldset>
+        <fieldset className="field" aria-label="Debounce">
+          <legend>Debounce: one run per burst of async calls</legend>
+          <input aria-label="Debounce period" type="number" min={100} placeholder="no debounce" value={form.debouncePeriodMs} onChange={(e) => change({ debouncePeriodMs: e.target.value })} />
+          <input aria-label="Debounce maximum wait" type="number" min={100} placeholder="no bound" value={form.debounceMaxWaitMs} onChange={(e) => change({ debounceMaxWaitMs: e.target.value })} />
+          <input aria-label="Debounce key" placeholder="<api.orderId>" value={form.debounceKey} onChange={(e) => change({ debounceKey: e.target.value })} />
+          <span className="muted tiny">
+            The run starts this many ms after the last call (at most the maximum wait after the first), with the last call's input; sync calls get 409 DEBOUNCED. {keyHelp}
+          </span>
+        </fieldset>
         <label className="field">
           <span>Priority of queued runs (-100…100)</span>
           <input aria-label="Priority" type="number" min={-100} max={100} placeholder="0" value={form.priority} onChange={(e) => change({ priority: e.target.value })} />

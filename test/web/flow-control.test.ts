@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('flow control in the Deploy tab', { timeout: 150_000 }, () => {
-  it('sets a singleton per key, keeps it through editor saves, and it holds once deployed', withFailureShot('failure-flow-control', journey));
+  it('sets a singleton per key, a throttle and the trace detail, keeps them through editor saves, and the singleton holds once deployed', withFailureShot('failure-flow-control', journey));
 });
 
 async function journey() {
@@ -93,6 +93,11 @@ async function journey() {
   const saved = await keyApi(`/api/v1/workflows/${workflowId}`);
   expect((saved.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual(expected);
 
+  // The trace detail beside it, saved at once.
+  await page.getByTestId('trace-detail').getByLabel('Trace detail').selectOption('summary');
+  await page.getByTestId('trace-detail').getByText('Saved to the draft').waitFor();
+  expect(((await keyApi(`/api/v1/workflows/${workflowId}`)).body.data as { state: { trace?: string } }).state.trace).toBe('summary');
+
   // An edit on the canvas saves the draft again: the settings stay.
   await page.getByRole('tab', { name: 'Editor' }).click();
   await page.locator('.react-flow__node [data-block-name="Call"]').click();
@@ -103,6 +108,7 @@ async function journey() {
     .toBe('Call order');
   const afterEdit = await keyApi(`/api/v1/workflows/${workflowId}`);
   expect((afterEdit.body.data as { state: { flowControl: unknown } }).state.flowControl).toEqual(expected);
+  expect((afterEdit.body.data as { state: { trace?: string } }).state.trace).toBe('summary');
 
   // Deployed from the tab, the singleton holds.
   await page.getByRole('tab', { name: 'Deploy' }).click();

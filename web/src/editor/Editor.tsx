@@ -23,6 +23,7 @@ import { Boundary } from '../components/boundary';
 import { Spinner } from '../components/ui';
 import type { Workflow } from '../types';
 import type { FlowControl } from '../../../src/workflow/flow-control.js';
+import type { TraceDetail } from '../../../src/workflow/trace-detail.js';
 import { Link, navigate, useLocation, useNavigationGuard } from '../router';
 import { useColorMode } from '../theme';
 import { VIEWER_HINT } from '../roles';
@@ -69,6 +70,9 @@ export interface EditorHandle {
   flowControl(): FlowControl | undefined;
   /** Resolves once the editor shows it (a flush after it saves it). */
   setFlowControl(flowControl: FlowControl | undefined): Promise<void>;
+  /** The draft's trace detail (docs/workflows.md "Trace detail"), also beside the canvas; undefined: full. */
+  trace(): TraceDetail | undefined;
+  setTrace(trace: TraceDetail | undefined): Promise<void>;
 }
 
 export interface EditorProps {
@@ -91,12 +95,18 @@ export function Editor(props: EditorProps) {
 
 const normalizeState = (state: Workflow['state']) => {
   const flow = fromState(state);
-  return withFlowControl(toState(flow.nodes, flow.edges), state.flowControl);
+  return withSettings(toState(flow.nodes, flow.edges), state);
 };
 
-/** The canvas's state with the draft's flow control, which lives beside the canvas (the Deploy tab edits it). */
-const withFlowControl = (state: Workflow['state'], flowControl: FlowControl | undefined): Workflow['state'] =>
-  flowControl ? { ...state, flowControl } : state;
+/** The draft's settings that live beside the canvas (the Deploy tab edits them); the canvas's state does not hold them. */
+type DraftSettings = Pick<Workflow['state'], 'flowControl' | 'trace'>;
+
+/** The canvas's state with the draft's settings. */
+const withSettings = (state: Workflow['state'], { flowControl, trace }: DraftSettings): Workflow['state'] => ({
+  ...state,
+  ...(flowControl ? { flowControl } : {}),
+  ...(trace ? { trace } : {}),
+});
 
 /** The middle of the canvas on screen (where a block goes when there is nothing to place it beside). */
 function centreOf(element: HTMLElement | null): XYPosition {
@@ -134,26 +144,30 @@ function EditorCanvas({ workflow, knownUpdatedAt, handle, onSaved, visible, read
 
   // ---- autosave ----------------------------------------------------------------------------------------------
   const dragging = nodes.some((n) => n.dragging);
-  const [flowControl, setFlowControl] = useState<FlowControl | undefined>(workflow.state.flowControl);
-  const flowControlRef = useRef(flowControl);
-  flowControlRef.current = flowControl;
-  const flowControlShown = useRef<Array<() => void>>([]);
+  const [settings, setSettings] = useState<DraftSettings>({ flowControl: workflow.state.flowControl, trace: workflow.state.trace });
+  const settingsRef = useRef(settings);
+  settingsRef.current = settings;
+  const settingsShown = useRef<Array<() => void>>([]);
   useEffect(() => {
-    for (const resolve of flowControlShown.current.splice(0)) resolve();
-  }, [flowControl]);
-  const state = useMemo(() => withFlowControl(toState(nodes, edges), flowControl), [nodes, edges, flowControl]);
+    for (const resolve of settingsShown.current.splice(0)) resolve();
+  }, [settings]);
+  /** Resolves once the editor shows the changed setting (a flush after it saves it). */
+  const changeSetting = <K extends keyof DraftSettings>(key: K, next: DraftSettings[K]) => {
+    if (JSON.stringify(next) === JSON.stringify(settingsRef.current[key])) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      settingsShown.current.push(resolve);
+      setSettings((current) => ({ ...current, [key]: next }));
+    });
+  };
+  const state = useMemo(() => withSettings(toState(nodes, edges), settings), [nodes, edges, settings]);
   const autosave = useAutosave({ workflowId: workflow.id, state, knownUpdatedAt, onSaved, paused: dragging || readOnly, normalize: normalizeState });
   const run = useManualRun(workflow.id, autosave.flush);
   handle.current = {
     flush: autosave.flush,
-    flowControl: () => flowControlRef.current,
-    setFlowControl: (next) => {
-      if (JSON.stringify(next) === JSON.stringify(flowControlRef.current)) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        flowControlShown.current.push(resolve);
-        setFlowControl(next);
-      });
-    },
+    flowControl: () => settingsRef.current.flowControl,
+    setFlowControl: (next) => changeSetting('flowControl', next),
+    trace: () => settingsRef.current.trace,
+    setTrace: (next) => changeSetting('trace', next),
   };
 
   // ---- a past run on the canvas (?execution=…, "Open in editor" on a log or the Executions tab) -------------------

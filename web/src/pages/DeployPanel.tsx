@@ -7,6 +7,7 @@ import { VIEWER_HINT } from '../roles';
 import { Link } from '../router';
 import type { EditorHandle } from '../editor/Editor';
 import { FlowControlSettings } from './FlowControlSettings';
+import { TraceDetailSetting } from './TraceDetailSetting';
 
 /** `readOnly`: a viewer's panel, whose deploy controls are disabled with the reason (the server refuses them too). */
 export function DeployPanel({
@@ -106,6 +107,13 @@ export function DeployPanel({
           draft: deploy to put a change in force.
         </p>
         <FlowControlSettings editor={editor} readOnly={readOnly} />
+      </section>
+      <section className="card">
+        <h3>Logs</h3>
+        <p className="small muted">
+          A summary keeps logs small; re-running from a block needs the full trace. Part of the draft: deploy to put a change in force.
+        </p>
+        <TraceDetailSetting editor={editor} readOnly={readOnly} />
       </section>
       <section className="card">
         <h3>History</h3>

@@ -286,6 +286,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (flow && !(await takeSlot(app.db, flow, payload.executionId))) return { outcome: { type: 'release', keepPlace: true } };
   // Then a start of its throttle (flow-throttle.ts), counted only for a run that can start now: without one, the slot
   // goes back and the job is due again when the key's next start frees.
+  let throttleStart: Date | undefined;
   if (payload.throttle) {
     const start = await takeStart(app.db, payload.throttle, payload.executionId);
     if (!start.taken) {
@@ -293,6 +294,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
       if (!payload.throttled) app.metrics.flowWaited(payload.workflowId, 'throttle');
       return { outcome: { type: 'release', runAt: start.freeAt, payloadPatch: { throttled: true } } };
     }
+    throttleStart = new Date(start.at);
   }
   const queuedMs = job.createdAt ? Math.max(0, context.clock.now() - job.createdAt.getTime()) : 0;
   if (flow?.waits) app.metrics.flowWaited(flow.workflowId, flow.reason);
@@ -308,6 +310,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
       timeoutMs: runTimeLimitMs(queued.target.state.flowControl, app.config.executionTimeoutMs, false),
       canPark: true,
       markBeforeStart: true,
+      ...(throttleStart ? { startedAt: throttleStart } : {}),
       flowWait: { queuedMs, ...(reason ? { reason } : {}) },
       ...(flow ? { holdsFlowSlot: true } : {}),
     });

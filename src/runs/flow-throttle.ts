@@ -28,7 +28,8 @@ export interface RunThrottle {
   periodMs: number;
 }
 
-export type ThrottleStart = { taken: true } | { taken: false; freeAt: number };
+/** A start taken (`at`: when, epoch ms on the database's clock), or when the next one frees. */
+export type ThrottleStart = { taken: true; at: number } | { taken: false; freeAt: number };
 
 /** The throttle of a run of `state` with `input`; undefined when the workflow sets none. */
 export function runThrottleOf(workflowId: string, state: WorkflowState, input: Record<string, unknown>): RunThrottle | undefined {
@@ -44,7 +45,7 @@ export function runThrottleOf(workflowId: string, state: WorkflowState, input: R
 export async function takeStart(db: Db, throttle: RunThrottle, executionId: string): Promise<ThrottleStart> {
   const period = sql`(${throttle.periodMs}::int * interval '1 millisecond')`;
   for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
-    const rows = await rowsOf<{ taken: number | null; mine: number | null; used: number; free_at: number | null }>(
+    const rows = await rowsOf<{ taken: number | null; mine: number | null; used: number; free_at: number | null; at: number | null }>(
       db,
       // The free numbers are tried from the lowest: racing takers of a small limit meet on the same number, one wins
       // and the others look again (TAKE_ATTEMPTS).
@@ -61,15 +62,18 @@ export async function takeStart(db: Db, throttle: RunThrottle, executionId: stri
           and not exists (select 1 from flow_throttle_starts t where t.throttle_key = ${throttle.throttleKey} and t.execution_id = ${executionId})
         on conflict (throttle_key, slot) do update set execution_id = excluded.execution_id, started_at = excluded.started_at
           where flow_throttle_starts.started_at <= excluded.started_at - ${period}
-        returning slot)
+        returning slot, started_at)
       select (select slot from taken) as taken,
         (select slot from flow_throttle_starts t where t.throttle_key = ${throttle.throttleKey} and t.execution_id = ${executionId} limit 1) as mine,
+        (select (extract(epoch from coalesce((select started_at from taken),
+          (select started_at from flow_throttle_starts t where t.throttle_key = ${throttle.throttleKey} and t.execution_id = ${executionId} limit 1))) * 1000)::float8) as at,
         (select count(*)::int from flow_throttle_starts t, clock where t.throttle_key = ${throttle.throttleKey} and t.started_at > clock.now - ${period}) as used,
         (select (extract(epoch from min(t.started_at) + ${period}) * 1000)::float8 from flow_throttle_starts t, clock
           where t.throttle_key = ${throttle.throttleKey} and t.started_at > clock.now - ${period}) as free_at`,
     );
     const [row] = rows;
-    if (row && (row.taken !== null || row.mine !== null)) return { taken: true };
+    // Floored to the millisecond a log keeps: two starts a period apart stay at least a period apart in the logs.
+    if (row && (row.taken !== null || row.mine !== null)) return { taken: true, at: row.at === null ? Date.now() : Math.floor(Number(row.at)) };
     if (!row || Number(row.used) >= throttle.limit) {
       // Full: the oldest start of the window frees first.
       return { taken: false, freeAt: row?.free_at === null || row?.free_at === undefined ? Date.now() + throttle.periodMs : Math.ceil(Number(row.free_at)) };

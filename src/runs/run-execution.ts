@@ -55,7 +55,7 @@ function engineFault(startedAt: Date, error = 'Internal error while running the 
 export async function runExecution(app: AppContext, input: RunExecutionInput): Promise<ExecutionOutcome> {
   const executionId = input.executionId ?? newId('exec');
   const logId = input.resumption?.logId ?? newId('log');
-  const startedAt = input.resumption?.startedAt ?? new Date();
+  const startedAt = input.resumption?.startedAt ?? input.startedAt ?? new Date();
   const files = input.files && input.files.length > 0 ? (storableValue(input.files) as unknown[]) : null;
   const marker: ExecutionRecord = {
     id: logId,

@@ -12,6 +12,8 @@ import type { RunOrigin } from './run-observer.js';
 
 export interface RunExecutionInput {
   workflow: { id: string; workspaceId: string };
+  /** When the run started, if not now: the instant its throttle start was taken (flow-throttle.ts), so its log shows the rate the throttle held. */
+  startedAt?: Date;
   state: WorkflowState;
   /** Content hash of `state` when known (deployments carry it); computed otherwise. */
   stateHash?: string;

@@ -3,12 +3,15 @@
 // debounce burst hold across processes. PostgreSQL only (flow-throttle-debounce.test.ts: one process, either database).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { openDatabase } from '../../src/db/client.js';
+import { executions } from '../../src/db/schema.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 import { migratedDataDir } from '../support/data-dir.js';
 import { eventually } from '../support/eventually.js';
 import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
 import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.js';
-import { flowState, startRecordingServer, type RecordingServer } from './flow-support.js';
+import { flowState, mostStartsInWindow, startRecordingServer, type RecordingServer } from './flow-support.js';
 
 let dataDir: string;
 let testDb: TestDatabase | undefined;
@@ -84,6 +87,42 @@ describe.skipIf(!TEST_DATABASE_URL)('throttle and debounce across processes on P
         expect((await finished(serve, answers[0].body.taskId)).status).toBe('completed');
         expect(recorder.visits.filter((v) => v.key === 'd').map((v) => v.tag)).toEqual(['9']);
       }
+    } finally {
+      await worker?.stop('SIGTERM');
+      await other.stop();
+      await serve.stop();
+    }
+  });
+
+  it('throttle: start times respect the rate across processes; a sync call over it gets 429 THROTTLED with Retry-After', async () => {
+    const serve = await startSluice(env, ['serve']);
+    const other = await startSluice(env, ['serve', '--no-worker']);
+    let worker: WorkerProcess | undefined;
+    try {
+      worker = await startWorkerProcess(env);
+      const periodMs = 1000;
+      const wf = await deploy(serve, 'Throttled', { throttle: { limit: 2, periodMs, key: '<api.customer>' } });
+      const tasks: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await call(i % 2 === 0 ? serve : other, 'POST', `/api/workflows/${wf}/execute`, { customer: 't', tag: String(i) }, { 'X-Execution-Mode': 'async' });
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        tasks.push(res.body.taskId);
+      }
+      for (const taskId of tasks) expect((await finished(serve, taskId)).status).toBe('completed');
+      const database = await openDatabase({ kind: 'postgres', url: env.DATABASE_URL });
+      try {
+        const rows = await database.db.select({ startedAt: executions.startedAt }).from(executions).where(eq(executions.workflowId, wf)).orderBy(asc(executions.startedAt));
+        expect(rows).toHaveLength(8);
+        expect(mostStartsInWindow(rows.map((r) => r.startedAt.getTime()), periodMs)).toBeLessThanOrEqual(2);
+      } finally {
+        await database.close();
+      }
+      const slow = await deploy(serve, 'Throttled sync', { throttle: { limit: 1, periodMs: 60_000 } });
+      expect((await call(serve, 'POST', `/api/workflows/${slow}/execute`, { customer: 's', tag: '1' })).status).toBe(200);
+      const refused = await call(other, 'POST', `/api/workflows/${slow}/execute`, { customer: 's', tag: '2' });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('THROTTLED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } finally {
       await worker?.stop('SIGTERM');
       await other.stop();

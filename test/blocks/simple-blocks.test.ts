@@ -76,7 +76,7 @@ describe('wait', () => {
     expect(waitConfigSchema.safeParse({ ms }).success).toBe(false);
   });
 
-  it('accepts up to ten minutes', () => {
-    expect(waitConfigSchema.parse({ ms: String(MAX_WAIT_MS) })).toEqual({ ms: 600_000 });
+  it('accepts up to seven days', () => {
+    expect(waitConfigSchema.parse({ ms: String(MAX_WAIT_MS) })).toEqual({ ms: 604_800_000 });
   });
 });

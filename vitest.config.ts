@@ -4,13 +4,15 @@ import { databaseTestFiles } from './test/support/database-test-files.js';
 import ProcessesFirstSequencer from './test/support/sequencer.js';
 
 // With TEST_DATABASE_URL (CI's second pass, on PostgreSQL) only the files that can see it run: the others would
-// repeat the first pass exactly. test/support/database-test-files.ts says how a file is classified.
+// repeat the first pass exactly. test/support/database-test-files.ts says how a file is classified. The browser
+// journeys (test/web) are left out of that pass too: they drive the web app through the API, whose behaviour on
+// PostgreSQL the API tests check, and chromium is the slowest part of a pass.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
     include: onPostgres
-      ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients'])
+      ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients']).filter((file) => !file.startsWith('test/web/'))
       : ['test/**/*.test.ts', 'clients/**/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Files that start processes first when no earlier run's durations are at hand (test/support/sequencer.ts).

@@ -46,7 +46,8 @@ async function deploy(trace: string | undefined) {
 async function run(workflowId: string, body: Record<string, unknown>) {
   const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body });
   const executionId = res.headers.get('x-execution-id') ?? res.body.executionId;
-  const detail = await logDetailOf(t, executionId);
+  // A generous wait: a failing function block's run is slow to log on a loaded CI machine (seen: over 15 s).
+  const detail = await logDetailOf(t, executionId, 60_000);
   const [delivery] = await rowsOf<{ body: string }>(t.app.db, sql`select body from deliveries where execution_id = ${executionId}`);
   return { executionId, detail, webhook: JSON.parse(delivery.body).data };
 }

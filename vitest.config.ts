@@ -23,6 +23,9 @@ export default defineConfig({
     isolate: false,
     setupFiles: ['test/support/shared-process.ts'],
     testTimeout: 30_000,
+    // expect.poll's 1 s default is shorter than a browser journey's step under a loaded CI pass (a list that
+    // fills after its fetch, an editor re-rendered by an autosave); 10 s, like test/support/eventually.ts.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,

@@ -97,6 +97,8 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let reconciling: Promise<void> | undefined;
+  /** The look queued behind the one under way. */
+  let next: Promise<void> | undefined;
 
   const policy = () => ({ allowPrivateNetwork: app.blockServices.allowPrivateNetwork, allowedHosts: app.blockServices.allowedHosts });
 
@@ -256,11 +258,25 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     clearTimeout(timeout);
   }
 
-  const reconcile = async () => {
-    reconciling ??= reconcileOnce()
-      .catch((error: unknown) => app.logger.warn({ err: error }, 'queue triggers: could not read the deployments'))
-      .finally(() => (reconciling = undefined));
-    await reconciling;
+  const reconcileNow = async () =>
+    stopped ? undefined : reconcileOnce().catch((error: unknown) => app.logger.warn({ err: error }, 'queue triggers: could not read the deployments'));
+  /**
+   * A look that starts after every change already made: a look under way may have read the deployments before this
+   * call's deploy, so the call waits for one that starts after it (one follow-up serves every call made meanwhile).
+   */
+  const reconcile = (): Promise<void> => {
+    if (next) return next;
+    const after = reconciling ?? Promise.resolve();
+    const look: Promise<void> = after.then(() => {
+      next = undefined;
+      reconciling = look;
+      return reconcileNow();
+    });
+    next = look;
+    void look.finally(() => {
+      if (reconciling === look) reconciling = undefined;
+    });
+    return look;
   };
 
   const schedule = () => {
@@ -298,6 +314,7 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
       unsubscribe?.();
       if (timer) clearTimeout(timer);
       if (soon) clearTimeout(soon);
+      await next;
       await reconciling;
       const all = [...consumers.values()];
       consumers.clear();

@@ -15,7 +15,7 @@ const PASSWORD = 'correct horse battery';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: '10' });
   await setUserPassword(t.app.db, { email: 'admin@localhost', password: PASSWORD, plan: 'free' });
 });
 afterAll(async () => t?.close());

@@ -55,6 +55,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     LOG_LEVEL: env.LOG_LEVEL ?? 'silent',
     SLUICE_DATA_DIR: dataDir,
     PORT: '0',
+    // The test user is on the free plan, whose logs API allows 10 requests a minute: a test that polls for a log would
+    // wait out the window (up to a minute) instead of failing or passing. The limit itself is tested with its own
+    // values (test/http/logs-rate-limit.test.ts).
+    SLUICE_LIMIT_LOGS_FREE: '100000',
     ...env,
   });
   const testDb = await createTestDatabase();

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
 import { workspaceMembers } from '../../src/db/schema.js';
+import { responseSchemas } from '../../src/http/response-schemas.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
@@ -57,6 +58,7 @@ describe('queued runs of a workflow', { timeout: 60_000 }, () => {
     const res = await queued(wf);
     expect(res.status, res.text).toBe(200);
     expect(res.body.total).toBe(4);
+    expect(responseSchemas.QueuedRunList.safeParse(res.body).error?.issues ?? []).toEqual([]);
     // The higher priority run goes first and takes key a's one slot; a's others wait for it, b's run only for a worker.
     expect(res.body.data.map((r: Record<string, unknown>) => [r.place, r.executionId, r.reason, r.key, r.priority])).toEqual([
       [1, urgent, 'due', 'a', 10],

@@ -5,7 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
 import { workspaceMembers } from '../../src/db/schema.js';
 import { responseSchemas } from '../../src/http/response-schemas.js';
+import { claimDueJobs, claimJobs } from '../../src/jobs/claim.js';
 import type { Worker } from '../../src/jobs/worker.js';
+import { EXECUTION_JOB } from '../../src/runs/index.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -48,6 +50,21 @@ const queued = (workflowId: string, query = '', apiKey?: string | null) =>
   t.request('GET', `/api/v1/workflows/${workflowId}/queued-runs${query}`, apiKey === undefined ? {} : { apiKey });
 
 describe('queued runs of a workflow', { timeout: 60_000 }, () => {
+  // First, while the queue holds nothing else: the claim below takes the oldest queued run.
+  it('says a run whose worker died goes again (retry)', async () => {
+    const wf = await createAndDeploy(t, flowState(server.url, undefined), 'Crashed worker');
+    const run = await queue(wf, { customer: 'r', tag: '1' });
+    // A worker takes it and dies: its lease runs out and the next claim's sweep puts the job back in the queue.
+    const [taken] = await claimDueJobs(t.app.db, { workerId: 'gone', kind: EXECUTION_JOB, limit: 1, now: Date.now(), leaseMs: 1 });
+    expect((taken?.payload as { executionId?: string } | undefined)?.executionId).toBe(run);
+    expect((await queued(wf)).body).toEqual({ data: [], total: 0 });
+    const swept = await claimJobs(t.app.db, { workerId: 'next', kinds: [], now: Date.now() + 60_000, leaseMs: 30_000, sweepLeases: true });
+    expect(swept.requeued).toBe(1);
+    expect((await queued(wf)).body.data).toEqual([expect.objectContaining({ executionId: run, place: 1, reason: 'retry' })]);
+    const cancel = await t.request('POST', `/api/v1/executions/${run}/cancel`);
+    expect(cancel.status, cancel.text).toBe(200);
+  });
+
   it('lists them in claim order with their place, why each waits and its key; a cancelled one leaves the list', async () => {
     const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 1, key: '<api.customer>' } }), 'Queued');
     const a1 = await queue(wf, { customer: 'a', tag: '1' });

@@ -702,6 +702,10 @@ const blockType = z
         placeholder: z.string().optional(),
         help: z.string().optional(),
         credentialTypes: z.array(z.string()).optional().describe("A `credential` field's accepted credential types"),
+        forCredentialTypes: z
+          .array(z.string())
+          .optional()
+          .describe("Shown by the editor only when the block's chosen credential is of one of these types (a broker's own fields)"),
         conditional: z.boolean().describe('Shown by the editor only for some values of the other fields'),
       }),
     ),

@@ -5046,6 +5046,8 @@ export interface components {
                 help?: string;
                 /** @description A `credential` field's accepted credential types */
                 credentialTypes?: string[];
+                /** @description Shown by the editor only when the block's chosen credential is of one of these types (a broker's own fields) */
+                forCredentialTypes?: string[];
                 /** @description Shown by the editor only for some values of the other fields */
                 conditional: boolean;
             }[];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
+import { loadConfig } from '../../src/config.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { executions, files } from '../../src/db/schema.js';
@@ -18,6 +19,7 @@ import { TEST_DATABASE_URL } from '../support/database.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
+import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 
 const DAY_MS = 24 * 3_600_000;
 const LIMIT = 64 * 1024;
@@ -67,11 +69,27 @@ const sizedState = (n: number) =>
     { id: 'sized', type: 'function', name: 'Sized', config: { code: `return { text: 'y'.repeat(${n}) };` } },
   ], [['start', 'sized']]);
 
+/** start → big → post: sends the text with a mark to an upstream that answers small, so the large value is the input of `post` alone. */
+const postState = (url: string) =>
+  makeState(
+    [
+      { id: 'start', type: 'api_trigger', name: 'API' },
+      { id: 'big', type: 'function', name: 'Big', config: { code: BIG_CODE } },
+      { id: 'post', type: 'api', name: 'Post', config: { url, method: 'POST', body: { text: '<big.result.text>!' } } },
+    ],
+    [
+      ['start', 'big'],
+      ['big', 'post'],
+    ],
+  );
+
 interface Backend {
   name: string;
   env(): Record<string, string>;
   /** The keys of values stored for an execution, as the storage holds them. */
   stored(t: TestApp, executionId: string): Promise<string[]>;
+  /** Deletes the stored values of an execution behind the app's back. */
+  remove(t: TestApp, executionId: string): Promise<void>;
   /** Makes the storage refuse to store values; undone by the function returned. */
   breakStorage(t: TestApp): Promise<() => Promise<void>>;
 }
@@ -82,6 +100,9 @@ const localDisk: Backend = {
   async stored(t, executionId) {
     const dir = join(t.config.dataDir, 'files', 'executions', executionId, 'values');
     return existsSync(dir) ? readdirSync(dir) : [];
+  },
+  async remove(t, executionId) {
+    rmSync(join(t.config.dataDir, 'files', 'executions', executionId), { recursive: true, force: true });
   },
   async breakStorage(t) {
     // A file where the values' directory would go: every write under it fails.
@@ -101,6 +122,9 @@ const onS3: Backend = {
   async stored(_t, executionId) {
     return (await s3!.keys()).filter((key) => key.startsWith(`${S3_PREFIX}/executions/${executionId}/`));
   },
+  async remove(_t, executionId) {
+    for (const key of await onS3.stored(_t, executionId)) await s3!.remove(key);
+  },
   async breakStorage(t) {
     // Pointed at a bucket that does not exist: S3 refuses every write.
     const { createS3Storage } = await import('../../src/services/files/s3-storage.js');
@@ -115,16 +139,29 @@ const onS3: Backend = {
   },
 };
 
+describe('SLUICE_INLINE_VALUE_LIMIT', () => {
+  it('defaults to 64 KB, takes a number of bytes, and stops start-up with the variable named when it is not one', () => {
+    expect(loadConfig({}).inlineValueLimitBytes).toBe(LIMIT);
+    expect(loadConfig({ SLUICE_INLINE_VALUE_LIMIT: '16384' }).inlineValueLimitBytes).toBe(16384);
+    for (const bad of ['64KB', '100', '-1', '1.5']) {
+      expect(() => loadConfig({ SLUICE_INLINE_VALUE_LIMIT: bad }), bad).toThrow(/SLUICE_INLINE_VALUE_LIMIT/);
+    }
+  });
+});
+
 describe.each([localDisk, onS3])('large values out of the log row ($name)', (backend) => {
   let t: TestApp;
+  let upstream: FakeUpstream;
   const receiver = 'http://127.0.0.1:9/hook'; // no worker runs here: deliveries stay in the table to be read
 
   beforeAll(async () => {
     if (backend === onS3) s3 = await startS3Server();
     t = await startTestApp({ ...backend.env(), SLUICE_LOG_RETENTION_DAYS: '30' });
+    upstream = await startUpstream((_req, res) => res.end('{"ok":true}'));
   });
   afterAll(async () => {
     await t?.close();
+    await upstream?.close();
     if (backend === onS3) await s3?.close();
   });
 
@@ -193,6 +230,22 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(size.final).toBeLessThan(1024);
     const { detail } = await answersOf(run.executionId);
     expect(detail.executionData.finalOutput).toEqual(run.output);
+
+    // A value deleted from storage behind Sluice's back: the log still opens, its marker in the value's place.
+    await backend.remove(t, run.executionId);
+    const damaged = await t.request('GET', `/api/v1/logs/${detail.id}`);
+    expect(damaged.status).toBe(200);
+    expect(damaged.body.data.executionData.finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
+  });
+
+  it('keeps a large block input that is no output out of the row', async () => {
+    const wf = await deploy(postState(`${upstream.url}/take`));
+    const run = await execute(wf);
+    expect(upstream.requests.at(-1)!.body.toString()).toContain(`${BIG_TEXT}!`);
+    expect((await rowSize(run.executionId)).trace).toBeLessThan(4096);
+    expect(await backend.stored(t, run.executionId)).toHaveLength(2);
+    const { detail } = await answersOf(run.executionId);
+    expect(JSON.stringify(spanOf(detail.executionData.traceSpans, 'post').input)).toContain(`${BIG_TEXT}!`);
   });
 
   it('keeps a large trigger input out of the row; a whole re-run is given it again', async () => {

@@ -138,17 +138,13 @@ export async function offloadValues(input: {
   collect(trace.spans as StoredSpan[]);
   if (pending.length === 0) return { trace, finalOutput, files: [] };
 
-  const written: string[] = [];
-  try {
-    await Promise.all(
-      pending.map(async ({ key, bytes }) => {
-        await storage.put(key, bytes, bytes.length);
-        written.push(key);
-      }),
-    );
-  } catch (err) {
-    await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
-    throw err;
+  // All settled before judging: a write still under way when another failed would otherwise be left behind.
+  const results = await Promise.allSettled(pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length)));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    const written = pending.filter((_, i) => results[i].status === 'fulfilled');
+    await deleteOffloaded(storage, written.map(({ key, bytes }) => ({ key, bytes: bytes.length })));
+    throw failed.reason;
   }
   for (const { key, bytes, place } of pending) place({ $offloaded: key, bytes: bytes.length });
   const rebuild = (spans: StoredSpan[]): StoredSpan[] =>

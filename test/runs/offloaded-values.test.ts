@@ -4,12 +4,16 @@
 // (never read back from the row), so it is what an inline log answers, and the others are compared with it.
 // Retention deletes the values with their log. The same on the local disk and on S3 (s3rver); on PostgreSQL
 // (TEST_DATABASE_URL) also when retention drops a whole month.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
+import { createLocalStorage } from '../../src/services/files/local-storage.js';
+import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
+import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { executions, files } from '../../src/db/schema.js';
@@ -145,6 +149,31 @@ describe('SLUICE_INLINE_VALUE_LIMIT', () => {
     expect(loadConfig({ SLUICE_INLINE_VALUE_LIMIT: '16384' }).inlineValueLimitBytes).toBe(16384);
     for (const bad of ['64KB', '100', '-1', '1.5']) {
       expect(() => loadConfig({ SLUICE_INLINE_VALUE_LIMIT: bad }), bad).toThrow(/SLUICE_INLINE_VALUE_LIMIT/);
+    }
+  });
+});
+
+describe('the stored form', () => {
+  it('reads a user value shaped like a marker as the value it is, beside values really offloaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-offload-'));
+    try {
+      const storage = createLocalStorage(dir);
+      const lookalike = { $offloaded: 'executions/x/values/y.json', bytes: 6 };
+      await storage.put(lookalike.$offloaded, Buffer.from('"oops"'), 6); // what it would be read as, if taken for a marker
+      const spans = [
+        // A span's input and output are where the row may hold a marker: a user's value of that shape there must not pass for one.
+        { blockId: 'a', type: 'function', duration: 1, input: { ...lookalike }, output: { ...lookalike } },
+        { blockId: 'b', type: 'function', duration: 1, input: {}, output: { result: BIG_TEXT } },
+      ];
+      const finalOutput = { result: { big: `${BIG_TEXT}?` } };
+      const stored = await offloadValues({ storage, executionId: 'exec_1', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT });
+      expect(stored.files).toHaveLength(2);
+      const row = JSON.parse(JSON.stringify({ traceSpans: stored.trace, finalOutput: stored.finalOutput }));
+      const back = await restoreValues(storage, row);
+      expect(back.finalOutput).toEqual(finalOutput);
+      expect(readTrace(back.traceSpans, back.finalOutput).spans).toEqual(spans);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

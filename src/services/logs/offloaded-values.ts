@@ -110,12 +110,10 @@ export async function offloadValues(input: {
   limit: number;
 }): Promise<StoredValues> {
   const { storage, executionId, trace, limit } = input;
-  // Unique per write: a paused run's log is written again when it ends, and must not overwrite files of the first.
-  const batch = randomBytes(4).toString('hex');
-  const pending: Array<{ key: string; bytes: Buffer; place: (marker: OffloadMarker) => void }> = [];
+  const found: Array<{ bytes: Buffer; place: (marker: OffloadMarker) => void }> = [];
   const consider = (value: unknown, place: (marker: OffloadMarker) => void) => {
     const bytes = oversized(value, limit);
-    if (bytes) pending.push({ key: `${valuesPrefix(executionId)}${batch}-${pending.length}.json`, bytes, place });
+    if (bytes) found.push({ bytes, place });
   };
 
   let finalOutput = input.finalOutput;
@@ -124,8 +122,13 @@ export async function offloadValues(input: {
     finalOutput = marker as unknown as Record<string, unknown>;
     final = true;
   });
-  const outputs = [...trace.outputs];
-  outputs.forEach((value, i) => consider(value, (marker) => (outputs[i] = marker)));
+  let outputs = trace.outputs; // copied only when one of them goes
+  trace.outputs.forEach((value, i) =>
+    consider(value, (marker) => {
+      if (outputs === trace.outputs) outputs = [...outputs];
+      outputs[i] = marker;
+    }),
+  );
   // Decided before anything is written: the places are filled only once every file is stored. Spans are copied only
   // where an input goes, and along the way to it.
   const spanPlaces = new Map<StoredSpan, StoredSpan>();
@@ -136,7 +139,11 @@ export async function offloadValues(input: {
     }
   };
   collect(trace.spans as StoredSpan[]);
-  if (pending.length === 0) return { trace, finalOutput, files: [] };
+  if (found.length === 0) return { trace, finalOutput, files: [] };
+
+  // Unique per write: a paused run's log is written again when it ends, and must not overwrite files of the first.
+  const batch = randomBytes(4).toString('hex');
+  const pending = found.map((f, i) => ({ ...f, key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
 
   // All settled before judging: a write still under way when another failed would otherwise be left behind.
   const results = await Promise.allSettled(pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length)));
@@ -164,11 +171,6 @@ export async function offloadValues(input: {
 /** Best effort: the files of a log that was not written after all. */
 export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[]): Promise<void> {
   await Promise.all(files.map((f) => storage.delete(f.key).catch(() => undefined)));
-}
-
-/** Whether reading this row needs file storage. */
-export function hasOffloaded(storedTrace: unknown): boolean {
-  return isStoredTrace(storedTrace) && storedTrace.offloaded !== undefined;
 }
 
 async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: Logger): Promise<unknown> {

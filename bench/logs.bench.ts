@@ -35,6 +35,7 @@ import { authenticateApiKey, generateApiKey, storeApiKey } from '../src/services
 import { limitsObject, workspaceOwner } from '../src/services/limits.js';
 import { createRateLimiter } from '../src/services/rate-limiter.js';
 import { createAppContext } from '../src/app/context.js';
+import type { FileStorage } from '../src/services/files/storage.js';
 import {
   encodeCursor,
   keysetOrder,
@@ -279,10 +280,11 @@ interface Bench {
   config: Config;
   http: ReturnType<typeof createApp>;
   apiKey: string;
+  storage: FileStorage;
 }
 
 /** Each case: listLogs and the whole request, for the first page and the deep one; plus both EXPLAIN plans. */
-async function measureCases({ db, config, http, apiKey }: Bench, cases: Case[]): Promise<{ lines: string[]; plans: string[] }> {
+async function measureCases({ db, config, http, apiKey, storage }: Bench, cases: Case[]): Promise<{ lines: string[]; plans: string[] }> {
   const lines: string[] = [];
   const plans: string[] = [];
   for (const c of cases) {
@@ -297,9 +299,9 @@ async function measureCases({ db, config, http, apiKey }: Bench, cases: Case[]):
       if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     };
-    const firstQuery = await time(() => listLogs(db, config, q), c.rounds);
+    const firstQuery = await time(() => listLogs(db, config, q, storage), c.rounds);
     const firstRequest = await time(get(params), c.rounds);
-    const deepQuery = await time(() => listLogs(db, config, deepQ), c.rounds);
+    const deepQuery = await time(() => listLogs(db, config, deepQ, storage), c.rounds);
     const deepRequest = await time(get(deepParams), c.rounds);
     const pair = (t: { p50: number; p99: number }) => `${ms(t.p50)} / ${ms(t.p99)}`;
     const line = `| ${c.name}${c.rounds ? ' *' : ''} | ${pair(firstQuery)} | ${pair(firstRequest)} | ${deep.page} | ${pair(deepQuery)} | ${pair(deepRequest)} |`;
@@ -370,7 +372,7 @@ async function main() {
     await storeApiKey(db, { key: apiKey, userId: ownerId, workspaceId: ws(0), name: 'bench' });
     const [{ total }] = await db.select({ total: count() }).from(executions).where(sql`${executions.workspaceId} = ${ws(0)}`);
 
-    const bench: Bench = { db, config, http, apiKey };
+    const bench: Bench = { db, config, http, apiKey, storage: app.files.storage };
     const { lines: results, plans } = await measureCases(bench, CASES);
     const { lines: before, plans: beforePlans } = await measureCases(bench, SELECTIVE_CASES);
     for (const statement of CANDIDATE_INDEXES) await rawQuery(db, statement);

@@ -56,6 +56,11 @@ export interface Config {
   maxBlockOutputBytes: number;
   /** Most that all blocks of one run may produce together: bounds its answer, stream, log and webhook. */
   maxRunOutputBytes: number;
+  /**
+   * A value of a log (a block output, a span input, the final output) larger than this as JSON is kept in file storage
+   * instead of the log row (SLUICE_INLINE_VALUE_LIMIT; services/logs/offloaded-values.ts).
+   */
+  inlineValueLimitBytes: number;
   /** Lifetime of signed file download URLs. */
   fileUrlTtlMs: number;
   /** Where uploaded file bytes live (SLUICE_FILES_BACKEND): the data directory, or an S3-compatible bucket. */
@@ -166,6 +171,8 @@ const fields = {
   // At most 256 MB: PostgreSQL keeps no larger jsonb value, and JavaScript strings end not far above.
   SLUICE_MAX_BLOCK_OUTPUT_BYTES: intText(1024, 256 * 1024 * 1024).default(DEFAULT_MAX_BLOCK_OUTPUT_BYTES),
   SLUICE_MAX_RUN_OUTPUT_BYTES: intText(1024, 256 * 1024 * 1024).default(DEFAULT_MAX_RUN_OUTPUT_BYTES),
+  // At least 1 KB (a smaller limit would send ordinary values to storage, a request each); at most the largest jsonb.
+  SLUICE_INLINE_VALUE_LIMIT: intText(1024, 256 * 1024 * 1024).default(64 * 1024),
   SLUICE_SSE_KEEPALIVE_MS: intText(10, 600_000).default(15_000),
   SLUICE_HTTP_SHUTDOWN_GRACE_MS: intText(0, 600_000).default(10_000),
   SLUICE_FILE_URL_TTL_SECONDS: intText(1, 7 * 24 * 3600).default(3600),
@@ -336,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRequestBytes: parseField('SLUICE_MAX_REQUEST_BYTES', fields.SLUICE_MAX_REQUEST_BYTES, env),
     maxBlockOutputBytes: parseField('SLUICE_MAX_BLOCK_OUTPUT_BYTES', fields.SLUICE_MAX_BLOCK_OUTPUT_BYTES, env),
     maxRunOutputBytes: parseField('SLUICE_MAX_RUN_OUTPUT_BYTES', fields.SLUICE_MAX_RUN_OUTPUT_BYTES, env),
+    inlineValueLimitBytes: parseField('SLUICE_INLINE_VALUE_LIMIT', fields.SLUICE_INLINE_VALUE_LIMIT, env),
     sseKeepaliveMs: parseField('SLUICE_SSE_KEEPALIVE_MS', fields.SLUICE_SSE_KEEPALIVE_MS, env),
     httpShutdownGraceMs: parseField('SLUICE_HTTP_SHUTDOWN_GRACE_MS', fields.SLUICE_HTTP_SHUTDOWN_GRACE_MS, env),
     fileUrlTtlMs: parseField('SLUICE_FILE_URL_TTL_SECONDS', fields.SLUICE_FILE_URL_TTL_SECONDS, env) * 1000,

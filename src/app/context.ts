@@ -67,6 +67,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
   const tracing = await startTracing(config.observability);
   let runner: Runner | undefined;
   const replica = config.databaseReadUrl ? openReadReplica(config.databaseReadUrl) : undefined;
+  const storage = await openFileStorage(config.files, config.dataDir, logger);
   const app: AppContext = {
     config,
     db: db.db,
@@ -78,7 +79,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
       dataDir: config.dataDir,
       secret,
       urlTtlMs: config.fileUrlTtlMs,
-      storage: await openFileStorage(config.files, config.dataDir, logger),
+      storage,
     }),
     blockServices: {
       allowPrivateNetwork: config.allowPrivateNetwork,
@@ -98,6 +99,7 @@ export async function createAppContext(config: Config, logger: Logger, database?
       logger,
       onCharged: (ownerId, cost) => usage.add(ownerId, cost),
       onCommitted: (runs) => metrics.recorderBatch(runs),
+      offload: { storage, limit: config.inlineValueLimitBytes },
     }),
     // Cancelling is an editor's (docs/api.md "Members and invites"): a viewer's request is ignored where the run is.
     cancellations: createCancellations(db.changes, (request, workspaceId) =>

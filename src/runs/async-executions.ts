@@ -16,6 +16,9 @@ import { canAccessWorkspace } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
+import type { FileStorage } from '../services/files/storage.js';
+import { restoreFinalOutput } from '../services/logs/offloaded-values.js';
+import { isStoredTrace } from '../services/logs/stored-trace.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
@@ -204,7 +207,7 @@ async function queuedTarget(app: AppContext, payload: ExecutionJobPayload): Prom
     const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
     return target && { target };
   }
-  const original = await loadOriginalRun(app.db, payload.rerun.of);
+  const original = await loadOriginalRun(app.db, app.files.storage, payload.rerun.of);
   if (!original) return undefined;
   // A deployment version is read as any queued run reads it; a manual run's draft only exists as its snapshot.
   let target: RunTarget | undefined;
@@ -241,13 +244,15 @@ function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutio
   };
 }
 
-function resultFromRow(row: typeof executions.$inferSelect): ExecutionJobResult {
+/** `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts). */
+async function resultFromRow(storage: FileStorage, row: typeof executions.$inferSelect): Promise<ExecutionJobResult> {
+  const offloaded = isStoredTrace(row.traceSpans) ? row.traceSpans.offloaded : undefined;
   return {
     executionId: row.executionId,
     success: row.status === 'success',
     ...(row.status === 'cancelled' ? { cancelled: true } : {}),
     ...(PAUSED_STATUSES.includes(row.status) ? { paused: true } : {}),
-    output: row.finalOutput ?? {},
+    output: (await restoreFinalOutput(storage, row.finalOutput, offloaded)) ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
     startTime: row.startedAt.toISOString(),
@@ -272,7 +277,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (job.attempts > 1 && (await settleEarlierAttempt(app, payload.executionId)) === 'finished') {
     // Its run started before (and was closed as interrupted if its worker died mid-run): report it, never run it twice.
     const [row] = await app.db.select().from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
-    if (row) return finished(resultFromRow(row));
+    if (row) return finished(await resultFromRow(app.files.storage, row));
   }
 
   const queued = await queuedTarget(app, payload);
@@ -372,7 +377,7 @@ const STATUS: Record<string, AsyncJobStatus> = {
 };
 
 /** `GET /api/jobs/{taskId}` (docs/api.md 4.6). Another workspace's task is indistinguishable from none. */
-export async function getJobStatus(db: Db, principal: Principal, taskId: string): Promise<JobStatusView> {
+export async function getJobStatus(db: Db, storage: FileStorage, principal: Principal, taskId: string): Promise<JobStatusView> {
   const [row] = await db
     .select()
     .from(jobs)
@@ -387,7 +392,7 @@ export async function getJobStatus(db: Db, principal: Principal, taskId: string)
   if (result?.paused) {
     // The job ended when its run paused; what became of the run since is on its log.
     const [execution] = await db.select().from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
-    if (execution) result = resultFromRow(execution);
+    if (execution) result = await resultFromRow(storage, execution);
     if (execution?.status === 'running') resumed = true;
   }
   const status: AsyncJobStatus = resumed

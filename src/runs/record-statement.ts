@@ -9,6 +9,8 @@ import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
+import { newId } from '../ids.js';
+import type { StoredValues } from '../services/logs/offloaded-values.js';
 import { storeTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
@@ -37,6 +39,11 @@ export interface ExecutionRecord {
   traceSpans: unknown[] | null;
   /** How much of the trace `traceSpans` kept (runs/trace-detail.ts); `full` when not said. */
   traceKept?: KeptTrace;
+  /**
+   * The trace and final output as the row stores them, made before the batch when the log has values too large for
+   * the row (services/logs/offloaded-values.ts), with the files they went to; else the row is made from the above.
+   */
+  stored?: StoredValues;
   files: unknown[] | null;
   error: string | null;
   /** Blocks that reported an error in a run that still succeeded (workflow/block-errors.ts); 0 otherwise. */
@@ -124,8 +131,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
       cost_total: r.costTotal,
       cost: r.cost,
       models: r.models,
-      final_output: r.finalOutput,
-      trace_spans: r.traceSpans && storeTrace(r.traceSpans, r.finalOutput, r.traceKept),
+      final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
+      trace_spans: r.stored ? r.stored.trace : r.traceSpans && storeTrace(r.traceSpans, r.finalOutput, r.traceKept),
       files: r.files,
       error: r.error,
       block_error_count: r.blockErrorCount,
@@ -181,6 +188,26 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         pause = excluded.pause
       where executions.status = 'running'
       returning execution_id)`);
+  }
+  const offloaded = batch.completions.flatMap((r) =>
+    (r.stored?.files ?? []).map((f, i) => ({
+      id: newId('file'),
+      workspace_id: r.workspaceId,
+      execution_id: r.executionId,
+      name: `value-${i}.json`,
+      size: f.bytes,
+      storage_key: f.key,
+    })),
+  );
+  if (offloaded.length > 0) {
+    // The values a log keeps in file storage are recorded as its files, with it and only if it is written: retention
+    // deletes them with it (services/logs/retention.ts).
+    parts.push(sql`offloaded as (
+      insert into files (id, workspace_id, execution_id, name, mime, size, storage_key)
+      select x.id, x.workspace_id, x.execution_id, x.name, 'application/json', x.size, x.storage_key
+      from jsonb_to_recordset(${toJsonText(offloaded)}::jsonb)
+        as x(id text, workspace_id text, execution_id text, name text, size int, storage_key text)
+      where x.execution_id in (select execution_id from done))`);
   }
   if (batch.usage.length > 0) {
     parts.push(sql`charged as (

@@ -7,6 +7,8 @@ import { executions, stateSnapshots } from '../db/schema.js';
 import { blockRegistry } from '../blocks/registry.js';
 import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
+import type { FileStorage } from '../services/files/storage.js';
+import { restoreValues } from '../services/logs/offloaded-values.js';
 import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 import { planRerun } from './rerun-plan.js';
 import type { RerunOf } from './types.js';
@@ -29,7 +31,8 @@ export interface OriginalRun {
   rerunOf: string | null;
 }
 
-export async function loadOriginalRun(db: Db, executionId: string): Promise<OriginalRun | undefined> {
+/** `storage`: where the log's large values are (offloaded-values.ts), fetched back for the replay. */
+export async function loadOriginalRun(db: Db, storage: FileStorage, executionId: string): Promise<OriginalRun | undefined> {
   const [row] = await db
     .select({
       executionId: executions.executionId,
@@ -50,7 +53,8 @@ export async function loadOriginalRun(db: Db, executionId: string): Promise<Orig
     .limit(1);
   if (!row) return undefined;
   const trigger = (TRIGGER_TYPES as readonly string[]).includes(row.trigger) ? (row.trigger as TriggerType) : 'api';
-  const { traceSpans: stored, finalOutput, ...rest } = row;
+  const { traceSpans: kept, finalOutput: keptFinal, ...rest } = row;
+  const { traceSpans: stored, finalOutput } = await restoreValues(storage, { traceSpans: kept, finalOutput: keptFinal });
   const trace = readTrace(stored, finalOutput);
   const traceSpans = trace.spans.length > 0 ? (trace.spans as TraceSpan[]) : null;
   return { ...rest, trigger, traceSpans, traceKept: trace.detail, state: row.state ?? null };

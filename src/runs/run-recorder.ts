@@ -16,7 +16,10 @@ import { rowsOf } from '../db/rows.js';
 import { storableText } from '../db/storable.js';
 import type { Logger } from '../logger.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
+import type { FileStorage } from '../services/files/storage.js';
 import { currentPeriod } from '../services/limits.js';
+import { deleteOffloaded, offloadValues } from '../services/logs/offloaded-values.js';
+import { storeTrace } from '../services/logs/stored-trace.js';
 import {
   recordStatement,
   type DeliveryRecord,
@@ -86,6 +89,11 @@ export interface RunRecorderDeps {
   onCharged(ownerId: string, costUsd: number): void;
   /** Told of each commit that carried completed runs, with their number (the metrics' batch sizes). */
   onCommitted?(runs: number): void;
+  /**
+   * Where values of a log larger than `limit` bytes of JSON go instead of its row (SLUICE_INLINE_VALUE_LIMIT,
+   * services/logs/offloaded-values.ts); without it every value stays in the row.
+   */
+  offload?: { storage: FileStorage; limit: number };
 }
 
 const ENDED_HOW: Partial<Record<ExecutionRecord['status'], string>> = {
@@ -95,7 +103,7 @@ const ENDED_HOW: Partial<Record<ExecutionRecord['status'], string>> = {
 
 const chargeOf = (run: CompletedRun) => run.chargeUsd ?? run.log.costTotal;
 
-export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRecorderDeps): RunRecorder {
+export function createRunRecorder({ db, logger, onCharged, onCommitted, offload }: RunRecorderDeps): RunRecorder {
   const inFlight = new Map<string, StartedRun>();
   const marked = new Set<string>();
   let completions: QueuedCompletion[] = [];
@@ -209,10 +217,34 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
     for (const item of items) await writeBatch([item], []);
   }
 
+  /**
+   * The log as its row will store it: values too large for the row written to file storage first, once per run (not
+   * per attempt at the batch), so the batch statement itself never waits on storage. A log with no large value is
+   * left as it is. When storage refuses a value the log keeps it in the row: larger, but nothing is lost.
+   */
+  async function withOffloadedValues(log: ExecutionRecord): Promise<ExecutionRecord> {
+    if (!offload || !log.traceSpans) return log;
+    let trace;
+    try {
+      trace = storeTrace(log.traceSpans, log.finalOutput, log.traceKept);
+    } catch {
+      return log; // fails again in the batch, which then stores a minimal log saying why
+    }
+    try {
+      const stored = await offloadValues({ storage: offload.storage, executionId: log.executionId, trace, finalOutput: log.finalOutput, limit: offload.limit });
+      return { ...log, stored };
+    } catch (err) {
+      logger.warn({ err, executionId: log.executionId }, 'could not write the large values of a log to file storage; the log keeps them in its row');
+      return { ...log, stored: { trace, finalOutput: log.finalOutput, files: [] } };
+    }
+  }
+
   /** The full log could not be written: store an error log that says so, with its webhooks. */
   async function writeMinimal(item: QueuedCompletion, cause: unknown): Promise<void> {
     const { log } = item.run;
     logger.error({ err: cause, executionId: log.executionId }, 'could not store the full log of a run; storing a minimal one');
+    // Values written for the full log have no row to be found by: not kept.
+    if (offload && log.stored) await deleteOffloaded(offload.storage, log.stored.files);
     const reason = cause instanceof Error ? cause.message.split('\n')[0].slice(0, 300) : 'unknown error';
     const minimal: ExecutionRecord = {
       ...log,
@@ -220,6 +252,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
       level: 'error',
       finalOutput: {},
       traceSpans: [],
+      stored: undefined,
       files: null,
       cost: null,
       blockErrorCount: 0,
@@ -264,6 +297,8 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted }: RunRec
         logger.error({ err, executionId: run.log.executionId }, 'could not prepare completion webhooks of a run');
         deliveries = [];
       }
+      // After the deliveries: their bodies are built from the log as the engine made it.
+      run = { ...run, log: await withOffloadedValues(run.log) };
       return new Promise<StoredAs>((resolve) => {
         completions.push({ run, deliveries, done: resolve });
         void kick();

@@ -80,7 +80,7 @@ export async function prepareRerun(
   },
 ): Promise<RerunCall> {
   const { body } = request;
-  const original = await loadOriginalRun(app.db, request.executionId);
+  const original = await loadOriginalRun(app.db, app.files.storage, request.executionId);
   if (!original || !(await canRunInWorkspace(app, request.principal, original.workspaceId))) throw notFound('Execution');
   // A preview changes nothing; running again repeats what the run did outside, like cancel or resume an editor's act.
   if (!body.dryRun) await requireRunRole(app, request.principal, original.workspaceId, 'editor', 're-run executions');

@@ -73,7 +73,7 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
       const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
       const { db, config } = c.get('app');
       await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
-      const [page, limits] = await Promise.all([listLogs(c.get('app').logsDb, config, query), ownerLimits(c, query.workspaceId)]);
+      const [page, limits] = await Promise.all([listLogs(c.get('app').logsDb, config, query, c.get('app').files.storage), ownerLimits(c, query.workspaceId)]);
       return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
     },
   )
@@ -93,6 +93,6 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
   )
   .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, response: 'LogDetail' }), async (c) => {
     const logId = parseWith(id, c.req.param('logId'), 'log id', 'id');
-    const detail = await getLogDetail(c.get('app').logsDb, c.get('principal'), logId);
+    const detail = await getLogDetail(c.get('app').logsDb, c.get('principal'), logId, c.get('app').files.storage);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });
   });

@@ -9,9 +9,10 @@ import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { cached, topics } from '../cache/app-caches.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
+import { restoreValues } from '../logs/offloaded-values.js';
 import type { OutboxDelivery } from './constants.js';
 import { createDeliveries } from './create-deliveries.js';
-import { completedExecution, completionPayload, needsOwnerLimits, type OwnerLimits } from './payload.js';
+import { completedExecution, completionPayload, levelOf, needsOwnerLimits, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
@@ -38,11 +39,15 @@ async function buildDeliveries(
   execution: ExecutionRow,
   subscriptions: SubscriptionRow[],
 ): Promise<OutboxDelivery[]> {
-  const completed = completedExecution(execution);
   const matching = subscriptions.filter(
-    (s) => s.active && s.levelFilter.includes(completed.level) && s.triggerFilter.includes(completed.trigger),
+    (s) => s.active && s.levelFilter.includes(levelOf(execution)) && s.triggerFilter.includes(execution.trigger),
   );
   if (matching.length === 0) return [];
+  // A row read back (a run closed by someone else) may keep large values in file storage: fetched for the body. A
+  // run's own completion passes the log as the engine made it, with nothing to fetch.
+  const completed = completedExecution(
+    matching.some((s) => s.includeFinalOutput || s.includeTraceSpans) ? ({ ...execution, ...(await restoreValues(app.files.storage, execution, app.logger)) } as ExecutionRow) : execution,
+  );
   const eventId = newId('evt');
   const timestamp = Date.now();
   let owner: OwnerLimits | undefined;

@@ -44,6 +44,9 @@ export interface CompletionPayload {
   links: { log: string; execution: string };
 }
 
+/** The level a completion is announced with (what subscriptions filter on). */
+export const levelOf = (row: Pick<ExecutionRow, 'level' | 'status'>) => row.level ?? (row.status === 'success' ? 'info' : 'error');
+
 export function completedExecution(row: ExecutionRow): CompletedExecution {
   const endedAt = row.endedAt ?? new Date();
   return {
@@ -52,7 +55,7 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     executionId: row.executionId,
     // The payload status is only `success` or `error`: a cancelled run is an error there (the log says `cancelled`).
     status: row.status === 'success' ? 'success' : 'error',
-    level: row.level ?? (row.status === 'success' ? 'info' : 'error'),
+    level: levelOf(row),
     trigger: row.trigger,
     deploymentVersion: row.deploymentVersion,
     blockErrorCount: row.blockErrorCount,

@@ -7,6 +7,8 @@ import { notFound } from '../../errors.js';
 import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import { toFullCost, type FullCost } from '../cost.js';
+import type { FileStorage } from '../files/storage.js';
+import { restoreValues } from './offloaded-values.js';
 import { completedOnly } from './filters.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
@@ -87,7 +89,7 @@ export interface Located<T> {
   value: T;
 }
 
-export async function getLogDetail(db: Db, principal: Principal, logId: string): Promise<Located<LogDetail>> {
+export async function getLogDetail(db: Db, principal: Principal, logId: string, storage: FileStorage): Promise<Located<LogDetail>> {
   const [row] = await db
     .select({ log: executions, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
     .from(executions)
@@ -96,13 +98,17 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
     .limit(1);
   if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Log');
   const { log } = row;
-  // Listed once finished or still going: someone who just asked for a re-run looks for it here.
-  const reruns = await db
+  // Listed once finished or still going: someone who just asked for a re-run looks for it here. Values kept in file
+  // storage are fetched meanwhile (offloaded-values.ts).
+  const [values, reruns] = await Promise.all([
+    restoreValues(storage, log),
+    db
     .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
     .from(executions)
     .where(eq(executions.rerunOf, log.executionId))
     .orderBy(asc(executions.startedAt))
-    .limit(MAX_RERUNS_LISTED);
+    .limit(MAX_RERUNS_LISTED),
+  ]);
   return {
     workspaceId: log.workspaceId,
     value: {
@@ -111,7 +117,7 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string):
       parentExecutionId: log.parentExecutionId,
       workflow: row.workflow,
       // The detail of one log always carries both: there is no list-sized response to keep small.
-      executionData: toExecutionData(log, { traceSpans: true, finalOutput: true }),
+      executionData: toExecutionData(values, { traceSpans: true, finalOutput: true }),
       cost: toFullCost(log.costTotal, log.cost),
       requestId: log.requestId,
       error: log.error,

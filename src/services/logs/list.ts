@@ -4,9 +4,11 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { executions, workflows } from '../../db/schema.js';
 import { toFullCost, type FullCost } from '../cost.js';
+import type { FileStorage } from '../files/storage.js';
 import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
 import { beyond, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
+import { restoreFinalOutput, restoreValues } from './offloaded-values.js';
 import type { LogsQuery } from './params.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
 
@@ -22,7 +24,7 @@ export interface LogPage {
   nextCursor: string | null;
 }
 
-export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'>, q: LogsQuery): Promise<LogPage> {
+export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'>, q: LogsQuery, storage: FileStorage): Promise<LogPage> {
   // See horizon.ts: an ascending walk stops before the earliest run still in flight, so it never has to go back.
   const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q) : null;
   const rows = await logsPageQuery(db, q, horizon);
@@ -30,20 +32,28 @@ export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'
   const page = rows.slice(0, q.limit);
   const summaries = full ? await workflowSummaries(db, page.map((row) => row.workflowId)) : new Map<string, WorkflowSummary>();
   const includeData = q.includeTraceSpans || q.includeFinalOutput;
-  const data = page.map((row): LogListItem => {
+  // Values kept in file storage (offloaded-values.ts) are fetched back, so the page reads as if they were inline.
+  const values = includeData ? await Promise.all(page.map((row) => restoredValues(storage, row))) : [];
+  const data = page.map((row, i): LogListItem => {
     const item: LogListItem = toLogEntry(row);
     if (full) {
       item.workflow = summaries.get(row.workflowId);
       item.cost = toFullCost(row.costTotal, row.cost);
     }
     if (includeData) {
-      item.executionData = toExecutionData(row, { traceSpans: q.includeTraceSpans, finalOutput: q.includeFinalOutput });
+      item.executionData = toExecutionData(values[i], { traceSpans: q.includeTraceSpans, finalOutput: q.includeFinalOutput });
     }
     return item;
   });
 
   const last = page.at(-1);
   return { data, nextCursor: last && hasMore(q, rows.length, horizon) ? encodeCursor(q.order, position(last)) : null };
+}
+
+async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown; offloaded: unknown }) {
+  if (!row.offloaded) return row;
+  if (row.traceSpans !== null) return restoreValues(storage, row);
+  return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row.finalOutput, row.offloaded) };
 }
 
 /**
@@ -83,6 +93,9 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
       traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`,
       // The stored trace refers into the final output (stored-trace.ts), so it comes with the trace too.
       finalOutput: q.includeFinalOutput || q.includeTraceSpans ? executions.finalOutput : sql<unknown>`null`,
+      // Whether values of the log are in file storage, and the final output among them (offloaded-values.ts).
+      offloaded:
+        q.includeFinalOutput || q.includeTraceSpans ? sql<unknown>`${executions.traceSpans} -> 'offloaded'` : sql<unknown>`null`,
     })
     .from(executions)
     .where(and(...where))

@@ -1,5 +1,6 @@
 // Log retention (docs/guarantees.md 5): with SLUICE_LOG_RETENTION_DAYS set, worker maintenance deletes finished run
-// logs older than that, the files stored for those runs, and finished webhook deliveries older than that. What a
+// logs older than that, the files stored for those runs (among them the log values too large for its row, recorded
+// as its files: offloaded-values.ts), and finished webhook deliveries older than that. What a
 // promise still depends on is never deleted: a run still running or waiting for an approval, and a log whose
 // completion webhook is still being delivered (it goes once the delivery has succeeded or given up, and has aged).
 // Agent memories (services/agent-memory.ts) whose last message is older than that go too: they hold conversations

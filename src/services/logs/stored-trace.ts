@@ -12,6 +12,9 @@
 //   user object holding a `$r` or `$l` key is wrapped as `{"$l": object}` (kept as it is, never read as references);
 // - `finalAt: i` says outputs[i] is the row's final output (stored in `final_output`, not again here).
 // - `{"$r": [-1, …path]}` points into the final output.
+// - `offloaded: { final }`: some values were too large for the row and are in file storage (offloaded-values.ts): an
+//   output, a span's `in` or (`final`) the final output column holds `{"$offloaded": key, "bytes": n}` instead. A user
+//   object holding an `$offloaded` key is wrapped with `$l` too, so a marker is never a user's value.
 // References only point at outputs of a lower index or at the final output, so decoding never loops.
 //
 // Values are matched by identity for objects and arrays (a reference resolves to the very object the block
@@ -34,6 +37,8 @@ export interface StoredTrace {
   outputs: unknown[];
   finalAt?: number;
   spans: unknown[];
+  /** Present when values of this log are in file storage (offloaded-values.ts); `final`: the final output too. */
+  offloaded?: { final: boolean };
 }
 
 type Path = Array<string | number>;
@@ -94,7 +99,7 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
     }
     if (!isObject(value)) return value;
     if (Array.isArray(value)) return value.map((item) => encode(item, own));
-    if ('$r' in value || '$l' in value) return { $l: value };
+    if ('$r' in value || '$l' in value || '$offloaded' in value) return { $l: value };
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) out[key] = encode(value[key], own);
     return out;

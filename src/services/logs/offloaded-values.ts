@@ -1,0 +1,224 @@
+// Large values out of the log row (issue 28, docs/operations.md "Large values"). A value of a stored log — a block
+// output (the trigger's output is the run's input), a span's input, the final output — whose JSON is larger than
+// SLUICE_INLINE_VALUE_LIMIT is written to file storage under its execution, and the row keeps
+// `{ "$offloaded": key, "bytes": n }` in its place. Reading a log puts the values back before the trace is decoded,
+// so every answer is the one an inline log gives.
+//
+// Which places hold a marker is said by the stored trace itself (`offloaded`), never guessed from the values: a user's
+// own object with an `$offloaded` key is wrapped like one with `$r` (stored-trace.ts), and a row without the flag is
+// read as it is. What is offloaded is the stored (encoded) form, so references inside it keep working.
+//
+// The files are recorded as rows of `files` with the execution's id, in the statement that writes the log
+// (record-statement.ts): retention then deletes them with their log, row by row or by dropping a month (retention.ts).
+import { randomBytes } from 'node:crypto';
+import { toJsonText } from '../../db/json.js';
+import type { Logger } from '../../logger.js';
+import type { FileStorage } from '../files/storage.js';
+import { isStoredTrace, type StoredTrace } from './stored-trace.js';
+
+export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
+
+/** What the row holds in place of an offloaded value. */
+export interface OffloadMarker {
+  $offloaded: string;
+  bytes: number;
+}
+
+/** A value written to file storage, recorded as a `files` row with the log. */
+export interface OffloadedFile {
+  key: string;
+  bytes: number;
+}
+
+/** A log's trace and final output as the row stores them, and the files written for it. */
+export interface StoredValues {
+  trace: StoredTrace;
+  finalOutput: Record<string, unknown> | null;
+  files: OffloadedFile[];
+}
+
+interface StoredSpan {
+  in?: unknown;
+  children?: StoredSpan[];
+  [key: string]: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Longest JSON text of a number (`-1.7976931348623157e+308`). */
+const MAX_NUMBER_TEXT = 24;
+/** Characters JSON escapes (one character becomes up to six). */
+const ESCAPED = /["\\\u0000-\u001f]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** An upper bound of a string's JSON size in UTF-8 bytes (exact for the usual ASCII text without escapes). */
+function stringBound(text: string): number {
+  if (ESCAPED.test(text)) return text.length * 6 + 2;
+  return (NON_ASCII.test(text) ? text.length * 3 : text.length) + 2;
+}
+
+/**
+ * Whether the JSON of `value` may be larger than `limit` bytes: a walk that adds up an upper bound of its size and
+ * stops as soon as it passes the limit, so the usual small value costs one cheap walk and no serialisation.
+ */
+function mayExceed(value: unknown, limit: number): boolean {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') total += stringBound(item);
+    else if (typeof item === 'number') total += MAX_NUMBER_TEXT;
+    else if (Array.isArray(item)) {
+      total += 2 + item.length;
+      for (const child of item) stack.push(child);
+    } else if (isObject(item)) {
+      total += 2;
+      for (const key of Object.keys(item)) {
+        total += stringBound(key) + 2;
+        stack.push(item[key]);
+      }
+    } else total += 5; // true, false, null (undefined is left out by JSON and counted as if it were not)
+    if (total > limit) return true;
+  }
+  return false;
+}
+
+/** The JSON text of `value` when it is larger than `limit` bytes (what a file holds), else undefined. */
+function oversized(value: unknown, limit: number): Buffer | undefined {
+  if (value === undefined || !mayExceed(value, limit)) return undefined;
+  const bytes = Buffer.from(toJsonText(value), 'utf8');
+  return bytes.length > limit ? bytes : undefined;
+}
+
+/** The prefix of every file of an execution's values. */
+export const valuesPrefix = (executionId: string) => `executions/${executionId}/values/`;
+
+export function isMarker(value: unknown): value is OffloadMarker {
+  return isObject(value) && typeof value.$offloaded === 'string' && typeof value.bytes === 'number';
+}
+
+/**
+ * The row's form of a log's values: every one larger than `limit` written to `storage` and replaced by its marker.
+ * A run with no large value is returned as it is, without a request to storage. Throws when storage refuses a value
+ * (the caller then keeps the log inline); files already written for the log are deleted first.
+ */
+export async function offloadValues(input: {
+  storage: FileStorage;
+  executionId: string;
+  trace: StoredTrace;
+  finalOutput: Record<string, unknown> | null;
+  limit: number;
+}): Promise<StoredValues> {
+  const { storage, executionId, trace, limit } = input;
+  const found: Array<{ bytes: Buffer; place: (marker: OffloadMarker) => void }> = [];
+  const consider = (value: unknown, place: (marker: OffloadMarker) => void) => {
+    const bytes = oversized(value, limit);
+    if (bytes) found.push({ bytes, place });
+  };
+
+  let finalOutput = input.finalOutput;
+  let final = false;
+  consider(finalOutput, (marker) => {
+    finalOutput = marker as unknown as Record<string, unknown>;
+    final = true;
+  });
+  let outputs = trace.outputs; // copied only when one of them goes
+  trace.outputs.forEach((value, i) =>
+    consider(value, (marker) => {
+      if (outputs === trace.outputs) outputs = [...outputs];
+      outputs[i] = marker;
+    }),
+  );
+  // Decided before anything is written: the places are filled only once every file is stored. Spans are copied only
+  // where an input goes, and along the way to it.
+  const spanPlaces = new Map<StoredSpan, StoredSpan>();
+  const collect = (spans: StoredSpan[]) => {
+    for (const span of spans) {
+      if ('in' in span) consider(span.in, (marker) => spanPlaces.set(span, { ...(spanPlaces.get(span) ?? span), in: marker }));
+      if (Array.isArray(span.children)) collect(span.children);
+    }
+  };
+  collect(trace.spans as StoredSpan[]);
+  if (found.length === 0) return { trace, finalOutput, files: [] };
+
+  // Unique per write: a paused run's log is written again when it ends, and must not overwrite files of the first.
+  const batch = randomBytes(4).toString('hex');
+  const pending = found.map((f, i) => ({ ...f, key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
+
+  // All settled before judging: a write still under way when another failed would otherwise be left behind.
+  const results = await Promise.allSettled(pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length)));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    const written = pending.filter((_, i) => results[i].status === 'fulfilled');
+    await deleteOffloaded(storage, written.map(({ key, bytes }) => ({ key, bytes: bytes.length })));
+    throw failed.reason;
+  }
+  for (const { key, bytes, place } of pending) place({ $offloaded: key, bytes: bytes.length });
+  const rebuild = (spans: StoredSpan[]): StoredSpan[] =>
+    spans.map((span) => {
+      const own = spanPlaces.get(span) ?? span;
+      if (!Array.isArray(span.children)) return own;
+      const children = rebuild(span.children);
+      return children.some((child, i) => child !== span.children![i]) ? { ...own, children } : own;
+    });
+  return {
+    trace: { ...trace, outputs, spans: rebuild(trace.spans as StoredSpan[]), offloaded: { final } },
+    finalOutput,
+    files: pending.map(({ key, bytes }) => ({ key, bytes: bytes.length })),
+  };
+}
+
+/** Best effort: the files of a log that was not written after all. */
+export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[]): Promise<void> {
+  await Promise.all(files.map((f) => storage.delete(f.key).catch(() => undefined)));
+}
+
+async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: Logger): Promise<unknown> {
+  const object = await storage.get(marker.$offloaded);
+  if (!object) {
+    // Gone from storage (deleted by hand, or a bucket emptied): the log still opens, showing the marker in its place.
+    logger?.warn({ key: marker.$offloaded }, 'an offloaded value of a log is missing from file storage');
+    return marker;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * A row's trace and final output with every offloaded value fetched back: the same as if they had been stored inline.
+ * Rows without offloaded values come back as they are, with no request to storage. Throws the storage's error (a
+ * 503 FILE_STORAGE_UNAVAILABLE) when it cannot be read.
+ */
+export async function restoreValues<F>(
+  storage: FileStorage,
+  row: { traceSpans: unknown; finalOutput: F },
+  logger?: Logger,
+): Promise<{ traceSpans: unknown; finalOutput: F }> {
+  const stored = row.traceSpans;
+  if (!isStoredTrace(stored) || !stored.offloaded) return row;
+  const fetch = (value: unknown) => (isMarker(value) ? fetchValue(storage, value, logger) : value);
+  const finalOutput = stored.offloaded.final ? ((await fetch(row.finalOutput)) as F) : row.finalOutput;
+  const outputs = await Promise.all(stored.outputs.map(fetch));
+  const restoreSpans = (spans: StoredSpan[]): Promise<StoredSpan[]> =>
+    Promise.all(
+      spans.map(async (span) => {
+        const copy: StoredSpan = { ...span };
+        if ('in' in span && isMarker(span.in)) copy.in = await fetch(span.in);
+        if (Array.isArray(span.children)) copy.children = await restoreSpans(span.children);
+        return copy;
+      }),
+    );
+  const { offloaded: _, ...rest } = stored;
+  const trace: StoredTrace = { ...rest, outputs, spans: await restoreSpans(stored.spans as StoredSpan[]) };
+  return { traceSpans: trace, finalOutput };
+}
+
+/**
+ * The final output alone (a list read without the trace): `offloaded` is the stored trace's `offloaded` key, which
+ * says whether the column holds a marker.
+ */
+export async function restoreFinalOutput<F>(storage: FileStorage, finalOutput: F, offloaded: unknown, logger?: Logger): Promise<F> {
+  const final = isObject(offloaded) && offloaded.final === true;
+  return final && isMarker(finalOutput) ? ((await fetchValue(storage, finalOutput, logger)) as F) : finalOutput;
+}

@@ -1,0 +1,356 @@
+// Large values out of the log row (issue 28, docs/operations.md "Large values"): a value of a log larger than
+// SLUICE_INLINE_VALUE_LIMIT (64 KB by default) goes to file storage under its execution, and every answer — the log
+// detail, the logs list, a completion webhook with the trace and final output, a re-run from a block or whole — is the one an inline log gives. A webhook body is built from the run as the engine made it
+// (never read back from the row), so it is what an inline log answers, and the others are compared with it.
+// Retention deletes the values with their log. The same on the local disk and on S3 (s3rver); on PostgreSQL
+// (TEST_DATABASE_URL) also when retention drops a whole month.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMaintenance } from '../../src/app/maintenance.js';
+import { loadConfig } from '../../src/config.js';
+import { createLocalStorage } from '../../src/services/files/local-storage.js';
+import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
+import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
+import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { executions, files } from '../../src/db/schema.js';
+import { createLogger } from '../../src/logger.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
+import { subscribe } from '../completion-webhooks/support.js';
+import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
+
+const DAY_MS = 24 * 3_600_000;
+const LIMIT = 64 * 1024;
+/** 200 KB of text, made inside the run (the block's config stays small). */
+const BIG_CODE = "return { text: '0123456789abcdef'.repeat(12800) };";
+const BIG_TEXT = '0123456789abcdef'.repeat(12800);
+
+/** start → big (outputs 200 KB) → next (uses it; a small output). */
+const chainState = makeState(
+  [
+    { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'q', type: 'string' }] } },
+    { id: 'big', type: 'function', name: 'Big', config: { code: BIG_CODE } },
+    { id: 'next', type: 'function', name: 'Next', config: { code: 'return { length: <big.result.text>.length, head: <big.result.text>.slice(0, 16), q: <api.q> };' } },
+  ],
+  [
+    ['start', 'big'],
+    ['big', 'next'],
+  ],
+);
+
+/** start → big → echo, whose output holds the 200 KB again: the final output is large too. */
+const echoState = makeState(
+  [
+    { id: 'start', type: 'api_trigger', name: 'API' },
+    { id: 'big', type: 'function', name: 'Big', config: { code: BIG_CODE } },
+    { id: 'echo', type: 'function', name: 'Echo', config: { code: 'return { again: <big.result.text>, length: <big.result.text>.length };' } },
+  ],
+  [
+    ['start', 'big'],
+    ['big', 'echo'],
+  ],
+);
+
+/** start (a large input) → count. */
+const inputState = makeState(
+  [
+    { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'doc', type: 'string' }] } },
+    { id: 'count', type: 'function', name: 'Count', config: { code: 'return { length: <api.doc>.length };' } },
+  ],
+  [['start', 'count']],
+);
+
+/** start → sized, whose output (the final output) is `{"result":{"text":"yyy…"},"stdout":""}`, `n` + 34 bytes of JSON. */
+const sizedState = (n: number) =>
+  makeState([
+    { id: 'start', type: 'api_trigger', name: 'API' },
+    { id: 'sized', type: 'function', name: 'Sized', config: { code: `return { text: 'y'.repeat(${n}) };` } },
+  ], [['start', 'sized']]);
+
+/** start → big → post: sends the text with a mark to an upstream that answers small, so the large value is the input of `post` alone. */
+const postState = (url: string) =>
+  makeState(
+    [
+      { id: 'start', type: 'api_trigger', name: 'API' },
+      { id: 'big', type: 'function', name: 'Big', config: { code: BIG_CODE } },
+      { id: 'post', type: 'api', name: 'Post', config: { url, method: 'POST', body: { text: '<big.result.text>!' } } },
+    ],
+    [
+      ['start', 'big'],
+      ['big', 'post'],
+    ],
+  );
+
+interface Backend {
+  name: string;
+  env(): Record<string, string>;
+  /** The keys of values stored for an execution, as the storage holds them. */
+  stored(t: TestApp, executionId: string): Promise<string[]>;
+  /** Deletes the stored values of an execution behind the app's back. */
+  remove(t: TestApp, executionId: string): Promise<void>;
+  /** Makes the storage refuse to store values; undone by the function returned. */
+  breakStorage(t: TestApp): Promise<() => Promise<void>>;
+}
+
+const localDisk: Backend = {
+  name: 'local disk',
+  env: () => ({}),
+  async stored(t, executionId) {
+    const dir = join(t.config.dataDir, 'files', 'executions', executionId, 'values');
+    return existsSync(dir) ? readdirSync(dir) : [];
+  },
+  async remove(t, executionId) {
+    rmSync(join(t.config.dataDir, 'files', 'executions', executionId), { recursive: true, force: true });
+  },
+  async breakStorage(t) {
+    // A file where the values' directory would go: every write under it fails.
+    const root = join(t.config.dataDir, 'files');
+    mkdirSync(root, { recursive: true });
+    rmSync(join(root, 'executions'), { recursive: true, force: true });
+    writeFileSync(join(root, 'executions'), 'in the way');
+    return async () => rmSync(join(root, 'executions'), { force: true });
+  },
+};
+
+let s3: TestS3Server | undefined;
+const S3_PREFIX = 'sluice/data';
+const onS3: Backend = {
+  name: 'S3',
+  env: () => s3!.env(S3_PREFIX),
+  async stored(_t, executionId) {
+    return (await s3!.keys()).filter((key) => key.startsWith(`${S3_PREFIX}/executions/${executionId}/`));
+  },
+  async remove(_t, executionId) {
+    for (const key of await onS3.stored(_t, executionId)) await s3!.remove(key);
+  },
+  async breakStorage(t) {
+    // Pointed at a bucket that does not exist: S3 refuses every write.
+    const { createS3Storage } = await import('../../src/services/files/s3-storage.js');
+    const broken = createS3Storage({ bucket: 'no-such-bucket', prefix: '', endpoint: s3!.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, checksumCalculation: 'WHEN_REQUIRED' });
+    const storage = t.app.files.storage;
+    const put = storage.put;
+    storage.put = (key, data, size) => broken.put(key, data, size);
+    return async () => {
+      storage.put = put;
+      broken.close?.();
+    };
+  },
+};
+
+describe('SLUICE_INLINE_VALUE_LIMIT', () => {
+  it('defaults to 64 KB, takes a number of bytes, and stops start-up with the variable named when it is not one', () => {
+    expect(loadConfig({}).inlineValueLimitBytes).toBe(LIMIT);
+    expect(loadConfig({ SLUICE_INLINE_VALUE_LIMIT: '16384' }).inlineValueLimitBytes).toBe(16384);
+    for (const bad of ['64KB', '100', '-1', '1.5']) {
+      expect(() => loadConfig({ SLUICE_INLINE_VALUE_LIMIT: bad }), bad).toThrow(/SLUICE_INLINE_VALUE_LIMIT/);
+    }
+  });
+});
+
+describe('the stored form', () => {
+  it('reads a user value shaped like a marker as the value it is, beside values really offloaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-offload-'));
+    try {
+      const storage = createLocalStorage(dir);
+      const lookalike = { $offloaded: 'executions/x/values/y.json', bytes: 6 };
+      await storage.put(lookalike.$offloaded, Buffer.from('"oops"'), 6); // what it would be read as, if taken for a marker
+      const spans = [
+        // A span's input and output are where the row may hold a marker: a user's value of that shape there must not pass for one.
+        { blockId: 'a', type: 'function', duration: 1, input: { ...lookalike }, output: { ...lookalike } },
+        { blockId: 'b', type: 'function', duration: 1, input: {}, output: { result: BIG_TEXT } },
+      ];
+      const finalOutput = { result: { big: `${BIG_TEXT}?` } };
+      const stored = await offloadValues({ storage, executionId: 'exec_1', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT });
+      expect(stored.files).toHaveLength(2);
+      const row = JSON.parse(JSON.stringify({ traceSpans: stored.trace, finalOutput: stored.finalOutput }));
+      const back = await restoreValues(storage, row);
+      expect(back.finalOutput).toEqual(finalOutput);
+      expect(readTrace(back.traceSpans, back.finalOutput).spans).toEqual(spans);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each([localDisk, onS3])('large values out of the log row ($name)', (backend) => {
+  let t: TestApp;
+  let upstream: FakeUpstream;
+  const receiver = 'http://127.0.0.1:9/hook'; // no worker runs here: deliveries stay in the table to be read
+
+  beforeAll(async () => {
+    if (backend === onS3) s3 = await startS3Server();
+    t = await startTestApp({ ...backend.env(), SLUICE_LOG_RETENTION_DAYS: '30' });
+    upstream = await startUpstream((_req, res) => res.end('{"ok":true}'));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+    if (backend === onS3) await s3?.close();
+  });
+
+  async function deploy(state: unknown): Promise<string> {
+    const id = await createAndDeploy(t, state);
+    await subscribe(t, id, { url: receiver, includeFinalOutput: true, includeTraceSpans: true, levelFilter: ['info', 'error'] });
+    return id;
+  }
+  async function execute(workflowId: string, body: unknown = {}) {
+    const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body });
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    return res.body as { executionId: string; output: any };
+  }
+  /** Sizes of what the row holds, as PostgreSQL writes it out. */
+  async function rowSize(executionId: string) {
+    const [row] = await rowsOf<{ trace: number; final: number }>(
+      t.app.db,
+      sql`select length(trace_spans::text)::int as trace, length(final_output::text)::int as final from executions where execution_id = ${executionId}`,
+    );
+    return row;
+  }
+  /** The log detail, the logs list (with both, and with the final output alone) and the webhook body of a run. */
+  async function answersOf(executionId: string) {
+    const detail = await logDetailOf(t, executionId);
+    const list = (q: string) => t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}&${q}`);
+    const both = await list('includeTraceSpans=true&includeFinalOutput=true');
+    const finalOnly = await list('includeFinalOutput=true');
+    const [delivery] = await rowsOf<{ body: string }>(t.app.db, sql`select body from deliveries where execution_id = ${executionId}`);
+    expect(delivery, 'a webhook delivery').toBeDefined();
+    const webhook = JSON.parse(delivery.body).data;
+    expect(detail.executionData.traceSpans).toEqual(webhook.traceSpans);
+    expect(detail.executionData.finalOutput).toEqual(webhook.finalOutput);
+    expect(both.body.data[0].executionData).toEqual({ traceSpans: webhook.traceSpans, finalOutput: webhook.finalOutput });
+    expect(finalOnly.body.data[0].executionData).toEqual({ finalOutput: webhook.finalOutput });
+    return { detail, webhook };
+  }
+  const spanOf = (spans: Array<Record<string, any>>, blockId: string) => spans.find((s) => s.blockId === blockId)!;
+
+  it('keeps a 200 KB block output out of the row; the detail, the list and the webhook carry it whole; a re-run from the next block uses it', async () => {
+    const wf = await deploy(chainState);
+    const run = await execute(wf, { q: 'small' });
+    expect(run.output.result).toEqual({ length: BIG_TEXT.length, head: '0123456789abcdef', q: 'small' });
+
+    // The row holds a marker in place of the output of `big` (the input of `next` refers to it).
+    const size = await rowSize(run.executionId);
+    expect(size.trace).toBeLessThan(4096);
+    expect(size.final).toBeLessThan(1024);
+    const keys = await backend.stored(t, run.executionId);
+    expect(keys).toHaveLength(1);
+
+    const { detail } = await answersOf(run.executionId);
+    expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
+
+    // Re-run from the next block: `big` is not run again, its output comes from the log (so from storage).
+    const rerun = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, { body: { fromBlock: 'next' } });
+    expect(rerun.status, rerun.text.slice(0, 500)).toBe(200);
+    expect(rerun.body).toMatchObject({ success: true, rerunOf: run.executionId, output: run.output });
+  });
+
+  it('keeps a large final output out of the row, and answers with it', async () => {
+    const wf = await deploy(echoState);
+    const run = await execute(wf);
+    expect(run.output.result.again).toBe(BIG_TEXT);
+    const size = await rowSize(run.executionId);
+    expect(size.trace).toBeLessThan(4096);
+    expect(size.final).toBeLessThan(1024);
+    const { detail } = await answersOf(run.executionId);
+    expect(detail.executionData.finalOutput).toEqual(run.output);
+
+    // A value deleted from storage behind Sluice's back: the log still opens, its marker in the value's place.
+    await backend.remove(t, run.executionId);
+    const damaged = await t.request('GET', `/api/v1/logs/${detail.id}`);
+    expect(damaged.status).toBe(200);
+    expect(damaged.body.data.executionData.finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
+  });
+
+  it('keeps a large block input that is no output out of the row', async () => {
+    const wf = await deploy(postState(`${upstream.url}/take`));
+    const run = await execute(wf);
+    expect(upstream.requests.at(-1)!.body.toString()).toContain(`${BIG_TEXT}!`);
+    expect((await rowSize(run.executionId)).trace).toBeLessThan(4096);
+    expect(await backend.stored(t, run.executionId)).toHaveLength(2);
+    const { detail } = await answersOf(run.executionId);
+    expect(JSON.stringify(spanOf(detail.executionData.traceSpans, 'post').input)).toContain(`${BIG_TEXT}!`);
+  });
+
+  it('keeps a large trigger input out of the row; a whole re-run is given it again', async () => {
+    const wf = await deploy(inputState);
+    const doc = 'abc'.repeat(70_000);
+    const run = await execute(wf, { doc });
+    expect(run.output.result).toEqual({ length: doc.length });
+    expect((await rowSize(run.executionId)).trace).toBeLessThan(4096);
+    const { detail } = await answersOf(run.executionId);
+    expect(spanOf(detail.executionData.traceSpans, 'start').output.doc).toBe(doc);
+    const again = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, {});
+    expect(again.status, again.text.slice(0, 500)).toBe(200);
+    expect(again.body.output).toEqual(run.output);
+  });
+
+  it('keeps a value of just the limit in the row, and one byte more out of it', async () => {
+    const at = await execute(await deploy(sizedState(LIMIT - 34)));
+    const over = await execute(await deploy(sizedState(LIMIT - 33)));
+    expect(Buffer.byteLength(JSON.stringify(at.output))).toBe(LIMIT);
+    expect(Buffer.byteLength(JSON.stringify(over.output))).toBe(LIMIT + 1);
+    expect((await rowSize(at.executionId)).final).toBeGreaterThanOrEqual(LIMIT);
+    expect(await backend.stored(t, at.executionId)).toEqual([]);
+    expect((await rowSize(over.executionId)).final).toBeLessThan(1024);
+    expect(await backend.stored(t, over.executionId)).toHaveLength(1);
+    for (const run of [at, over]) expect((await answersOf(run.executionId)).detail.executionData.finalOutput).toEqual(run.output);
+  });
+
+  it('keeps the values in the row when file storage refuses them: the log is whole', async () => {
+    const wf = await deploy(echoState);
+    const restore = await backend.breakStorage(t);
+    let run;
+    try {
+      run = await execute(wf);
+    } finally {
+      await restore();
+    }
+    expect((await rowSize(run.executionId)).final).toBeGreaterThan(BIG_TEXT.length);
+    expect(await backend.stored(t, run.executionId)).toEqual([]);
+    const { detail } = await answersOf(run.executionId);
+    expect(detail.executionData.finalOutput).toEqual(run.output);
+  });
+
+  it('retention deletes the values with their log', async () => {
+    const wf = await deploy(chainState);
+    const old = await execute(wf, { q: 'old' });
+    const recent = await execute(wf, { q: 'recent' });
+    const at = new Date(Date.now() - 40 * DAY_MS);
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    // Its webhook delivered long ago: nothing keeps the log.
+    await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
+    expect(await backend.stored(t, old.executionId)).toHaveLength(1);
+
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: 30 });
+    expect((await t.request('GET', `/api/v1/logs/executions/${old.executionId}`)).status).toBe(404);
+    expect(await backend.stored(t, old.executionId)).toEqual([]);
+    expect(await t.app.db.select().from(files).where(eq(files.executionId, old.executionId))).toEqual([]);
+    expect(await backend.stored(t, recent.executionId)).toHaveLength(1);
+    const detail = await logDetailOf(t, recent.executionId);
+    expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('retention dropping a whole month on PostgreSQL deletes its logs’ values first', async () => {
+    const now = Date.now();
+    const early = new Date(now - 120 * DAY_MS);
+    await ensureExecutionPartitions(t.app.db, early);
+    const month = monthPartition(early);
+    const wf = await deploy(chainState);
+    const old = await execute(wf, { q: 'month' });
+    const at = new Date(month.from.getTime() + DAY_MS);
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
+    expect(await backend.stored(t, old.executionId)).toHaveLength(1);
+
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: 30 }, now);
+    const [gone] = await rowsOf<{ yes: boolean }>(t.app.db, sql`select to_regclass(${month.name}) is null as yes`);
+    expect(gone.yes).toBe(true);
+    expect(await backend.stored(t, old.executionId)).toEqual([]);
+  });
+});

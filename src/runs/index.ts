@@ -15,6 +15,7 @@ export {
   type FlowWait,
   type RunFlow,
 } from './flow-slots.js';
+export { takeStartInBackground, type BackgroundStart } from './flow-background.js';
 export { pruneThrottleStarts, runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
 export { debounceOf, debouncedSyncCall, type RunDebounce } from './flow-debounce.js';
 export {
@@ -41,6 +42,7 @@ export type { ExecutionOutcome, RunExecution, RunExecutionInput } from './types.
 export type { RunOrigin } from './run-observer.js';
 export {
   createExecutionJobHandler,
+  enqueueAsyncExecution,
   EXECUTION_JOB,
   getJobStatus,
   type AsyncJobStatus,

@@ -133,8 +133,12 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
 }
 
 /** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */
-export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<QueuedExecution> {
-  return enqueueAsyncExecution(app, asyncRequest(run));
+export function enqueuePrepared(
+  app: AppContext,
+  run: PreparedRun,
+  options: { notBefore?: Date; throttled?: boolean } = {},
+): Promise<QueuedExecution> {
+  return enqueueAsyncExecution(app, { ...asyncRequest(run), ...options });
 }
 
 /** The job of a prepared run, for a caller that queues many in one transaction (a bulk re-run). */

@@ -31,9 +31,9 @@ import {
   throttledError,
 } from '../runs/index.js';
 import type { WorkflowState } from '../workflow/index.js';
-import { acceptedAnswer, type AsyncAccepted } from './api.js';
 import type { AppContext } from '../services/app-context.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../services/webhook-signature.js';
+import { acceptedAnswer, type AsyncAccepted } from './api.js';
 import { findWebhookPath } from './webhook-paths.js';
 import { parseWebhookBody, webhookHeaders, webhookQuery } from './webhook-request.js';
 import { webhookSecret } from './webhook-secret.js';

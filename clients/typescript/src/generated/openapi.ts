@@ -4674,7 +4674,7 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookAccepted"];
                     };
                 };
-                /** @description The run paused at an approval block */
+                /** @description The run was queued — a call over the throttle, or any call of a debounced workflow, when no response block answers it (docs/api.md 4.11) — or paused at an approval block */
                 202: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4685,7 +4685,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ExecutionPaused"];
+                        "application/json": components["schemas"]["ExecuteAcceptedOrPaused"];
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -4693,7 +4693,7 @@ export interface paths {
                 402: components["responses"]["UsageLimitExceeded"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), or the workflow is debounced and a response block answers its webhook (DEBOUNCED) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];

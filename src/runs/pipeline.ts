@@ -47,6 +47,8 @@ export interface PreparedRun {
   priority?: number;
   /** The deployment's throttle for this run (flow-throttle.ts): a queued run takes its start when a worker starts it. */
   throttle?: RunThrottle;
+  /** A run now that took its throttle start (database clock): its log starts then, so the logs show the rate held. */
+  throttleStartedAt?: Date;
   /** A debounced async call (flow-debounce.ts): queued as its key's burst. Only the execute endpoint sets it. */
   debounce?: RunDebounce;
 }
@@ -128,6 +130,7 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     origin: run.origin,
     rerun: run.rerun,
     ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),
+    ...(run.throttleStartedAt ? { startedAt: run.throttleStartedAt } : {}),
     ...options,
   });
 }

@@ -114,6 +114,7 @@ export async function prepareWebhookCall(app: AppContext, request: WebhookCallRe
       delete queued.flowWait;
       return { mode: 'queued', run: queued, notBefore: new Date(start.freeAt) };
     }
+    return { mode: 'now', run: { ...held, throttleStartedAt: new Date(start.at) } };
   }
   return { mode: 'now', run: held };
 }

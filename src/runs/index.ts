@@ -33,7 +33,7 @@ export {
 // ---- prepare: what runs (a deployment or a draft, and who pays) and with what input
 export { loadDeployedWorkflow, loadDeploymentVersion, type DeployedWorkflow, type RunTarget } from './deployed-workflow.js';
 export { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
-export { activeDeployment, holdFlowSlot, prepareRun, type PreparedRun, type RunOptions } from './pipeline.js';
+export { activeDeployment, holdFlowSlot, holdThrottleStart, prepareRun, takeThrottleStart, type PreparedRun, type RunOptions } from './pipeline.js';
 
 // ---- run now (plain or streaming), or enqueue for a worker
 export { enqueuePrepared, preparedJob, runPrepared } from './pipeline.js';

@@ -17,8 +17,8 @@ import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
-import { runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
-import { runThrottleOf, type RunThrottle } from './flow-throttle.js';
+import { freeSlot, runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
+import { runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
 import type { RunDebounce } from './flow-debounce.js';
 
 export interface PreparedRun {
@@ -102,6 +102,26 @@ export async function holdFlowSlot(
 ): Promise<PreparedRun> {
   if (!run.flow || run.flowWait) return run;
   return { ...run, flowWait: await takeSlotForCall(app, run.flow, run.executionId, requester) };
+}
+
+/**
+ * Takes the throttle start of a run about to go now (it holds its slot already, holdFlowSlot): the run, logged as
+ * starting then; or, over the rate, when the key's next start frees — the slot given back, as the run does not go now.
+ */
+export async function takeThrottleStart(app: AppContext, run: PreparedRun): Promise<{ run: PreparedRun } | { freeAt: number; throttle: RunThrottle }> {
+  if (!run.throttle || run.throttleStartedAt) return { run };
+  const start = await takeStart(app.db, run.throttle, run.executionId);
+  if (start.taken) return { run: { ...run, throttleStartedAt: new Date(start.at) } };
+  if (run.flowWait) await freeSlot(app.db, run.executionId);
+  return { freeAt: start.freeAt, throttle: run.throttle };
+}
+
+/** Like takeThrottleStart, for a caller that waits on the run: over the rate, 429 THROTTLED with Retry-After. */
+export async function holdThrottleStart(app: AppContext, run: PreparedRun): Promise<PreparedRun> {
+  const taken = await takeThrottleStart(app, run);
+  if ('run' in taken) return taken.run;
+  app.metrics.flowRefused(run.target.workflow.id, 'THROTTLED');
+  throw throttledError(taken.throttle, taken.freeAt);
 }
 
 /** Runs now, in this process, under the execution time-out (never longer than the server's bound); holds its flow control slot and frees it when it ends. */

@@ -26,9 +26,8 @@ import {
   runPrepared,
   type StoredResponse,
   syncAnswer,
-  freeSlot,
-  takeStart,
-  throttledError,
+  holdThrottleStart,
+  takeThrottleStart,
 } from '../runs/index.js';
 import type { WorkflowState } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -100,23 +99,15 @@ export async function prepareWebhookCall(app: AppContext, request: WebhookCallRe
   // The sender waits for the answer: like an API call's sync run, it takes its slot (or is refused) before it runs,
   // then a start of its throttle.
   const held = await holdFlowSlot(app, run);
-  if (held.throttle) {
-    const start = await takeStart(app.db, held.throttle, held.executionId);
-    if (!start.taken) {
-      if (held.flowWait) await freeSlot(app.db, held.executionId);
-      if (answeredByRun) {
-        app.metrics.flowRefused(workflowId, 'THROTTLED');
-        throw throttledError(held.throttle, start.freeAt);
-      }
-      // Queued, due when the key's next start frees; the worker takes its slot and start then (async-executions.ts).
-      app.metrics.flowWaited(workflowId, 'throttle');
-      const queued: PreparedRun = { ...held, flowWaits: false };
-      delete queued.flowWait;
-      return { mode: 'queued', run: queued, notBefore: new Date(start.freeAt) };
-    }
-    return { mode: 'now', run: { ...held, throttleStartedAt: new Date(start.at) } };
-  }
-  return { mode: 'now', run: held };
+  if (answeredByRun) return { mode: 'now', run: await holdThrottleStart(app, held) };
+  const start = await takeThrottleStart(app, held);
+  if ('run' in start) return { mode: 'now', run: start.run };
+  // Over the rate: queued, due when the key's next start frees; the worker takes its slot and start then
+  // (async-executions.ts). Its slot went back with the refused start.
+  app.metrics.flowWaited(workflowId, 'throttle');
+  const queued: PreparedRun = { ...held, flowWaits: false };
+  delete queued.flowWait;
+  return { mode: 'queued', run: queued, notBefore: new Date(start.freeAt) };
 }
 
 /** Whether the workflow answers its webhook with a response block's output (the sender waits for the run). */

@@ -164,6 +164,30 @@ describe('throttle and debounce on webhooks', { timeout: 120_000 }, () => {
   });
 });
 
+describe('throttle and debounce on chat', { timeout: 60_000 }, () => {
+  const chatTrigger = { type: 'chat_trigger', config: {} };
+  const chat = (wf: string) => t.request('POST', `/api/chat/${wf}`, { body: { message: 'hi', stream: false } });
+
+  it('a chat message over the rate gets 429 THROTTLED, streaming or not; a debounced workflow’s chat is 409 DEBOUNCED', async () => {
+    const key = `chat-${randomUUID().slice(0, 8)}`;
+    const wf = await createAndDeploy(t, triggered(chatTrigger, { throttle: { limit: 1, periodMs: 60_000 } }, { key }), 'Throttled chat');
+    expect((await chat(wf)).status).toBe(200);
+    const refused = await chat(wf);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('THROTTLED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const streamed = await t.request('POST', `/api/chat/${wf}`, { body: { message: 'hi' } });
+    expect(streamed.status).toBe(429);
+    expect(visitsOf(key)).toHaveLength(1);
+
+    const debounced = await createAndDeploy(t, triggered(chatTrigger, { debounce: { periodMs: 1000 } }, { key: `${key}-d` }), 'Debounced chat');
+    const answer = await chat(debounced);
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('DEBOUNCED');
+    expect(visitsOf(`${key}-d`)).toHaveLength(0);
+  });
+});
+
 describe('throttle and debounce on queue trigger messages (RabbitMQ)', { timeout: 120_000 }, () => {
   let model: amqp.ChannelModel;
   let channel: amqp.Channel;

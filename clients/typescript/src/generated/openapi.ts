@@ -4807,7 +4807,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), a singleton run is in flight (ALREADY_RUNNING), or the workflow is debounced (DEBOUNCED) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];

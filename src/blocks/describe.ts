@@ -24,6 +24,8 @@ export interface BlockTypeView {
     help?: string;
     /** A `credential` field's accepted credential types. */
     credentialTypes?: string[];
+    /** Shown by the editor only when the block's chosen credential is of one of these types (a broker's own fields). */
+    forCredentialTypes?: string[];
     /** Shown by the editor only for some values of the other fields (the API block's body for POST, PUT, PATCH). */
     conditional: boolean;
   }[];
@@ -53,10 +55,11 @@ function describe(form: BlockForm): BlockTypeView {
     description: form.description,
     trigger: blockRegistry[form.type]?.trigger ?? null,
     outputs: [...form.outputs],
-    fields: form.fields.map(({ when, options, credentialTypes, ...field }) => ({
+    fields: form.fields.map(({ when, options, credentialTypes, forCredentialTypes, ...field }) => ({
       ...field,
       ...(options ? { options: [...options] } : {}),
       ...(credentialTypes ? { credentialTypes: [...credentialTypes] } : {}),
+      ...(forCredentialTypes ? { forCredentialTypes: [...forCredentialTypes] } : {}),
       conditional: when !== undefined,
     })),
     defaultConfig: form.defaultConfig(),

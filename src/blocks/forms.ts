@@ -10,8 +10,9 @@ import { MAX_APPROVAL_TIMEOUT_MS, MIN_APPROVAL_TIMEOUT_MS } from '../workflow/li
 
 /**
  * How a field is edited. `workflow`: a select of the workspace's other workflows (the workflow block's `workflowId`);
- * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`); `tools`: the agent
- * block's tool entries (workflow, http, function and mcp), each with its own small form; `credential`: a select of
+ * `inputMap`: key/value rows saved as a record, field name → value (the workflow block's `input`, the publish block's
+ * `headers`); `tools`: the agent block's tool entries (workflow, http, function and mcp), each with its own small
+ * form; `credential`: a select of
  * the workspace's stored credentials of the field's `credentialTypes` (saved as the credential's id). `operation`: a select of the
  * workspace's OpenAPI connectors and their operations (the API block's `operation`); `operationParameters`: one field
  * per parameter of that operation, and its body (the API block's `parameters`).
@@ -47,6 +48,11 @@ export interface FormField<Key extends string = string> {
   credentialTypes?: readonly CredentialType[];
   /** Shown only when this returns true for the current config. */
   when?: (config: Record<string, unknown>) => boolean;
+  /**
+   * Shown only when the block's chosen credential (`credentialId`) is of one of these types, and while none is chosen
+   * or its type is not known (so nothing set is hidden from view). The config itself keeps hidden fields' values.
+   */
+  forCredentialTypes?: readonly CredentialType[];
 }
 
 export interface BlockForm<Key extends string = string> {
@@ -143,11 +149,11 @@ export const queueTriggerForm = form({
   trigger: true,
   fields: [
     { ...credentialField(['amqp', 'mqtt', 'nats'], 'amqp, mqtt or nats'), help: 'An amqp, mqtt or nats credential: the broker follows its type.' },
-    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'With an amqp credential.' },
-    { key: 'topic', label: 'Topic (MQTT)', kind: 'text', placeholder: 'sensors/+/temp', help: 'With an mqtt credential; + and # allowed.' },
-    { key: 'subject', label: 'Subject (NATS)', kind: 'text', placeholder: 'orders.created', help: 'With a nats credential; a JetStream stream must capture it.' },
-    { key: 'stream', label: 'Stream (NATS, optional)', kind: 'text', help: 'By default the stream that captures the subject.' },
-    { key: 'durable', label: 'Durable consumer (NATS, optional)', kind: 'text', help: 'By default sluice-<workflow>-<block>.' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'The queue to consume (declared durable if it does not exist).', forCredentialTypes: ['amqp'] },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text', placeholder: 'sensors/+/temp', help: '+ and # allowed.', forCredentialTypes: ['mqtt'] },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text', placeholder: 'orders.created', help: 'A JetStream stream must capture it.', forCredentialTypes: ['nats'] },
+    { key: 'stream', label: 'Stream (NATS, optional)', kind: 'text', help: 'By default the stream that captures the subject.', forCredentialTypes: ['nats'] },
+    { key: 'durable', label: 'Durable consumer (NATS, optional)', kind: 'text', help: 'By default sluice-<workflow>-<block>.', forCredentialTypes: ['nats'] },
     { key: 'concurrency', label: 'Runs at a time', kind: 'number', placeholder: '4', help: 'Per worker process (RabbitMQ, MQTT); across all of them (NATS).' },
     {
       key: 'redeliverOnError',
@@ -232,15 +238,22 @@ export const publishForm = form({
   fields: [
     { ...credentialField(['amqp', 'mqtt', 'nats'], 'amqp, mqtt or nats'), help: 'An amqp, mqtt or nats credential: the broker follows its type.' },
     { key: 'message', label: 'Message (text or JSON)', kind: 'json' },
-    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'Through the default exchange; or leave empty and give an exchange.' },
-    { key: 'exchange', label: 'Exchange (RabbitMQ)', kind: 'text' },
-    { key: 'routingKey', label: 'Routing key (RabbitMQ)', kind: 'text' },
-    { key: 'persistent', label: 'Persistent (RabbitMQ)', kind: 'select', options: ['true', 'false'] },
-    { key: 'topic', label: 'Topic (MQTT)', kind: 'text' },
-    { key: 'qos', label: 'QoS (MQTT)', kind: 'select', options: ['0', '1'], help: 'With 1 the block waits for the broker’s PUBACK.' },
-    { key: 'retain', label: 'Retain (MQTT)', kind: 'select', options: ['false', 'true'] },
-    { key: 'subject', label: 'Subject (NATS)', kind: 'text' },
-    { key: 'jetstream', label: 'JetStream (NATS)', kind: 'select', options: ['false', 'true'], help: 'Waits for the stream’s ack (stream, seq).' },
+    { key: 'queue', label: 'Queue (RabbitMQ)', kind: 'text', help: 'Through the default exchange; or leave empty and give an exchange.', forCredentialTypes: ['amqp'] },
+    { key: 'exchange', label: 'Exchange (RabbitMQ)', kind: 'text', forCredentialTypes: ['amqp'] },
+    { key: 'routingKey', label: 'Routing key (RabbitMQ)', kind: 'text', forCredentialTypes: ['amqp'] },
+    { key: 'persistent', label: 'Persistent (RabbitMQ)', kind: 'select', options: ['true', 'false'], forCredentialTypes: ['amqp'] },
+    { key: 'topic', label: 'Topic (MQTT)', kind: 'text', forCredentialTypes: ['mqtt'] },
+    { key: 'qos', label: 'QoS (MQTT)', kind: 'select', options: ['0', '1'], help: 'With 1 the block waits for the broker’s PUBACK.', forCredentialTypes: ['mqtt'] },
+    { key: 'retain', label: 'Retain (MQTT)', kind: 'select', options: ['false', 'true'], forCredentialTypes: ['mqtt'] },
+    { key: 'subject', label: 'Subject (NATS)', kind: 'text', forCredentialTypes: ['nats'] },
+    { key: 'jetstream', label: 'JetStream (NATS)', kind: 'select', options: ['false', 'true'], help: 'Waits for the stream’s ack (stream, seq).', forCredentialTypes: ['nats'] },
+    {
+      key: 'headers',
+      label: 'Headers',
+      kind: 'inputMap',
+      placeholder: 'name',
+      help: 'Sent with the message: AMQP headers, MQTT 5 user properties, NATS headers (references allowed).',
+    },
   ],
   outputs: ['accepted', 'broker', 'queue', 'exchange', 'routingKey', 'topic', 'qos', 'subject', 'stream', 'seq', 'error'],
   defaultConfig: () => ({ credentialId: '', message: '' }),

@@ -59,6 +59,8 @@ export interface MqttPublish {
   message: Buffer;
   qos: 0 | 1;
   retain: boolean;
+  /** Sent as MQTT 5 user properties. */
+  headers?: Record<string, string>;
 }
 
 /** Publishes; with QoS 1 the promise settles on the broker's PUBACK (a reason code of 0x80 or more rejects it). */
@@ -70,7 +72,11 @@ export async function publishMqtt(
   signal: AbortSignal,
 ): Promise<{ topic: string; qos: number; messageId?: number }> {
   return useLiveConnection(connections, credential, mqttOpener(credential, policy), (client) => client.connected && !client.disconnecting, async (client) => {
-    const packet = await raceAbort(client.publishAsync(request.topic, request.message, { qos: request.qos, retain: request.retain }), signal);
+    const packet = await raceAbort(client.publishAsync(request.topic, request.message, {
+        qos: request.qos,
+        retain: request.retain,
+        ...(request.headers ? { properties: { userProperties: request.headers } } : {}),
+      }), signal);
     const messageId = (packet as { messageId?: number } | undefined)?.messageId;
     return { topic: request.topic, qos: request.qos, ...(messageId !== undefined ? { messageId } : {}) };
   });

@@ -7,6 +7,7 @@ import { FIELD_KINDS } from '../services/block-types.js';
 import { WORKSPACE_ROLES } from '../services/access.js';
 import { ASSIGNABLE_ROLES } from '../services/workspaces.js';
 import { TRIGGER_TYPES } from '../workflow/index.js';
+import { QUEUED_REASONS } from '../runs/index.js';
 
 const timestamp = z.string().describe('ISO 8601');
 const nullableTimestamp = timestamp.nullable();
@@ -257,6 +258,25 @@ export const cancelAnswer = z.strictObject({
   data: z.strictObject({ executionId: z.string(), status: z.enum(['cancelled', 'cancelling']) }),
 });
 export const resumeAccepted = z.strictObject({ data: z.strictObject({ executionId: z.string(), status: z.literal('resuming') }) });
+export const queuedRunList = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      executionId: z.string(),
+      queuedAt: timestamp,
+      dueAt: timestamp.describe('When it is due: the earliest a worker may claim it'),
+      priority: z.number().int(),
+      place: z.number().int().min(1).describe("1-based place among the workflow's queued runs, in the order a worker claims them"),
+      reason: z
+        .enum(QUEUED_REASONS)
+        .describe(
+          'due: waiting for a worker; concurrency / singleton: its key has no free slot; throttled: its throttle key has no start free until dueAt; ' +
+            'debounced: a debounce burst still taking calls, runs at dueAt; retry: its worker stopped or crashed, it runs again; scheduled: not due until dueAt',
+        ),
+      key: z.string().optional().describe('The flow control key value the reason is about (absent when the setting has no key)'),
+    }),
+  ),
+  total: z.number().int().describe('How many runs of the workflow are queued (the list shows the first `limit`)'),
+});
 export const pausedRunList = z.strictObject({
   data: z.array(
     z.strictObject({
@@ -682,6 +702,10 @@ const blockType = z
         placeholder: z.string().optional(),
         help: z.string().optional(),
         credentialTypes: z.array(z.string()).optional().describe("A `credential` field's accepted credential types"),
+        forCredentialTypes: z
+          .array(z.string())
+          .optional()
+          .describe("Shown by the editor only when the block's chosen credential is of one of these types (a broker's own fields)"),
         conditional: z.boolean().describe('Shown by the editor only for some values of the other fields'),
       }),
     ),
@@ -739,6 +763,7 @@ export const responseSchemas = {
   RerunBatchProgress: rerunBatchProgress,
   CancelAnswer: cancelAnswer,
   PausedRunList: pausedRunList,
+  QueuedRunList: queuedRunList,
   StreamChunk: streamChunk,
   StreamEvent: streamEvent,
   StreamDone: streamDone,

@@ -49,6 +49,7 @@ export {
   type JobStatusView,
   type QueuedExecution,
 } from './async-executions.js';
+export { listQueuedRuns, QUEUED_REASONS, type QueuedReason, type QueuedRun, type QueuedRunList } from './queued-runs.js';
 
 // ---- what the caller is told
 export { doneRecord, EXECUTION_ID_HEADER, pausedAnswer, sseRecord, streamReplayAnswer, syncAnswer } from './answers.js';

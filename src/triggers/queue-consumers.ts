@@ -3,8 +3,8 @@
 // once its run's log is durable, so a crash before that leaves it with the broker, which delivers it again (at least
 // once). Every worker consumes every trigger, and the broker hands each message to one of them: RabbitMQ competing
 // consumers, an MQTT shared subscription, a NATS JetStream durable consumer.
-// The consumers follow deploys and undeploys through the database's change feed (a changed workflow or deployment
-// row looks again at once); a slow poll catches what the feed does not carry (a rotated credential, a gap).
+// The consumers follow deploys, undeploys and rotated credentials through the database's change feed (a changed
+// workflow, deployment or credential row looks again at once); a slow poll catches what the feed may miss (a gap).
 import { setMaxListeners } from 'node:events';
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -371,9 +371,13 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
   return {
     async start() {
       stopped = false;
-      // A deploy, undeploy or activation changes a workflow row (active version) in the same transaction.
+      // A deploy, undeploy or activation changes a workflow row (active version) in the same transaction; a rotated
+      // or deleted credential changes its row's version (drizzle/0024_credentials_change_feed.sql), which is part of
+      // each consumer's key, so the look reopens its consumers with the new data.
       unsubscribe = app.database.changes.subscribe((topic) => {
-        if (topic === ALL_TOPICS || topic.startsWith('workflows:') || topic.startsWith('deployments:')) lookSoon(CHANGE_SETTLE_MS);
+        if (topic === ALL_TOPICS || topic.startsWith('workflows:') || topic.startsWith('deployments:') || topic.startsWith('credentials:')) {
+          lookSoon(CHANGE_SETTLE_MS);
+        }
       });
       await reconcile();
       schedule();

@@ -1,6 +1,7 @@
 // Which field a queue trigger needs follows its credential's type: RabbitMQ consumes a `queue`, MQTT a `topic`, NATS
 // a `subject`. Checked on save (when the credential is one of the workspace's) and on deploy (where it must be), so
 // a trigger whose broker cannot consume its config is a 400 naming the field, not a consumer failing in a worker.
+// The other brokers' fields are ignored by the consumer (src/triggers/queue-consumers.ts) and allowed here.
 import { and, eq, inArray } from 'drizzle-orm';
 import { queueTriggerConfigSchema } from '../blocks/queue-trigger.js';
 import type { Db } from '../db/client.js';
@@ -44,15 +45,13 @@ export async function checkQueueTriggerFields(
       continue;
     }
     const wanted: Field = FIELD_OF[type as keyof typeof FIELD_OF];
-    if (!config[wanted]) problems.push({ path: `${at}.${wanted}`, message: `is required: the ${type} credential consumes a ${BROKER_OF[wanted]} ${wanted}` });
+    if (config[wanted]) continue;
+    problems.push({ path: `${at}.${wanted}`, message: `is required: the ${type} credential consumes a ${BROKER_OF[wanted]} ${wanted}` });
+    // Another broker's field set instead is likely the value meant here. Otherwise such fields are left alone: the
+    // editor hides them and keeps their values, so switching the credential back finds them as they were.
     for (const other of Object.values(FIELD_OF)) {
       if (other !== wanted && config[other]) {
         problems.push({ path: `${at}.${other}`, message: `is for ${BROKER_OF[other]} credentials; this trigger's credential is ${type} (give a ${wanted})` });
-      }
-    }
-    if (type !== 'nats') {
-      for (const natsOnly of ['stream', 'durable'] as const) {
-        if (config[natsOnly]) problems.push({ path: `${at}.${natsOnly}`, message: `is for NATS credentials; this trigger's credential is ${type}` });
       }
     }
   }

@@ -1,9 +1,10 @@
 // The publish block (issue 26) against the real local brokers: RabbitMQ, Mosquitto, NATS with JetStream. Each test
-// publishes through a deployed workflow and reads the message back with a plain client, as a consumer would.
+// publishes through a deployed workflow and reads the message back with a plain client, as a consumer would; the
+// block's `headers` reach it as AMQP headers, MQTT 5 user properties and NATS headers.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect as natsConnect } from '@nats-io/transport-node';
+import { connect as natsConnect, type Msg } from '@nats-io/transport-node';
 import amqp from 'amqplib';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,16 @@ describe('publish block: RabbitMQ', () => {
     expect(second.properties.deliveryMode).toBe(1);
   });
 
+  it('sends the block’s headers, references resolved, as AMQP message headers', async () => {
+    const cred = await credential('amqp', { host: '127.0.0.1', user: 'guest', password: 'guest' });
+    const wf = await publishWorkflow({ credentialId: cred, queue, message: 'with headers', headers: { 'x-tenant': '<start.input.tenant>', 'x-attempt': '<start.input.n>', source: 'sluice' } });
+    const res = await execute(wf, { tenant: 'acme', n: 3 });
+    expect(res.status, res.text).toBe(200);
+    const got = await eventually(async () => (await channel.get(queue, { noAck: true })) || undefined, 5_000, 'the message');
+    expect(got.content.toString()).toBe('with headers');
+    expect(got.properties.headers).toEqual({ 'x-tenant': 'acme', 'x-attempt': '3', source: 'sluice' });
+  });
+
   it('takes the error edge when no queue would get the message, the exchange does not exist, or the login is refused', async () => {
     const cred = await credential('amqp', { host: '127.0.0.1', user: 'guest', password: 'guest' });
     const unroutable = await execute(await publishWorkflow({ credentialId: cred, exchange, routingKey: 'nobody.listens', message: 'x' }));
@@ -156,6 +167,24 @@ describe('publish block: MQTT', () => {
     }
   });
 
+  it('sends the block’s headers as MQTT 5 user properties', async () => {
+    const topic = `sluice/pub-headers/${run}`;
+    const subscriber = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { protocolVersion: 5 });
+    const received: Array<{ payload: string; userProperties: unknown }> = [];
+    subscriber.on('message', (_topic, payload, packet) => received.push({ payload: payload.toString(), userProperties: packet.properties?.userProperties }));
+    await subscriber.subscribeAsync(topic, { qos: 1 });
+    try {
+      const cred = await credential('mqtt', { host: '127.0.0.1', port: 1883 });
+      const wf = await publishWorkflow({ credentialId: cred, topic, qos: '1', message: 'reading', headers: { 'x-tenant': '<start.input.tenant>', unit: 'celsius' } });
+      const res = await execute(wf, { tenant: 'acme' });
+      expect(res.status, res.text).toBe(200);
+      await eventually(() => received.length === 1, 5_000, 'the MQTT message');
+      expect(received[0]).toEqual({ payload: 'reading', userProperties: { 'x-tenant': 'acme', unit: 'celsius' } });
+    } finally {
+      await subscriber.endAsync();
+    }
+  });
+
   it('takes the error edge when the broker cannot be reached', async () => {
     const cred = await credential('mqtt', { host: '127.0.0.1', port: 1 });
     const res = await execute(await publishWorkflow({ credentialId: cred, topic: 'x', message: 'x' }));
@@ -194,6 +223,46 @@ describe('publish block: NATS', () => {
       expect(none.status).toBe(502);
       expect(none.body.handled).toBe(`No JetStream stream captures subject "nostream.${run}"`);
       expect((await t.request('POST', `/api/v1/credentials/${cred}/test`)).body.data.message).toMatch(/NATS .*JetStream/);
+    } finally {
+      await jsm.streams.delete(stream);
+      await nc.close();
+    }
+  });
+});
+
+describe('publish block: NATS headers', () => {
+  it('sends the block’s headers as NATS message headers, on core NATS and to JetStream', async () => {
+    const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+    const subject = `sluice.pubh.${run}`;
+    const stream = `SLUICE_PUBH_${run}`;
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: stream, subjects: [`${subject}.js`] });
+    try {
+      const got: Msg[] = [];
+      const sub = nc.subscribe(subject);
+      void (async () => {
+        for await (const m of sub) got.push(m);
+      })();
+      await nc.flush();
+      const cred = await credential('nats', { host: '127.0.0.1', port: 4222 });
+      const headers = { 'X-Tenant': '<start.input.tenant>', 'X-Attempt': '<start.input.n>' };
+      const core = await execute(await publishWorkflow({ credentialId: cred, subject, message: 'hello', headers }), { tenant: 'acme', n: 2 });
+      expect(core.status, core.text).toBe(200);
+      await eventually(() => got.length === 1, 5_000, 'the NATS message');
+      expect(got[0].string()).toBe('hello');
+      expect(got[0].headers?.get('X-Tenant')).toBe('acme');
+      expect(got[0].headers?.get('X-Attempt')).toBe('2');
+
+      const js = await execute(await publishWorkflow({ credentialId: cred, subject: `${subject}.js`, jetstream: 'true', message: 'stored', headers }), { tenant: 'beta', n: 1 });
+      expect(js.status, js.text).toBe(200);
+      const stored = await jsm.streams.getMessage(stream, { seq: 1 });
+      expect(stored?.header.get('X-Tenant')).toBe('beta');
+
+      // A name NATS cannot carry is the block's error, not a crash.
+      const bad = await execute(await publishWorkflow({ credentialId: cred, subject, message: 'x', headers: { 'bad name:': 'v' } }));
+      expect(bad.status).toBe(502);
+      expect(bad.body.accepted).toBe(false);
+      expect(bad.body.handled).toEqual(expect.any(String));
     } finally {
       await jsm.streams.delete(stream);
       await nc.close();

@@ -239,4 +239,12 @@ describe('queue trigger: config follows the credential type', () => {
     expect(deployed.status).toBe(400);
     expect(deployed.body.details).toEqual([expect.objectContaining({ path: 'state.blocks.q.config.credentialId' })]);
   });
+
+  it('keeps another broker’s fields once the credential’s own field is given (the editor hides them, keeping their values)', async () => {
+    const switched = await t.request('POST', '/api/v1/workflows', {
+      body: { workspaceId: t.workspaceId, name: 'Switched to MQTT', state: consumerState({ credentialId: mqttCredential, topic: 'a/b', queue: 'jobs', subject: 'x.y', durable: 'd' }) },
+    });
+    expect(switched.status, switched.text).toBe(201);
+    expect(switched.body.data.state.blocks.q.config).toMatchObject({ topic: 'a/b', queue: 'jobs', subject: 'x.y', durable: 'd' });
+  });
 });

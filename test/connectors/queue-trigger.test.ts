@@ -149,6 +149,29 @@ describe('queue trigger: RabbitMQ', () => {
     expect((await channel.checkQueue(queue)).messageCount).toBe(1);
   });
 
+  it('follows a rotated credential at once: a wrong password stops the consumer, the right one brings it back', async () => {
+    const rotated = await t.request('POST', '/api/v1/credentials', {
+      body: { workspaceId: t.workspaceId, name: `rabbit-rotated-${randomUUID().slice(0, 6)}`, type: 'amqp', data: { host: '127.0.0.1', user: 'guest', password: 'guest' } },
+    });
+    const queue = newQueue();
+    await channel.assertQueue(queue, { durable: true });
+    const wf = await createAndDeploy(t, consumerState(queue, { credentialId: rotated.body.data.id }), 'Rotated credential');
+    worker.wake();
+    await eventually(async () => (await consumersOf(queue)) === 1 || undefined, 10_000, 'the consumer');
+
+    // No wake from here on: the credential's change alone must reach the consumer (the safety-net poll is 30 s).
+    const wrong = await t.request('PATCH', `/api/v1/credentials/${rotated.body.data.id}`, { body: { data: { password: 'not-the-password' } } });
+    expect(wrong.status, wrong.text).toBe(200);
+    await eventually(async () => (await consumersOf(queue)) === 0 || undefined, 10_000, 'the consumer to stop with the wrong password');
+    channel.sendToQueue(queue, Buffer.from(JSON.stringify({ n: 'while refused' })));
+
+    const right = await t.request('PATCH', `/api/v1/credentials/${rotated.body.data.id}`, { body: { data: { password: 'guest' } } });
+    expect(right.status, right.text).toBe(200);
+    await eventually(async () => (await consumersOf(queue)) === 1 || undefined, 10_000, 'the consumer to come back with the right password');
+    const [log] = await queueLogs(wf, 1);
+    expect(log.finalOutput?.result).toMatchObject({ got: { n: 'while refused' } });
+  });
+
   it('refuses an amqp trigger that names a topic instead of a queue (the field follows the credential type)', async () => {
     const created = await t.request('POST', '/api/v1/workflows', {
       body: { workspaceId: t.workspaceId, name: 'Topic only', state: makeState([{ id: 'q', type: 'queue_trigger', config: { credentialId, topic: 'sensors/#' } }]) },

@@ -94,6 +94,8 @@ describe('documented responses match real ones', () => {
     const queued = await t.request('POST', `/api/workflows/${id}/execute`, { body: { fail: false }, headers: { 'x-execution-mode': 'async' } });
     expect(queued.status).toBe(202);
     conforms('ExecuteAccepted', queued.body);
+    // Listed until a worker claims it (the list may already be empty).
+    conforms('QueuedRunList', (await t.request('GET', `/api/v1/workflows/${id}/queued-runs`)).body);
     const done = await eventually(async () => {
       const job = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
       return job.body.status === 'completed' && job.body;

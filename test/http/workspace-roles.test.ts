@@ -206,6 +206,7 @@ describe('roles on every write route', { timeout: 90_000 }, () => {
       `/api/v1/workflows?workspaceId=${t.workspaceId}`,
       `/api/v1/workflows/${values.workflowId}`,
       `/api/v1/workflows/${values.workflowId}/deployments`,
+      `/api/v1/workflows/${values.workflowId}/queued-runs`,
       `/api/v1/workflows/${values.workflowId}/webhooks`,
       `/api/v1/workflows/${values.workflowId}/memories`,
       `/api/v1/workflows/${values.workflowId}/memories/${values.key}`,

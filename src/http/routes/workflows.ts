@@ -16,6 +16,7 @@ import {
   workflowStatus,
 } from '../../services/workflows.js';
 import { exportWorkflow, importWorkflow } from '../../services/workflow-transfer.js';
+import { listQueuedRuns } from '../../runs/index.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
@@ -52,6 +53,8 @@ const workflowImport = z.strictObject({
     .optional()
     .describe("The document's credential names mapped to credential ids of the workspace; a name not mapped here takes the workspace's credential of the same name and type"),
 });
+/** A page of the queued runs (always from the first: the queue moves too fast for a cursor to mean much). */
+const queuedRunsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) });
 const versionParam = z.coerce.number().int().min(1).max(1_000_000);
 
 function loadWorkflow(c: Context<AppEnv>) {
@@ -123,6 +126,21 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>()
     async (c) => {
       const { document, replacedSecrets } = await exportWorkflow(c.get('app').db, await loadWorkflow(c));
       return c.json({ data: document, replacedSecrets });
+    },
+  )
+  .openapi(
+    operation({
+      method: 'get',
+      path: '/{workflowId}/queued-runs',
+      summary: "The workflow's queued async runs in the order a worker claims them, each with its place and why it waits",
+      query: queuedRunsQuery,
+      response: 'QueuedRunList',
+    }),
+    async (c) => {
+      // Read like the workflow's logs: any member of its workspace; another workspace's workflow is 404.
+      const row = await loadWorkflow(c);
+      const query = readQuery(c, queuedRunsQuery);
+      return c.json(await listQueuedRuns(c.get('app').db, row, { limit: query.limit, now: Date.now() }));
     },
   )
   .openapi(

@@ -184,6 +184,13 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   { method: 'GET', pattern: '/api/v1/workflows/:workflowId', body: 'none', params: { workflowId: 'runnableWorkflow' } },
   { method: 'GET', pattern: '/api/v1/workflows/:workflowId/export', body: 'none', params: { workflowId: 'runnableWorkflow' } },
   {
+    method: 'GET',
+    pattern: '/api/v1/workflows/:workflowId/queued-runs',
+    body: 'none',
+    params: { workflowId: 'runnableWorkflow' },
+    query: () => 'limit=5',
+  },
+  {
     method: 'POST',
     pattern: '/api/v1/workflows/import',
     body: 'json',

@@ -2,7 +2,8 @@
 // time limit, failure handling), which every block type has beside its config.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { readWorkflow } from '../queries';
+import { readWorkflow, useCredentialList } from '../queries';
+import { useWorkspace } from '../session';
 import type { BlockPolicy } from '../types';
 import { INPUT_FIELD_TYPES, type InputField } from '../../../src/blocks/api-trigger.js';
 import { canRetry, normalizeName, POLICY, specOf, type FieldSpec } from './catalog';
@@ -56,6 +57,7 @@ export function ConfigPanel({
   const spec = specOf(node.data.type);
   const config = node.data.config;
   const setConfig = (key: string, value: unknown) => onChange({ config: { ...config, [key]: value } }, key);
+  const credentialType = useChosenCredentialType(spec.fields.some((field) => field.forCredentialTypes) ? config.credentialId : undefined);
   return (
     <div className="config-panel" data-testid="config-panel">
       <div className="panel-title" style={{ borderColor: spec.color }}>
@@ -85,7 +87,7 @@ export function ConfigPanel({
         </label>
       )}
       {spec.fields
-        .filter((field) => !field.when || field.when(config))
+        .filter((field) => (!field.when || field.when(config)) && fitsCredential(field, credentialType))
         .map((field) => (
           <Field
             key={`${node.id}:${field.key}`}
@@ -128,6 +130,28 @@ export function ConfigPanel({
       </div>
     </div>
   );
+}
+
+/**
+ * The type of the credential a block's `credentialId` names, from the workspace's list (the picker's own query);
+ * undefined while none is chosen, the list is loading, or the id is not one of them.
+ */
+function useChosenCredentialType(credentialId: unknown): string | undefined {
+  const { workspace } = useWorkspace();
+  const chosen = typeof credentialId === 'string' && credentialId !== '';
+  const list = useCredentialList(workspace.id);
+  if (!chosen) return undefined;
+  return list.data?.find((c) => c.id === credentialId)?.type;
+}
+
+/**
+ * A field for some brokers only (the queue trigger's queue, topic, subject…) shows when the chosen credential is of
+ * one of its types; with no known credential, every field shows. Hidden fields keep their values in the config:
+ * picking the first credential again finds them as they were.
+ */
+function fitsCredential(field: FieldSpec, credentialType: string | undefined): boolean {
+  if (!field.forCredentialTypes || credentialType === undefined) return true;
+  return (field.forCredentialTypes as readonly string[]).includes(credentialType);
 }
 
 function Field({
@@ -191,7 +215,15 @@ function Field({
       control = <WorkflowSelect label={field.label} value={text} exclude={workflowId} onChange={onChange} />;
       break;
     case 'inputMap':
-      control = <InputMapField label={field.label} value={value} childId={typeof config.workflowId === 'string' ? config.workflowId : ''} onChange={onChange} />;
+      control = (
+        <InputMapField
+          label={field.label}
+          value={value}
+          childId={typeof config.workflowId === 'string' ? config.workflowId : ''}
+          keyPlaceholder={field.placeholder}
+          onChange={onChange}
+        />
+      );
       break;
     case 'tools':
       control = <ToolsField value={value} workflowId={workflowId} onChange={onChange} />;
@@ -343,7 +375,20 @@ const mapValueText = (value: unknown) => (value === undefined || value === null 
  * Format when the field is declared there (`42` for a number field is 42), else kept as the text typed. Rows with
  * no name yet stay in the form and are left out of the record.
  */
-function InputMapField({ label, value, childId, onChange }: { label: string; value: unknown; childId: string; onChange: (value: unknown) => void }) {
+function InputMapField({
+  label,
+  value,
+  childId,
+  keyPlaceholder = 'field',
+  onChange,
+}: {
+  label: string;
+  value: unknown;
+  /** The workflow block's child, whose Input Format names and types the fields; '' for other blocks. */
+  childId: string;
+  keyPlaceholder?: string;
+  onChange: (value: unknown) => void;
+}) {
   const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const [rows, setRows] = useState<InputRow[]>(() => Object.entries(record).map(([key, v]) => ({ key, text: mapValueText(v) })));
   const fields = useChildInputFormat(childId);
@@ -368,7 +413,7 @@ function InputMapField({ label, value, childId, onChange }: { label: string; val
         <div className="kv-row" key={index}>
           <input
             aria-label={`${label} field ${index + 1}`}
-            placeholder="field"
+            placeholder={keyPlaceholder}
             list={fields ? listId : undefined}
             value={row.key}
             onChange={(e) => set(index, { key: e.target.value })}

@@ -1,11 +1,13 @@
 // The runs of one workflow (the Executions tab): newest first, filtered by outcome, each with its log and "Open in
-// editor", which shows that run's block statuses, outputs and errors on the canvas (editor/past-run.ts).
+// editor", which shows that run's block statuses, outputs and errors on the canvas (editor/past-run.ts). Above them,
+// while any wait, the runs still queued (QueuedRuns.tsx).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answer, api } from '../api';
 import { Badge, formatDuration, formatTime, OutcomeBadge, QueryView, Table } from '../components/ui';
 import { Link } from '../router';
 import { versionLabel } from './Logs';
+import { QueuedRuns } from './QueuedRuns';
 import { RerunActions } from './Rerun';
 
 const PAGE = 50;
@@ -47,6 +49,7 @@ export function ExecutionsTab({ workflowId, workspaceId }: { workflowId: string;
           All of them in Logs
         </Link>
       </div>
+      <QueuedRuns workflowId={workflowId} workspaceId={workspaceId} />
       <QueryView query={runs} what="executions" retry empty="No runs of this workflow yet (or none with this outcome).">
         {(list) => (
           <Table columns={['Started', 'Outcome', 'Trigger', 'Version', 'Duration', 'Execution', '']}>

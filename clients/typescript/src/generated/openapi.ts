@@ -1753,6 +1753,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflowId}/queued-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's queued async runs in the order a worker claims them, each with its place and why it waits */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["QueuedRunList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description Any other error (500 INTERNAL_ERROR) */
+                default: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/{workflowId}/deploy": {
         parameters: {
             query?: never;
@@ -4991,6 +5046,8 @@ export interface components {
                 help?: string;
                 /** @description A `credential` field's accepted credential types */
                 credentialTypes?: string[];
+                /** @description Shown by the editor only when the block's chosen credential is of one of these types (a broker's own fields) */
+                forCredentialTypes?: string[];
                 /** @description Shown by the editor only for some values of the other fields */
                 conditional: boolean;
             }[];
@@ -5452,6 +5509,27 @@ export interface components {
                     arguments: unknown;
                 };
             }[];
+        };
+        QueuedRunList: {
+            data: {
+                executionId: string;
+                /** @description ISO 8601 */
+                queuedAt: string;
+                /** @description When it is due: the earliest a worker may claim it */
+                dueAt: string;
+                priority: number;
+                /** @description 1-based place among the workflow's queued runs, in the order a worker claims them */
+                place: number;
+                /**
+                 * @description due: waiting for a worker; concurrency / singleton: its key has no free slot; throttled: its throttle key has no start free until dueAt; debounced: a debounce burst still taking calls, runs at dueAt; retry: its worker stopped or crashed, it runs again; scheduled: not due until dueAt
+                 * @enum {string}
+                 */
+                reason: "due" | "concurrency" | "singleton" | "throttled" | "debounced" | "retry" | "scheduled";
+                /** @description The flow control key value the reason is about (absent when the setting has no key) */
+                key?: string;
+            }[];
+            /** @description How many runs of the workflow are queued (the list shows the first `limit`) */
+            total: number;
         };
         /** @description An SSE chunk record */
         StreamChunk: {

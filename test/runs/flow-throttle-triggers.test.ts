@@ -70,7 +70,7 @@ describe('throttle and debounce on webhooks', { timeout: 120_000 }, () => {
 
   it('throttle: calls over the rate are answered 202 and run later; no period holds more starts than the limit', async () => {
     const path = `thr-${randomUUID().slice(0, 8)}`;
-    const periodMs = 1500;
+    const periodMs = 3000;
     const customer = `w-${path}`;
     const wf = await createAndDeploy(t, triggered({ type: 'webhook_trigger', config: { path } }, { throttle: { limit: 2, periodMs, key: '<t.body.customer>' } }), 'Throttled hook');
     await startWorker();

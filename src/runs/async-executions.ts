@@ -56,6 +56,10 @@ export interface AsyncExecutionRequest {
   throttle?: RunThrottle;
   /** Debounce (flow-debounce.ts): the run joins its key's queued burst, if there is one. */
   debounce?: RunDebounce;
+  /** Not due before this (a throttled webhook call: when its key's next start frees). */
+  notBefore?: Date;
+  /** The throttle already held the run back (the log's reason; counted as a wait once). */
+  throttled?: boolean;
 }
 
 /** A queued re-run: the execution it repeats, from which block, and the state it runs (by snapshot hash). */
@@ -178,7 +182,7 @@ export async function enqueueAsyncExecution(app: AppContext, request: AsyncExecu
 /** The job an async execution is, for a caller that queues it in a transaction of its own (a bulk re-run). */
 export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { id: string; createdAt: Date } {
   const createdAt = new Date();
-  const { origin, debounce, ...fields } = request;
+  const { origin, debounce, notBefore, ...fields } = request;
   const payload: ExecutionJobPayload = {
     ...fields,
     ...(debounce ? { debounced: true } : {}),
@@ -189,7 +193,7 @@ export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { i
     id: newId('job'),
     kind: EXECUTION_JOB,
     payload,
-    runAt: createdAt,
+    runAt: notBefore && notBefore > createdAt ? notBefore : createdAt,
     createdAt,
     tenant: request.workspaceId,
     ...(request.priority !== undefined ? { priority: request.priority } : {}),

@@ -15,6 +15,7 @@ export {
   type FlowWait,
   type RunFlow,
 } from './flow-slots.js';
+export { takeStartInBackground, type BackgroundStart } from './flow-background.js';
 export { pruneThrottleStarts, runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
 export { debounceOf, debouncedSyncCall, type RunDebounce } from './flow-debounce.js';
 export {
@@ -32,7 +33,7 @@ export {
 // ---- prepare: what runs (a deployment or a draft, and who pays) and with what input
 export { loadDeployedWorkflow, loadDeploymentVersion, type DeployedWorkflow, type RunTarget } from './deployed-workflow.js';
 export { checkApiInput, findApiTrigger, inputFormatOf, withDeclaredFields } from './trigger-input.js';
-export { activeDeployment, holdFlowSlot, prepareRun, type PreparedRun, type RunOptions } from './pipeline.js';
+export { activeDeployment, holdFlowSlot, holdThrottleStart, prepareRun, takeThrottleStart, type PreparedRun, type RunOptions } from './pipeline.js';
 
 // ---- run now (plain or streaming), or enqueue for a worker
 export { enqueuePrepared, preparedJob, runPrepared } from './pipeline.js';
@@ -41,6 +42,7 @@ export type { ExecutionOutcome, RunExecution, RunExecutionInput } from './types.
 export type { RunOrigin } from './run-observer.js';
 export {
   createExecutionJobHandler,
+  enqueueAsyncExecution,
   EXECUTION_JOB,
   getJobStatus,
   type AsyncJobStatus,

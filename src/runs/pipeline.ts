@@ -17,8 +17,8 @@ import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RerunOf } from './types.js';
 import type { RunOrigin } from './run-observer.js';
-import { runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
-import { runThrottleOf, type RunThrottle } from './flow-throttle.js';
+import { freeSlot, runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
+import { runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
 import type { RunDebounce } from './flow-debounce.js';
 
 export interface PreparedRun {
@@ -47,6 +47,8 @@ export interface PreparedRun {
   priority?: number;
   /** The deployment's throttle for this run (flow-throttle.ts): a queued run takes its start when a worker starts it. */
   throttle?: RunThrottle;
+  /** A run now that took its throttle start (database clock): its log starts then, so the logs show the rate held. */
+  throttleStartedAt?: Date;
   /** A debounced async call (flow-debounce.ts): queued as its key's burst. Only the execute endpoint sets it. */
   debounce?: RunDebounce;
 }
@@ -102,6 +104,26 @@ export async function holdFlowSlot(
   return { ...run, flowWait: await takeSlotForCall(app, run.flow, run.executionId, requester) };
 }
 
+/**
+ * Takes the throttle start of a run about to go now (it holds its slot already, holdFlowSlot): the run, logged as
+ * starting then; or, over the rate, when the key's next start frees — the slot given back, as the run does not go now.
+ */
+export async function takeThrottleStart(app: AppContext, run: PreparedRun): Promise<{ run: PreparedRun } | { freeAt: number; throttle: RunThrottle }> {
+  if (!run.throttle || run.throttleStartedAt) return { run };
+  const start = await takeStart(app.db, run.throttle, run.executionId);
+  if (start.taken) return { run: { ...run, throttleStartedAt: new Date(start.at) } };
+  if (run.flowWait) await freeSlot(app.db, run.executionId);
+  return { freeAt: start.freeAt, throttle: run.throttle };
+}
+
+/** Like takeThrottleStart, for a caller that waits on the run: over the rate, 429 THROTTLED with Retry-After. */
+export async function holdThrottleStart(app: AppContext, run: PreparedRun): Promise<PreparedRun> {
+  const taken = await takeThrottleStart(app, run);
+  if ('run' in taken) return taken.run;
+  app.metrics.flowRefused(run.target.workflow.id, 'THROTTLED');
+  throw throttledError(taken.throttle, taken.freeAt);
+}
+
 /** Runs now, in this process, under the execution time-out (never longer than the server's bound); holds its flow control slot and frees it when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
   // A trigger that did not take the slot while preparing still obeys the limit (its refusal may come inside a stream).
@@ -128,13 +150,18 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     origin: run.origin,
     rerun: run.rerun,
     ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),
+    ...(run.throttleStartedAt ? { startedAt: run.throttleStartedAt } : {}),
     ...options,
   });
 }
 
 /** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */
-export function enqueuePrepared(app: AppContext, run: PreparedRun): Promise<QueuedExecution> {
-  return enqueueAsyncExecution(app, asyncRequest(run));
+export function enqueuePrepared(
+  app: AppContext,
+  run: PreparedRun,
+  options: { notBefore?: Date; throttled?: boolean } = {},
+): Promise<QueuedExecution> {
+  return enqueueAsyncExecution(app, { ...asyncRequest(run), ...options });
 }
 
 /** The job of a prepared run, for a caller that queues many in one transaction (a bulk re-run). */

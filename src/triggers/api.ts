@@ -152,6 +152,7 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
   const requester = { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId };
   let flowWait: FlowWait | undefined;
   let flowWaits = false;
+  let throttleStartedAt: Date | undefined;
   try {
     if (flow) {
       if (mode === 'async') flowWaits = (await admitQueuedRun(app, flow, requester)).waits;
@@ -164,6 +165,7 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
         app.metrics.flowRefused(target.workflow.id, 'THROTTLED');
         throw throttledError(throttle, start.freeAt);
       }
+      throttleStartedAt = new Date(start.at);
     }
   } catch (err) {
     if (key !== undefined) await releaseIdempotencyKey(app.db, { workflowId: target.workflow.id, key });
@@ -201,6 +203,7 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
     ...(flowWait ? { flowWait } : {}),
     ...(priority !== undefined ? { priority } : {}),
     ...(throttle ? { throttle } : {}),
+    ...(throttleStartedAt ? { throttleStartedAt } : {}),
     ...(debounce ? { debounce } : {}),
   });
   return { mode, run, selection, idempotencyKey: key, ...(mode === 'stream' && control.streamEvents ? { streamEvents: true } : {}) };

@@ -13,7 +13,9 @@ import {
   type ExecutionOutcome,
   loadDeployedWorkflow,
   type PreparedRun,
+  debouncedSyncCall,
   holdFlowSlot,
+  holdThrottleStart,
   prepareRun,
   type RunOrigin,
   runPrepared,
@@ -61,6 +63,11 @@ export async function prepareChatCall(
   const target = activeDeployment(deployed, 'chat with it');
   if (!hasChatTrigger(target.state)) throw notFound('Chat trigger in the active deployment of this workflow');
 
+  // A chat waits for the answer to its own message, which a debounce burst would replace (like a sync call).
+  if (target.state.flowControl?.debounce) {
+    app.metrics.flowRefused(target.workflow.id, 'DEBOUNCED');
+    throw debouncedSyncCall();
+  }
   const { headers } = await admitRun(app, target.owner, { rateBucket: 'sync' });
   const body = await request.readBody();
   const selection = body.selectedOutputs ? parseSelectedOutputs(target.state, body.selectedOutputs) : defaultSelection(target.state);
@@ -74,9 +81,10 @@ export async function prepareChatCall(
     admissionHeaders: { ...headers, [CONVERSATION_ID_HEADER]: conversationId },
     origin: request.origin,
   });
-  // Flow control before any stream starts, so a refusal is a plain JSON answer.
+  // Flow control before any stream starts, so a refusal is a plain JSON answer: the slot, then the throttle's start.
   const caller = request.caller && { userId: request.caller.userId, keyWorkspaceId: request.caller.keyWorkspaceId };
-  return { run: await holdFlowSlot(app, run, caller), stream: body.stream !== false, selection, conversationId };
+  const held = await holdThrottleStart(app, await holdFlowSlot(app, run, caller));
+  return { run: held, stream: body.stream !== false, selection, conversationId };
 }
 
 export function runChatCall(

@@ -20,7 +20,23 @@ import type { HeldSlot } from '../db/client.js';
 import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { credentials, deployments, workflows } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { type FlowWait, loadDeploymentVersion, runExecution, runFlowOf, runHoldingSlot, takeSlotInBackground } from '../runs/index.js';
+import {
+  admitQueuedRun,
+  debounceOf,
+  enqueueAsyncExecution,
+  type FlowWait,
+  loadDeploymentVersion,
+  type RunDebounce,
+  runExecution,
+  type RunFlow,
+  runFlowOf,
+  runHoldingSlot,
+  type RunTarget,
+  type RunThrottle,
+  runThrottleOf,
+  takeStartInBackground,
+} from '../runs/index.js';
+import { AppError } from '../errors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import type { AppContext } from '../services/app-context.js';
 import { runTimeLimitMs, type WorkflowState } from '../workflow/index.js';
@@ -102,25 +118,76 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
 
   const policy = () => ({ allowPrivateNetwork: app.blockServices.allowPrivateNetwork, allowedHosts: app.blockServices.allowedHosts });
 
+  /**
+   * A message of a debounced workflow: folded into its key's queued burst — the job takes this message as its input —
+   * and acknowledged once that job is stored. The job, not the message, is then the durable record of the run (a
+   * worker runs it, on any process, even after this one dies), so the message is acknowledged when it is collapsed,
+   * not when the run ends: holding every message of a burst until its run's log is stored would cap a burst at the
+   * trigger's prefetch (the broker sends no more until one is acknowledged), splitting it into runs of `concurrency`
+   * messages. A crash between storing and acknowledging redelivers the message, which joins the burst again (or starts
+   * the next one): at least once, as ever. A debounced run's failure is not redelivered (`redeliverOnError`): its
+   * messages were acknowledged when they joined the burst.
+   */
+  async function debounceMessage(
+    spec: QueueTriggerSpec,
+    target: RunTarget,
+    run: { input: Record<string, unknown>; executionId: string; flow?: RunFlow; throttle?: RunThrottle; debounce: RunDebounce },
+  ): Promise<Settlement> {
+    const { flow } = run;
+    let waits = false;
+    if (flow) {
+      try {
+        waits = (await admitQueuedRun(app, flow, { userId: target.owner.id, keyWorkspaceId: null })).waits;
+      } catch (err) {
+        // reject, or a singleton's skip, with the key full: acknowledged without a run, like an undebounced message.
+        if (!(err instanceof AppError)) throw err;
+        app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, code: err.code }, 'queue message not run: flow control refused it');
+        return 'ack';
+      }
+    }
+    await enqueueAsyncExecution(app, {
+      workflowId: spec.workflowId,
+      workspaceId: spec.workspaceId,
+      deploymentVersion: spec.deploymentVersion,
+      input: run.input,
+      trigger: 'queue',
+      triggerBlockId: spec.blockId,
+      executionId: run.executionId,
+      ...(flow ? { flow: { ...flow, waits } } : {}),
+      ...(target.state.flowControl?.priority !== undefined ? { priority: target.state.flowControl.priority } : {}),
+      ...(run.throttle ? { throttle: run.throttle } : {}),
+      debounce: run.debounce,
+    });
+    return 'ack';
+  }
+
   async function handle(spec: QueueTriggerSpec, runs: AbortController, message: QueueMessage): Promise<Settlement> {
     const target = await loadDeploymentVersion(app, spec.workflowId, spec.deploymentVersion);
     // Undeployed meanwhile: the message stays with the broker for whoever consumes the queue next.
     if (!target) return 'requeue';
     const input = { body: message.body, headers: message.headers, properties: message.properties };
     const executionId = newId('exec');
-    // Flow control (runs/flow-slots.ts): the message waits, unacknowledged, for a slot of its key (the broker holds
-    // the rest back once the prefetch is used up); a message the workflow refuses over its limit (reject, a
-    // singleton's skip) is acknowledged without a run, as the broker would hand it straight back otherwise.
     const flow = runFlowOf(spec.workflowId, target.state, input);
+    const throttle = runThrottleOf(spec.workflowId, target.state, input);
+    // Debounce (runs/flow-debounce.ts): the message joins its key's burst, a queued job (async-executions.ts) that
+    // runs once with the burst's last message; it is acknowledged once that job holds it (see debounceMessage).
+    const debounce = debounceOf(spec.workflowId, target.state, input);
+    if (debounce) return debounceMessage(spec, target, { input, executionId, flow, throttle, debounce });
+    // Flow control (runs/flow-background.ts): the message waits, unacknowledged, for a slot of its key and then a
+    // start of its throttle (the broker holds the rest back once the prefetch is used up); a message the workflow
+    // refuses over its concurrency limit (reject, a singleton's skip) is acknowledged without a run, as the broker
+    // would hand it straight back otherwise. The throttle only delays a message, never drops it.
     let flowWait: FlowWait | undefined;
-    if (flow) {
-      const slot = await takeSlotInBackground(app, flow, executionId, target.owner, runs.signal);
-      if ('refused' in slot) {
-        app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, code: slot.refused }, 'queue message not run: flow control refused it');
+    let startedAt: Date | undefined;
+    if (flow || throttle) {
+      const start = await takeStartInBackground(app, { flow, throttle, refuseThrottled: false }, executionId, target.owner, runs.signal);
+      if ('refused' in start) {
+        app.logger.warn({ workflowId: spec.workflowId, blockId: spec.blockId, code: start.refused }, 'queue message not run: flow control refused it');
         return 'ack';
       }
-      if ('stopped' in slot) return 'requeue';
-      flowWait = slot.taken;
+      if ('stopped' in start) return 'requeue';
+      flowWait = start.taken;
+      startedAt = start.startedAt;
     }
     const run = () =>
       runExecution(app, {
@@ -133,9 +200,11 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
         timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
         canPark: true,
         markBeforeStart: true,
-        ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
+        ...(startedAt ? { startedAt } : {}),
+        ...(flowWait ? { flowWait } : {}),
+        ...(flow ? { holdsFlowSlot: true } : {}),
       });
-    const outcome = flowWait ? await runHoldingSlot(app, executionId, run) : await run();
+    const outcome = flow ? await runHoldingSlot(app, executionId, run) : await run();
     // Not logged at all: only a redelivery can still give this message its run.
     if (outcome.stored === 'none') return 'requeue';
     // A run that paused (an approval, a long wait) goes on without the message: it is not a failure to redeliver.

@@ -14,8 +14,9 @@ import {
   runExecution,
   runFlowOf,
   runHoldingSlot,
+  runThrottleOf,
   settleEarlierAttempt,
-  takeSlotInBackground,
+  takeStartInBackground,
 } from '../runs/index.js';
 import { runTimeLimitMs } from '../workflow/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
@@ -27,6 +28,12 @@ const tickPayload = z.object({
   fireAt: z.number().int(),
   executionId: z.string(),
 }) satisfies z.ZodType<TickPayload>;
+
+const REFUSALS = {
+  ALREADY_RUNNING: 'a run for the key is in flight',
+  CONCURRENCY_LIMIT: 'the concurrency limit is reached',
+  THROTTLED: 'the throttle has no start free',
+} as const;
 
 const skipped = (reason: string): JobResult => ({ outcome: { type: 'complete', result: { skipped: reason } } });
 
@@ -72,16 +79,22 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
     return skipped('usage limit reached');
   }
   const input = { firedAt: new Date(tick.fireAt).toISOString() };
-  // Flow control (runs/flow-slots.ts): the tick waits, claimed, for a slot of its key — or is skipped when the
-  // workflow refuses runs over its limit (reject; a singleton's skip: the usual "never overlap" of a schedule).
+  // Flow control (runs/flow-background.ts): the tick waits, claimed, for a slot of its key and then for a start of its
+  // throttle — or is skipped when the workflow refuses runs over its limit (reject; a singleton's skip: the usual
+  // "never overlap" of a schedule), the same rule over the throttle's rate. Debounce does not apply to ticks: a
+  // schedule's ticks are its cron's, never a burst.
   const flow = runFlowOf(tick.workflowId, target.state, input);
+  const throttle = runThrottleOf(tick.workflowId, target.state, input);
   let flowWait: FlowWait | undefined;
-  if (flow) {
-    const slot = await takeSlotInBackground(app, flow, tick.executionId, target.owner, context.signal);
-    if ('refused' in slot) return skipped(`flow control: ${slot.refused === 'ALREADY_RUNNING' ? 'a run for the key is in flight' : 'the concurrency limit is reached'}`);
+  let startedAt: Date | undefined;
+  if (flow || throttle) {
+    const refuseThrottled = flow?.mode === 'reject' || flow?.mode === 'skip';
+    const start = await takeStartInBackground(app, { flow, throttle, refuseThrottled }, tick.executionId, target.owner, context.signal);
+    if ('refused' in start) return skipped(`flow control: ${REFUSALS[start.refused]}`);
     // Stopped while waiting: tried again (as a second attempt, which finds the schedule already moved past this tick).
-    if ('stopped' in slot) return { outcome: { type: 'retry', runAt: context.clock.now(), error: 'stopped while waiting for a flow control slot' } };
-    flowWait = slot.taken;
+    if ('stopped' in start) return { outcome: { type: 'retry', runAt: context.clock.now(), error: 'stopped while waiting for flow control' } };
+    flowWait = start.taken;
+    startedAt = start.startedAt;
   }
   const run = () =>
     runExecution(app, {
@@ -94,9 +107,11 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
       timeoutMs: runTimeLimitMs(target.state.flowControl, app.config.executionTimeoutMs, false),
       canPark: true,
       markBeforeStart: true,
-      ...(flowWait ? { flowWait, holdsFlowSlot: true } : {}),
+      ...(startedAt ? { startedAt } : {}),
+      ...(flowWait ? { flowWait } : {}),
+      ...(flow ? { holdsFlowSlot: true } : {}),
     });
-  const outcome = flowWait ? await runHoldingSlot(app, tick.executionId, run) : await run();
+  const outcome = flow ? await runHoldingSlot(app, tick.executionId, run) : await run();
   return { outcome: { type: 'complete', result: { executionId: outcome.executionId, success: outcome.result.success } } };
 }
 

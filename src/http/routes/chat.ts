@@ -49,7 +49,8 @@ const chat = operation({
   },
   // A key (or session) without access to the workflow's workspace.
   errors: [403],
-  conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED)',
+  conflict:
+    'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), a singleton run is in flight (ALREADY_RUNNING), or the workflow is debounced (DEBOUNCED)',
 });
 
 export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {

@@ -1,6 +1,6 @@
 // POST /api/webhooks/trigger/{path} — inbound webhooks (README "Other triggers", triggers/webhook.ts).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { prepareWebhookCall, runWebhookCall } from '../../triggers/webhook.js';
+import { prepareWebhookCall, queueWebhookCall, runWebhookCall } from '../../triggers/webhook.js';
 import { readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
@@ -15,10 +15,15 @@ const trigger = operation({
   rawBody: true,
   run: 'webhook',
   response: 'WebhookAccepted',
-  conflict: 'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED)',
+  conflict:
+    'The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), or the workflow is debounced and a response block answers its webhook (DEBOUNCED)',
   errors: [401],
   more: {
-    202: { description: 'The run paused at an approval block', schema: 'ExecutionPaused' },
+    202: {
+      description:
+        'The run was queued — a call over the throttle, or any call of a debounced workflow, when no response block answers it (docs/api.md 4.11) — or paused at an approval block',
+      schema: 'ExecuteAcceptedOrPaused',
+    },
     500: { description: 'The run failed', schema: 'ExecuteFailure' },
   },
 });
@@ -30,12 +35,13 @@ routes.openAPIRegistry.registerPath(trigger);
 
 export const webhookTriggerRoutes = routes.post('/trigger/:path{.+}', async (c) => {
   const app = c.get('app');
-  const run = await prepareWebhookCall(app, {
+  const call = await prepareWebhookCall(app, {
     path: c.req.param('path'),
     url: c.req.url,
     headers: c.req.raw.headers,
     readBody: () => readBodyLimited(c, app.config.maxRequestBytes),
     origin: runOrigin(c),
   });
-  return sendResponse(c, await runWebhookCall(app, run, c.req.raw.signal), run.headers);
+  if (call.mode === 'queued') return sendResponse(c, await queueWebhookCall(app, call), call.run.headers);
+  return sendResponse(c, await runWebhookCall(app, call.run, c.req.raw.signal), call.run.headers);
 });

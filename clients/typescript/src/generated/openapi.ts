@@ -4729,7 +4729,7 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookAccepted"];
                     };
                 };
-                /** @description The run paused at an approval block */
+                /** @description The run was queued — a call over the throttle, or any call of a debounced workflow, when no response block answers it (docs/api.md 4.11) — or paused at an approval block */
                 202: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4740,7 +4740,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ExecutionPaused"];
+                        "application/json": components["schemas"]["ExecuteAcceptedOrPaused"];
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -4748,7 +4748,7 @@ export interface paths {
                 402: components["responses"]["UsageLimitExceeded"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), or the workflow is debounced and a response block answers its webhook (DEBOUNCED) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4862,7 +4862,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), or the run was cancelled (EXECUTION_CANCELLED) */
+                /** @description The workflow is not deployed (WORKFLOW_NOT_DEPLOYED), the run was cancelled (EXECUTION_CANCELLED), a singleton run is in flight (ALREADY_RUNNING), or the workflow is debounced (DEBOUNCED) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -55,6 +55,51 @@ describe.skipIf(!TEST_DATABASE_URL)('flow control across processes on PostgreSQL
     }
   });
 
+  it('singleton skip and cancel-running hold across processes: the run in flight on one is seen, or cancelled, by the other', async () => {
+    const one = await startSluice(cluster.env, ['serve', '--no-worker']);
+    const other = await startSluice(cluster.env, ['serve', '--no-worker']);
+    try {
+      const singleton = await deploy(one, 'Singleton skip', { singleton: { key: '<api.customer>', mode: 'skip' } });
+      let gate = cluster.recorder.hold();
+      const first = call(one, 'POST', `/api/workflows/${singleton}/execute`, { customer: 's', tag: 'first' });
+      await eventually(async () => cluster.recorder.inFlight('s') === 1, 30_000, 'the singleton run to be in flight');
+      const skipped = await call(other, 'POST', `/api/workflows/${singleton}/execute`, { customer: 's', tag: 'skipped' });
+      gate.release();
+      const done = await first;
+      expect(done.status).toBe(200);
+      expect(skipped.status).toBe(409);
+      expect(skipped.body).toMatchObject({ code: 'ALREADY_RUNNING', runningExecutionId: done.headers.get('x-execution-id') });
+
+      const replace = await deploy(one, 'Cancel running', { concurrency: { limit: 1, key: '<api.customer>', onLimit: 'cancel-running' } });
+      gate = cluster.recorder.hold();
+      const old = call(one, 'POST', `/api/workflows/${replace}/execute`, { customer: 'x', tag: 'old' });
+      await eventually(async () => cluster.recorder.inFlight('x') === 1, 30_000, 'the old run to be in flight');
+      const newer = call(other, 'POST', `/api/workflows/${replace}/execute`, { customer: 'x', tag: 'new' });
+      const cancelled = await old;
+      gate.release();
+      expect(cancelled.status).toBe(409);
+      expect(cancelled.body.code).toBe('EXECUTION_CANCELLED');
+      expect((await newer).status).toBe(200);
+      // Its log says so.
+      const database = await openDatabase({ kind: 'postgres', url: cluster.env.DATABASE_URL });
+      try {
+        const status = await eventually(async () => {
+          const [log] = await database.db
+            .select({ status: executions.status })
+            .from(executions)
+            .where(eq(executions.executionId, cancelled.headers.get('x-execution-id')!));
+          return log?.status !== 'running' && log?.status;
+        }, 30_000, 'the cancelled run\'s log');
+        expect(status).toBe('cancelled');
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await one.stop();
+      await other.stop();
+    }
+  });
+
   it('a process killed with SIGKILL mid-run does not leave its key blocked', async () => {
     const survivor = await startSluice(cluster.env, ['serve']);
     const doomed = await startSluice(cluster.env, ['serve', '--no-worker']);

@@ -108,6 +108,13 @@ function countPgliteStatements(client: PGlite): () => number {
   return () => count;
 }
 
+/**
+ * Every statement of ours is short, but the planner's cost estimates of the fair claim (jobs/claim.ts) over a queue of
+ * thousands pass JIT's thresholds: compiling it took 0.7 s of a claim that runs in milliseconds (bench/REPORT.md).
+ * Set per connection (a SET, not a startup option, which a pooler such as PgBouncer may refuse).
+ */
+const NO_JIT = 'SET jit = off';
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
@@ -124,7 +131,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     client.on('notification', (message) => {
       if (message.channel === CHANGES_CHANNEL && message.payload) changes.emit(message.payload);
     });
-    (query(`LISTEN ${CHANGES_CHANNEL}`) as Promise<unknown>).catch(() => undefined);
+    (query(`LISTEN ${CHANGES_CHANNEL}; ${NO_JIT}`) as Promise<unknown>).catch(() => undefined);
   });
   const lockClient = await pool.connect();
   try {
@@ -230,6 +237,7 @@ export function pgliteDataDir(dataDir: string): string {
 export function openReadReplica(url: string, poolSize = 5): { db: Db; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => void client.query(NO_JIT).catch(() => undefined));
   return { db: drizzlePg({ client: pool, schema }) as unknown as Db, close: () => pool.end() };
 }
 

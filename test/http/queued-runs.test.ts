@@ -1,34 +1,25 @@
 // GET /api/v1/workflows/{id}/queued-runs (docs/api.md "Queued runs"): a workflow's queued async runs in the order a
 // worker claims them, each with its place, why it waits and its key; read by any member, 404 to other workspaces.
 // No worker runs unless a test starts one, so async runs stay queued.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/app/worker.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { workspaceMembers } from '../../src/db/schema.js';
 import { responseSchemas } from '../../src/http/response-schemas.js';
 import { claimDueJobs, claimJobs } from '../../src/jobs/claim.js';
-import type { Worker } from '../../src/jobs/worker.js';
 import { EXECUTION_JOB } from '../../src/runs/index.js';
 import { generateApiKey, storeApiKey } from '../../src/services/api-keys.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, logDetailOf } from '../support/workflows.js';
-import { flowState, startRecordingServer, type RecordingServer } from '../runs/flow-support.js';
+import { flowState, type RecordingServer } from '../runs/flow-support.js';
+import { useFlowApp } from '../runs/flow-app.js';
 
+const flow = useFlowApp({}, 150);
+const { startWorker } = flow;
+// The names the tests use, set once the app is up.
 let t: TestApp;
 let server: RecordingServer;
-let worker: Worker | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  server = await startRecordingServer(150);
-});
-afterEach(async () => {
-  await worker?.stop(2000);
-  worker = undefined;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
+beforeAll(() => {
+  ({ t, server } = flow);
 });
 
 /** A user with a key: a member of the test workspace with `role`, or (no role) the owner of a workspace of their own. */
@@ -110,8 +101,7 @@ describe('queued runs of a workflow', { timeout: 60_000 }, () => {
     const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 1 } }), 'In flight');
     const gate = server.hold();
     try {
-      worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-      await worker.start();
+      await startWorker();
       const first = await queue(wf, { customer: 'f', tag: '1' });
       await eventually(async () => server.inFlight('f') === 1, 10_000, 'the first run to be in flight');
       const second = await queue(wf, { customer: 'f', tag: '2' });
@@ -138,8 +128,7 @@ describe('queued runs of a workflow', { timeout: 60_000 }, () => {
 
     // A throttle of one start an hour: a worker starts the first run and hands the second back, due in an hour.
     const throttled = await createAndDeploy(t, flowState(server.url, { throttle: { limit: 1, periodMs: 3_600_000, key: '<api.customer>' } }), 'Throttled');
-    worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-    await worker.start();
+    await startWorker();
     const both = [await queue(throttled, { customer: 't', tag: '1' }), await queue(throttled, { customer: 't', tag: '2' })];
     // One worker claim may take both: whichever takes the hour's start runs, the other is handed back.
     const waiting = await eventually(async () => {

@@ -3,28 +3,19 @@
 // with TEST_DATABASE_URL); the queue trigger against the local RabbitMQ.
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/app/worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
-import { startRecordingServer, type RecordingServer } from './flow-support.js';
+import { type RecordingServer } from './flow-support.js';
+import { useFlowApp } from './flow-app.js';
 
+const flow = useFlowApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', SLUICE_METRICS_ENABLED: 'true' }, 150);
+const { startWorker } = flow;
+// The names the tests use, set once the app is up.
 let t: TestApp;
 let server: RecordingServer;
-let worker: Worker | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', SLUICE_METRICS_ENABLED: 'true' });
-  server = await startRecordingServer(150);
-});
-afterEach(async () => {
-  await worker?.stop(2000);
-  worker = undefined;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
+beforeAll(() => {
+  ({ t, server } = flow);
 });
 
 /** `trigger` → an API block calling the recording server under `key`; flow control as given. */
@@ -94,8 +85,7 @@ describe('flow control on every trigger', { timeout: 120_000 }, () => {
   });
 
   it('schedule: a tick while the singleton’s run is in flight is skipped and counted as a refusal', async () => {
-    worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-    await worker.start();
+    await startWorker();
     const gate = server.hold();
     const wf = await createAndDeploy(t, triggered({ type: 'schedule_trigger', config: { cron: '* * * * * *', timezone: 'UTC' } }, 'tick', { singleton: { mode: 'skip' } }), 'Tick limit');
     try {
@@ -124,8 +114,7 @@ describe('flow control on every trigger', { timeout: 120_000 }, () => {
       // The consumer would take 4 messages at once; the limit lets one run at a time.
       const state = triggered({ type: 'queue_trigger', config: { credentialId: credential.body.data.id, queue, concurrency: 4 } }, 'queued', { concurrency: { limit: 1 } });
       const wf = await createAndDeploy(t, state, 'Queue limit');
-      worker = createAppWorker(t.app, { pollIntervalMs: 100 });
-      await worker.start();
+      await startWorker(100);
       await eventually(async () => (await channel.checkQueue(queue)).consumerCount === 1 || undefined, 20_000, 'the consumer');
       for (let i = 0; i < 4; i++) channel.sendToQueue(queue, Buffer.from(JSON.stringify({ n: i })), { contentType: 'application/json' });
       await eventually(async () => server.visits.filter((v) => v.key === 'queued').length === 4 || undefined, 60_000, 'four runs');

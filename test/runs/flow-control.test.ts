@@ -1,34 +1,20 @@
 // Flow control through the execute endpoint (docs/workflows.md "Flow control"), one process (PGlite, or PostgreSQL
 // with TEST_DATABASE_URL): concurrency limits per key for async and sync calls, singleton skip, cancel-running,
 // priority, validation at save, the log's queuedMs / flowControl, the metrics, and export/import.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/app/worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, logDetailOf } from '../support/workflows.js';
-import { flowState, noOverlapPerKey, startRecordingServer, type RecordingServer } from './flow-support.js';
+import { flowState, noOverlapPerKey, type RecordingServer } from './flow-support.js';
+import { useFlowApp } from './flow-app.js';
 
+const flow = useFlowApp({ SLUICE_METRICS_ENABLED: 'true' }, 150);
+const { startWorker } = flow;
+// The names the tests use, set once the app is up.
 let t: TestApp;
 let server: RecordingServer;
-let worker: Worker | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp({ SLUICE_METRICS_ENABLED: 'true' });
-  server = await startRecordingServer(150);
+beforeAll(() => {
+  ({ t, server } = flow);
 });
-afterEach(async () => {
-  await worker?.stop(2000);
-  worker = undefined;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
-
-async function startWorker() {
-  worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-  await worker.start();
-}
 
 const execute = (workflowId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.request('POST', `/api/workflows/${workflowId}/execute`, { body, headers });

@@ -2,34 +2,20 @@
 // PostgreSQL with TEST_DATABASE_URL): async runs over a throttle are delayed, never refused, and no period holds more
 // starts than the limit; a sync call over it gets 429 THROTTLED; a burst of debounced async calls becomes one run with
 // the last input, every call answered with its execution id; validation at save; export/import.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/app/worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, logDetailOf } from '../support/workflows.js';
-import { flowState, mostStartsInWindow, startRecordingServer, type RecordingServer } from './flow-support.js';
+import { flowState, mostStartsInWindow, type RecordingServer } from './flow-support.js';
+import { useFlowApp } from './flow-app.js';
 
+const flow = useFlowApp({ SLUICE_METRICS_ENABLED: 'true' }, 150);
+const { startWorker } = flow;
+// The names the tests use, set once the app is up.
 let t: TestApp;
 let server: RecordingServer;
-let worker: Worker | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp({ SLUICE_METRICS_ENABLED: 'true' });
-  server = await startRecordingServer(150);
+beforeAll(() => {
+  ({ t, server } = flow);
 });
-afterEach(async () => {
-  await worker?.stop(2000);
-  worker = undefined;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
-
-async function startWorker() {
-  worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-  await worker.start();
-}
 
 const execute = (workflowId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.request('POST', `/api/workflows/${workflowId}/execute`, { body, headers });

@@ -5,34 +5,20 @@
 // (PGlite, or PostgreSQL with TEST_DATABASE_URL).
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppWorker } from '../../src/app/worker.js';
-import type { Worker } from '../../src/jobs/worker.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
-import { mostStartsInWindow, startRecordingServer, type RecordingServer } from './flow-support.js';
+import { mostStartsInWindow, type RecordingServer } from './flow-support.js';
+import { useFlowApp } from './flow-app.js';
 
+const flow = useFlowApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', SLUICE_METRICS_ENABLED: 'true' }, 100);
+const { startWorker } = flow;
+// The names the tests use, set once the app is up.
 let t: TestApp;
 let server: RecordingServer;
-let worker: Worker | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited', SLUICE_METRICS_ENABLED: 'true' });
-  server = await startRecordingServer(100);
+beforeAll(() => {
+  ({ t, server } = flow);
 });
-afterEach(async () => {
-  await worker?.stop(2000);
-  worker = undefined;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
-
-async function startWorker() {
-  worker = createAppWorker(t.app, { pollIntervalMs: 50 });
-  await worker.start();
-}
 
 /**
  * `trigger` (named `T`) → an API block calling the recording server with `<t.body.customer>` as key and

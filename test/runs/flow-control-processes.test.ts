@@ -100,6 +100,32 @@ describe.skipIf(!TEST_DATABASE_URL)('flow control across processes on PostgreSQL
     }
   });
 
+  it('priority: runs queued on one process are claimed by two workers highest priority first', async () => {
+    const serve = await startSluice(cluster.env, ['serve', '--no-worker']);
+    const workers: WorkerProcess[] = [];
+    try {
+      const wf = await deploy(serve, 'Priority', { concurrency: { limit: 1 }, priority: 0 });
+      cluster.recorder.visits.length = 0;
+      const tasks: string[] = [];
+      for (const [tag, priority] of [['low', '-50'], ['normal', undefined], ['high', '90'], ['higher', '100']] as const) {
+        const res = await call(serve, 'POST', `/api/workflows/${wf}/execute`, { customer: 'p', tag }, {
+          'X-Execution-Mode': 'async',
+          ...(priority ? { 'X-Execution-Priority': priority } : {}),
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        tasks.push(res.body.taskId);
+      }
+      // Nothing ran yet (no worker); two start side by side and share the queue.
+      expect(cluster.recorder.visits).toHaveLength(0);
+      workers.push(...(await Promise.all([startWorkerProcess(cluster.env), startWorkerProcess(cluster.env)])));
+      for (const taskId of tasks) expect((await cluster.finished(serve, taskId)).status).toBe('completed');
+      expect(cluster.recorder.visits.sort((a, b) => a.start - b.start).map((v) => v.tag)).toEqual(['higher', 'high', 'normal', 'low']);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop('SIGTERM')));
+      await serve.stop();
+    }
+  });
+
   it('a process killed with SIGKILL mid-run does not leave its key blocked', async () => {
     const survivor = await startSluice(cluster.env, ['serve']);
     const doomed = await startSluice(cluster.env, ['serve', '--no-worker']);

@@ -2,12 +2,14 @@
 // answer with the echo's JSON — deployed three times: without flow control, with a concurrency limit of 1 per key where
 // each call has its own key (`<api.order>`, a fresh order number per call: a slot is taken and freed per run, no call
 // ever waits), and with one shared key of limit 1000 (every call takes a slot of the same key: the slot-number race).
-// Rounds alternate between the workflows so drift hits all alike; the table gives req/s and the ratio to the plain flow.
+// Rounds alternate between the workflows so drift hits all alike; the table gives req/s and the ratio to the plain flow,
+// and the CPU time per request of the server process and of the PostgreSQL backends serving the bench database
+// (from /proc): on a shared machine these move far less with other load than req/s does.
 //
 // Run: node --import tsx bench/flow-control.bench.ts [seconds] [concurrency] [rounds]
 //      BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres runs it on PostgreSQL (bench/run.ts runs it on
-//      both databases).
-import { mkdtempSync, rmSync } from 'node:fs';
+//      both databases). BENCH_CPU_PROF_DIR=/dir writes a `node --cpu-prof` profile of the server there.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -84,7 +86,7 @@ const VARIANTS = [
   { label: 'no flow control', flowControl: undefined },
   { label: 'concurrency 1 per key, a key per call', flowControl: { concurrency: { limit: 1, key: '<api.order>' } } },
   { label: 'one shared key, limit 1000', flowControl: { concurrency: { limit: 1000, key: '<api.note>' } } },
-];
+].filter((_, i) => !process.env.BENCH_FLOW_ONLY || process.env.BENCH_FLOW_ONLY.split(",").includes(String(i)));
 
 const echo = await startEchoServer();
 const databaseUrl = process.env.BENCH_DATABASE_URL;
@@ -100,10 +102,28 @@ if (databaseUrl) {
   await admin.query(`CREATE DATABASE "${dbName}"`);
   serverEnv = { ...serverEnv, DATABASE_URL: Object.assign(new URL(databaseUrl), { pathname: `/${dbName}` }).toString() };
 }
-const totals = VARIANTS.map(() => ({ rps: [] as number[], errors: 0 }));
+const totals = VARIANTS.map(() => ({ rps: [] as number[], errors: 0, serverCpuMs: 0, databaseCpuMs: 0, requests: 0 }));
+
+/** CPU time (user + system) of a process so far, in ms, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0; // a backend that ended meanwhile
+  }
+}
+
+/** CPU time of the PostgreSQL backends serving the bench database (their pids from pg_stat_activity). */
+async function databaseCpuMs(): Promise<Map<number, number>> {
+  if (!admin) return new Map();
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName]);
+  return new Map(rows.map((row) => [row.pid, cpuMsOf(row.pid)]));
+}
 try {
   if (!databaseUrl) await (await startSluiceServer(serverEnv)).stop();
-  const server = await startSluiceServer(serverEnv);
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const server = await startSluiceServer(serverEnv, { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   try {
     const ids = [];
     for (const [i, variant] of VARIANTS.entries()) ids.push(await deploy(server, key, `bench ${i}`, flow(echo.url, variant.flowControl)));
@@ -112,7 +132,12 @@ try {
     for (const url of urls) await load(url, headers, 2); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, url] of urls.entries()) {
+        const serverBefore = cpuMsOf(server.child.pid!);
+        const databaseBefore = await databaseCpuMs();
         const result = await load(url, headers, SECONDS);
+        totals[i].serverCpuMs += cpuMsOf(server.child.pid!) - serverBefore;
+        for (const [pid, after] of await databaseCpuMs()) totals[i].databaseCpuMs += after - (databaseBefore.get(pid) ?? 0);
+        totals[i].requests += result.rps * SECONDS;
         note(`round ${round + 1}, ${VARIANTS[i].label}: ${result.rps.toFixed(0)} req/s`);
         totals[i].rps.push(result.rps);
         totals[i].errors += result.errors;
@@ -137,9 +162,13 @@ const lines = [
   `flow control on the execute path — ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}, one serve process, ${ROUNDS} rounds × ${SECONDS} s per variant, ` +
     `${CONCURRENCY} concurrent — ${cpus()[0]?.model} ×${cpus().length}, Node ${process.version}`,
   '',
-  '| workflow | req/s (mean of rounds) | × no flow control | errors |',
-  '|---|---|---|---|',
-  ...VARIANTS.map((variant, i) => `| ${variant.label} | ${mean(totals[i].rps).toFixed(0)} | ${(mean(totals[i].rps) / base).toFixed(3)} | ${totals[i].errors} |`),
+  '| workflow | req/s (mean of rounds) | × no flow control | server CPU ms/req | database CPU ms/req | errors |',
+  '|---|---|---|---|---|---|',
+  ...VARIANTS.map((variant, i) => {
+    const perRequest = (ms: number) => (totals[i].requests > 0 ? (ms / totals[i].requests).toFixed(3) : '-');
+    const database = databaseUrl ? perRequest(totals[i].databaseCpuMs) : 'in server';
+    return `| ${variant.label} | ${mean(totals[i].rps).toFixed(0)} | ${(mean(totals[i].rps) / base).toFixed(3)} | ${perRequest(totals[i].serverCpuMs)} | ${database} | ${totals[i].errors} |`;
+  }),
 ];
 await new Promise((resolve) => process.stdout.write(`${lines.join('\n')}\n`, resolve));
 process.exit(0);

@@ -19,6 +19,7 @@ import { flowLimitOf, type FlowMode, type FlowReason, type WorkflowState } from 
 import type { AppContext } from '../services/app-context.js';
 import { RUNNER_ID } from './runners.js';
 import { flowKeyOf } from './flow-keys.js';
+import { slotHintsOf, slotsFreed, type SlotHints } from './flow-slot-hints.js';
 
 /** Tries to take a slot when racing takers keep picking the same free number (see SlotTaker). */
 const TAKE_ATTEMPTS = 4;
@@ -60,24 +61,42 @@ interface PendingTake {
   flow: RunFlow;
   executionId: string;
   attempt: number;
+  /** Its guessed slot number was taken: it looks for a free one (the general take). */
+  looks: boolean;
   done(holds: boolean): void;
   fail(err: unknown): void;
+}
+
+interface TakeRow {
+  execution_id: string;
+  holds: boolean;
+  /** The slot number it holds, when it holds one. */
+  slot: number | null;
+  /** The general take picked a free number (another process may have taken it first). */
+  picked?: boolean;
 }
 
 /**
  * Group take, as run-recorder.ts does for logs: the takes that arrive while a take statement is under way are made
  * together by the next one (one round trip for the batch), so a slot costs a run a share of a statement, not one of
  * its own. A lone take goes at once; under load, batches grow by themselves with no timer.
+ *
+ * A take first tries the slot number its process's hints say is free (flow-slot-hints.ts) with a plain insert — the
+ * cheap statement, which is all a run needs when one process serves the key. A take whose guess was taken looks for
+ * a free number with the general statement in the next round; a key of limit 1 has no other number, so it is full.
  */
 class SlotTaker {
   private pending: PendingTake[] = [];
   private writing: Promise<void> | undefined;
+  private readonly hints: SlotHints;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.hints = slotHintsOf(db);
+  }
 
   take(flow: RunFlow, executionId: string): Promise<boolean> {
     return new Promise((done, fail) => {
-      this.pending.push({ flow, executionId, attempt: 0, done, fail });
+      this.pending.push({ flow, executionId, attempt: 0, looks: false, done, fail });
       this.kick();
     });
   }
@@ -93,24 +112,91 @@ class SlotTaker {
     for (;;) {
       const batch = this.pending.splice(0, MAX_TAKE_BATCH);
       if (batch.length === 0) return;
-      let rows: Array<{ execution_id: string; holds: boolean; picked: boolean }>;
-      try {
-        rows = await rowsOf(this.db, takeStatement(batch));
-      } catch (err) {
-        batch.forEach((take) => take.fail(err));
-        continue;
-      }
-      const byId = new Map(rows.map((row) => [row.execution_id, row]));
-      for (const take of batch) {
-        const row = byId.get(take.executionId);
-        if (row?.holds) take.done(true);
+      const guesses = this.guess(batch.filter((take) => !take.looks));
+      const looking = batch.filter((take) => !guesses.has(take));
+      if (guesses.size > 0) await this.settle([...guesses.keys()], () => guessedTakeStatement(guesses), (take) => {
+        // Its guess was taken: a key of limit 1 is full; one of a higher limit may have another number free.
+        if (take.flow.limit > 1) {
+          take.looks = true;
+          this.pending.push(take);
+        } else take.done(false);
+      });
+      if (looking.length > 0) await this.settle(looking, () => takeStatement(looking), (take, row) => {
         // Picked a free slot number another process took first: try again with the next batch.
-        else if (row?.picked && ++take.attempt < TAKE_ATTEMPTS) this.pending.push(take);
+        if (row?.picked && ++take.attempt < TAKE_ATTEMPTS) this.pending.push(take);
         // Full (no free slot number was left for it), or its workflow is gone.
         else take.done(false);
-      }
+      });
     }
   }
+
+  /** A slot number to try for each take, from the hints, none given twice in the batch. */
+  private guess(takes: PendingTake[]): Map<PendingTake, number> {
+    const guesses = new Map<PendingTake, number>();
+    const inBatch = new Map<string, Set<number>>();
+    const asked = new Set<string>();
+    for (const take of takes) {
+      // The same execution twice in a batch (a job claimed again): the general take answers both.
+      if (asked.has(take.executionId)) continue;
+      asked.add(take.executionId);
+      let taken = inBatch.get(take.flow.flowKey);
+      const slot = this.hints.guess(take.flow.flowKey, take.flow.limit, taken);
+      if (slot === undefined) continue;
+      if (!taken) inBatch.set(take.flow.flowKey, (taken = new Set()));
+      taken.add(slot);
+      guesses.set(take, slot);
+    }
+    return guesses;
+  }
+
+  private async settle(takes: PendingTake[], statement: () => SQL, notHeld: (take: PendingTake, row: TakeRow | undefined) => void): Promise<void> {
+    let rows: TakeRow[];
+    try {
+      rows = await rowsOf<TakeRow>(this.db, statement());
+    } catch (err) {
+      takes.forEach((take) => take.fail(err));
+      return;
+    }
+    const byId = new Map(rows.map((row) => [row.execution_id, row]));
+    for (const take of takes) {
+      const row = byId.get(take.executionId);
+      if (row?.holds) {
+        if (row.slot !== null) this.hints.held(take.executionId, take.flow.flowKey, Number(row.slot));
+        take.done(true);
+      } else notHeld(take, row);
+    }
+  }
+}
+
+/**
+ * One statement taking the guessed slot numbers of a batch: a plain insert of each, which the primary key refuses
+ * when the number is taken. Not while the key holds a number at or above the limit (a limit lowered by a new
+ * deployment: the old runs finish first). A run that holds a slot already (a job claimed again) holds it still: the
+ * statement's snapshot, read by its execution id's unique index, is from before the insert.
+ */
+function guessedTakeStatement(guesses: Map<PendingTake, number>): SQL {
+  const requests = [...guesses].map(([take, slot]) => ({
+    execution_id: take.executionId,
+    flow_key: take.flow.flowKey,
+    workflow_id: take.flow.workflowId,
+    lim: take.flow.limit,
+    slot,
+  }));
+  return sql`with ${RELAXED_COMMIT},
+    req as (
+      select * from jsonb_to_recordset(${toJsonText(requests)}::jsonb)
+        as x(execution_id text, flow_key text, workflow_id text, lim int, slot int)),
+    taken as (
+      insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
+      select r.flow_key, r.slot, r.workflow_id, r.execution_id, ${RUNNER_ID} from req r
+      where ${RELAXED_COMMIT_TAKEN}
+        and exists (select 1 from workflows w where w.id = r.workflow_id)
+        and not exists (select 1 from flow_slots f where f.flow_key = r.flow_key and f.slot >= r.lim)
+      on conflict do nothing
+      returning execution_id, slot)
+    select h.execution_id, h.slot is not null as holds, h.slot
+    from (select r.execution_id, coalesce(t.slot, (select f.slot from flow_slots f where f.execution_id = r.execution_id)) as slot
+      from req r left join taken t on t.execution_id = r.execution_id) h`;
 }
 
 /**
@@ -139,7 +225,7 @@ function takeStatement(batch: PendingTake[]): SQL {
     req as (
       select * from jsonb_to_recordset(${toJsonText([...requests.values()])}::jsonb)
         as x(execution_id text, flow_key text, workflow_id text, lim int, ord int)),
-    mine as (select f.execution_id from flow_slots f where f.execution_id in (select execution_id from req)),
+    mine as (select f.execution_id, f.slot from flow_slots f where f.execution_id in (select execution_id from req)),
     want as (
       select r.*, row_number() over (partition by r.flow_key order by r.ord) as nth from req r
       where r.execution_id not in (select execution_id from mine)
@@ -162,23 +248,26 @@ function takeStatement(batch: PendingTake[]): SQL {
       select p.flow_key, p.slot, p.workflow_id, p.execution_id, ${RUNNER_ID} from pick p
       where ${RELAXED_COMMIT_TAKEN}
       on conflict do nothing
-      returning execution_id)
-    select r.execution_id,
-      (r.execution_id in (select execution_id from taken) or r.execution_id in (select execution_id from mine)) as holds,
+      returning execution_id, slot)
+    select r.execution_id, (t.execution_id is not null or m.execution_id is not null) as holds, coalesce(m.slot, t.slot) as slot,
       r.execution_id in (select execution_id from pick) as picked
-    from req r`;
+    from req r left join taken t on t.execution_id = r.execution_id left join mine m on m.execution_id = r.execution_id`;
 }
 
 const takers = new WeakMap<Db, SlotTaker>();
+
+function takerOf(db: Db): SlotTaker {
+  let taker = takers.get(db);
+  if (!taker) takers.set(db, (taker = new SlotTaker(db)));
+  return taker;
+}
 
 /**
  * Takes a free slot of the run's key for `executionId`; true when it holds one (already holding one counts: a job
  * claimed again), false when the key is full.
  */
 export function takeSlot(db: Db, flow: RunFlow, executionId: string): Promise<boolean> {
-  let taker = takers.get(db);
-  if (!taker) takers.set(db, (taker = new SlotTaker(db)));
-  return taker.take(flow, executionId);
+  return takerOf(db).take(flow, executionId);
 }
 
 /** Frees the run's slot, if it holds one, and wakes the workers when a run of that key is queued (it may go now). */
@@ -190,6 +279,7 @@ export async function freeSlot(db: Db, executionId: string): Promise<void> {
       select pg_notify(${JOBS_CHANNEL}, '') as woke from jobs j
       where j.status = 'queued' and j.flow_key in (select flow_key from freed) limit 1`,
   );
+  slotsFreed(db, [executionId]);
   if (rows.length > 0) nudgeLocalWorkers();
 }
 

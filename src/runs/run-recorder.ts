@@ -20,6 +20,7 @@ import type { FileStorage } from '../services/files/storage.js';
 import { currentPeriod } from '../services/limits.js';
 import { deleteOffloaded, offloadValues } from '../services/logs/offloaded-values.js';
 import { storeTrace } from '../services/logs/stored-trace.js';
+import { slotsFreed } from './flow-slot-hints.js';
 import {
   recordStatement,
   type DeliveryRecord,
@@ -189,6 +190,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
     // A marker someone waits for (markNow) must survive a crash: the job that waits on it relies on it.
     const [row] = await rowsOf<{ woke_slots?: number }>(db, recordStatement(batch, { durable: markers.some((m) => m.done) }));
     const wokeForSlots = Number(row?.woke_slots ?? 0) > 0;
+    if (batch.freedSlots && batch.freedSlots.length > 0) slotsFreed(db, batch.freedSlots);
     batch.snapshots.forEach((s) => knownSnapshots.add(s.hash));
     if (knownSnapshots.size > 10_000) knownSnapshots.clear();
     // A run that completed while its marker was being written is gone from inFlight: nothing to remember for it.

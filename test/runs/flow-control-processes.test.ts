@@ -55,6 +55,26 @@ describe.skipIf(!TEST_DATABASE_URL)('flow control across processes on PostgreSQL
     }
   });
 
+  it('sync calls of one key with limit 3 through two processes: never more than 3 in flight, every call answered', async () => {
+    // Each process first tries the slot numbers it does not hold itself; the other's hold them too, so most guesses
+    // are taken and the take looks for a free number: the limit holds across both, and no call is refused or lost.
+    const one = await startSluice(cluster.env, ['serve', '--no-worker']);
+    const other = await startSluice(cluster.env, ['serve', '--no-worker']);
+    try {
+      const wf = await deploy(one, 'Limit three', { concurrency: { limit: 3, key: '<api.customer>', maxWaitMs: 120_000 } });
+      cluster.recorder.visits.length = 0;
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => call(i % 2 === 0 ? one : other, 'POST', `/api/workflows/${wf}/execute`, { customer: 'k', tag: String(i) })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(24).fill(200));
+      expect(cluster.recorder.visits.map((v) => v.tag).sort()).toEqual(Array.from({ length: 24 }, (_, i) => String(i)).sort());
+      expect(cluster.recorder.peakPerKey().get('k')).toBe(3);
+    } finally {
+      await one.stop();
+      await other.stop();
+    }
+  });
+
   it('singleton skip and cancel-running hold across processes: the run in flight on one is seen, or cancelled, by the other', async () => {
     const one = await startSluice(cluster.env, ['serve', '--no-worker']);
     const other = await startSluice(cluster.env, ['serve', '--no-worker']);

@@ -79,6 +79,28 @@ describe('flow control', { timeout: 120_000 }, () => {
     expect(metrics.text).toContain(`sluice_flow_control_refusals_total{workflow_id="${wf}",code="CONCURRENCY_LIMIT"} 1`);
   });
 
+  it('a limit lowered by a new deployment holds while the old runs finish', async () => {
+    const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 3, key: '<api.customer>' } }), 'Lowered limit');
+    const firstGate = server.hold();
+    const first = execute(wf, { customer: 'l', tag: 'first' });
+    await eventually(async () => server.inFlight('l') === 1, 10_000, 'the first run to be in flight');
+    const laterGate = server.hold();
+    const later = [execute(wf, { customer: 'l', tag: 'second' }), execute(wf, { customer: 'l', tag: 'third' })];
+    await eventually(async () => server.inFlight('l') === 3, 10_000, 'three runs to be in flight');
+    const saved = await t.request('PATCH', `/api/v1/workflows/${wf}`, { body: { state: flowState(server.url, { concurrency: { limit: 1, key: '<api.customer>' } }) } });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await t.request('POST', `/api/v1/workflows/${wf}/deploy`)).status).toBe(200);
+    // The first run's slot is free, but two old runs are still in flight: over the new limit of 1.
+    firstGate.release();
+    expect((await first).status).toBe(200);
+    const refused = await execute(wf, { customer: 'l', tag: 'refused' });
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'CONCURRENCY_LIMIT' });
+    laterGate.release();
+    expect((await Promise.all(later)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await execute(wf, { customer: 'l', tag: 'after' })).status).toBe(200);
+  });
+
   it('a sync call that waited and then got its slot has queuedMs and the reason on its log', async () => {
     const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 1, maxWaitMs: 20_000 } }), 'Sync wait');
     const gate = server.hold();

@@ -70,6 +70,7 @@ export function createAppWorker(app: AppContext, options: AppWorkerOptions = {})
     },
     inFlight: () => worker.inFlight(),
     running: () => worker.running(),
+    stats: () => worker.stats(),
     queueConsumers: () => consumers.running(),
   };
 }

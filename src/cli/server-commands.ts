@@ -45,7 +45,8 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
   return async () => {
     stopMaintenance();
     await worker.stop(app.config.worker.shutdownGraceMs);
-    logger.info({ workerId: worker.id }, 'worker stopped');
+    // What the process cost the database, for sizing (docs/operations.md "Capacity model"; bench/scale-out.bench.ts).
+    logger.info({ workerId: worker.id, ...worker.stats(), statements: app.database.statements() }, 'worker stopped');
   };
 }
 

@@ -50,6 +50,8 @@ export interface Worker {
   inFlight(): number;
   /** Started and not stopping: claiming jobs (what GET /ready checks in a process that runs a worker). */
   running(): boolean;
+  /** Since start: jobs claimed, and claim statements sent (an idle worker's looks included). */
+  stats(): { jobs: number; claims: number };
 }
 
 export function createWorker(options: WorkerOptions): Worker {
@@ -67,6 +69,7 @@ export function createWorker(options: WorkerOptions): Worker {
   let heartbeat: NodeJS.Timeout | undefined;
   let stopListening: StopListening | undefined;
   let nextLeaseSweep = 0;
+  const counts = { jobs: 0, claims: 0 };
   const leaseSweepMs = Math.max(pollIntervalMs, LEASE_SWEEP_MS);
   const settle = createSettleQueue(db, workerId, clock);
   const kindSlots = Object.entries(handlers).map(([kind, handler]) => {
@@ -177,7 +180,9 @@ export function createWorker(options: WorkerOptions): Worker {
       const sweepLeases = clock.now() >= nextLeaseSweep;
       if (asks.length === 0 && !sweepLeases) return;
       if (sweepLeases) nextLeaseSweep = clock.now() + leaseSweepMs;
+      counts.claims++;
       const { jobs: claimed, requeued } = await claimJobs(db, { workerId, kinds: asks, now: clock.now(), leaseMs, sweepLeases });
+      counts.jobs += claimed.length;
       if (requeued > 0) logger.warn({ requeued }, 'requeued jobs whose worker stopped holding them');
       await prefetch(claimed);
       for (const job of claimed) start(job);
@@ -245,5 +250,6 @@ export function createWorker(options: WorkerOptions): Worker {
     },
     inFlight: () => inflight.size,
     running: () => started && !stopping,
+    stats: () => ({ ...counts }),
   };
 }

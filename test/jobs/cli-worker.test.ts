@@ -43,6 +43,13 @@ async function call(server: SluiceProcess, method: string, path: string, body?: 
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/** The worker's last log line: its workerId, and the jobs, claim statements and statements since it started. */
+function stoppedLine(output: string): { jobs: number; claims: number; statements: number } {
+  const line = output.split('\n').find((l) => l.includes('"msg":"worker stopped"'));
+  expect(line, output).toBeDefined();
+  return JSON.parse(line!);
+}
+
 // Each test starts several real processes; on a busy machine one start-up can take seconds.
 describe('sluice worker', { timeout: 120_000 }, () => {
   it('runs a run queued before a restart, once', async () => {
@@ -81,7 +88,11 @@ describe('sluice worker', { timeout: 120_000 }, () => {
   it('starts alone and stops cleanly on SIGTERM', async () => {
     const worker = await startWorkerProcess(env);
     expect(await worker.stop('SIGTERM')).toBe(0);
-    expect(worker.output()).toContain('"msg":"worker stopped"');
+    // What it cost the database, for sizing: it looked for jobs (at least once, at start) and found none.
+    const stopped = stoppedLine(worker.output());
+    expect(stopped).toMatchObject({ jobs: 0 });
+    expect(stopped.claims).toBeGreaterThanOrEqual(1);
+    expect(stopped.statements).toBeGreaterThanOrEqual(stopped.claims);
   });
 
   it('on SIGTERM hands an in-flight delivery back unattempted, and the next worker delivers it', async () => {
@@ -108,6 +119,7 @@ describe('sluice worker', { timeout: 120_000 }, () => {
       const started = Date.now();
       expect(await first.stop('SIGTERM')).toBe(0);
       expect(Date.now() - started).toBeLessThan(10_000);
+      expect(stoppedLine(first.output())).toMatchObject({ jobs: 1 });
 
       // Nothing was recorded as an attempt: the job is back in the queue as it was.
       const database = env.DATABASE_URL

@@ -7,7 +7,7 @@ import { COMPLETION_EVENT } from './constants.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
-type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
+export type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
 
 /** What the payload says about one completed execution (shared by every subscription of the event). */
 export interface CompletedExecution {

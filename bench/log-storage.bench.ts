@@ -9,71 +9,29 @@
 //
 //   node --import tsx bench/log-storage.bench.ts            (embedded PGlite)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/log-storage.bench.ts
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { createAppContext } from '../src/app/context.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/client.js';
 import { rowsOf } from '../src/db/rows.js';
 import { toJsonText } from '../src/db/json.js';
 import { createApp } from '../src/http/app.js';
-import { randomBase62 } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { readTrace } from '../src/services/logs/stored-trace.js';
 import { bootstrapAdmin } from '../src/services/workspaces.js';
+import { BENCH_FLOW_BODIES, benchFlowState, openBenchDatabase, startEcho } from './support/bench-flow.js';
 
 const RUNS = 10_000;
 const serverUrl = process.env.BENCH_DATABASE_URL;
-/** 49 bytes, as in the issue; and a 4 KB one, where the payload rather than the span envelope makes the row. */
-const BODIES = [
-  JSON.stringify({ order: 'A-1042', customer: 'c_77', qty: 3, ok: true }),
-  JSON.stringify({ order: 'A-1042', lines: Array.from({ length: 40 }, (_, i) => ({ sku: `SKU-${1000 + i}`, name: `Item number ${i} of the order`, qty: i % 5 })) }),
-];
+const BODIES = BENCH_FLOW_BODIES;
 
-async function openBenchDatabase(): Promise<{ database: Database; drop(): Promise<void>; kind: string }> {
-  if (!serverUrl) {
-    const database = await openDatabase({ kind: 'pglite' });
-    return { database, drop: () => database.close(), kind: 'PGlite' };
-  }
-  const name = `sluice_bench_${randomBase62(8).toLowerCase()}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
-  return {
-    database,
-    kind: 'PostgreSQL',
-    drop: async () => {
-      await database.close();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    },
-  };
-}
-
-const echo = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat(chunks)));
-});
-await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-const echoUrl = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+const { server: echo, url: echoUrl } = await startEcho();
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-const { database, drop, kind } = await openBenchDatabase();
+const { database, drop, kind } = await openBenchDatabase(serverUrl);
 const config = loadConfig({ SLUICE_SECRET: 'bench-secret-bench-secret-bench-0123', LOG_LEVEL: 'silent', SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' });
 const app = await createAppContext(config, createLogger('silent'), database);
 const http = createApp(app);
@@ -84,17 +42,7 @@ const call = async (method: string, path: string, body?: string) => {
 };
 
 try {
-  const state = {
-    blocks: {
-      start: { id: 'start', type: 'api_trigger', name: 'API', config: {} },
-      call: { id: 'call', type: 'api', name: 'Call', config: { url: `${echoUrl}/echo`, method: 'POST', body: '<api.input>', retries: 0 } },
-      out: { id: 'out', type: 'response', name: 'Out', config: { body: { result: '<call.data>' } } },
-    },
-    edges: [
-      { id: 'e1', source: 'start', target: 'call' },
-      { id: 'e2', source: 'call', target: 'out' },
-    ],
-  };
+  const state = benchFlowState(echoUrl);
   const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: admin.workspaceId, name: 'bench', state }));
   await call('POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
   for (const [n, BODY] of BODIES.entries()) {

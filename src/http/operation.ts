@@ -209,7 +209,7 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
   404: { name: 'NotFound', description: 'NOT_FOUND: no such resource (or none the caller can see)' },
   408: { name: 'ExecutionTimeout', description: 'EXECUTION_TIMEOUT: the run took longer than the execution time-out' },
   409: { name: 'Conflict', description: 'The request conflicts with the current state (code says which)' },
-  410: { name: 'Gone', description: 'INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept)' },
+  410: { name: 'Gone', description: 'INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept), EXECUTION_LOG_GONE (a redelivery of an event whose log retention deleted)' },
   413: { name: 'PayloadTooLarge', description: 'PAYLOAD_TOO_LARGE: the request body is over the limit' },
   415: { name: 'UnsupportedMediaType', description: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json' },
   429: {

@@ -221,8 +221,8 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
   }
   if (batch.deliveries.length > 0) {
     parts.push(sql`outbox as (
-      insert into deliveries (id, event_id, subscription_id, workflow_id, execution_id, event_type, body, next_attempt_at)
-      select x.id, x.event_id, x.subscription_id, x.workflow_id, x.execution_id, ${COMPLETION_EVENT}, x.body, now()
+      insert into deliveries (id, event_id, subscription_id, workflow_id, execution_id, event_type, envelope, next_attempt_at)
+      select x.id, x.event_id, x.subscription_id, x.workflow_id, x.execution_id, ${COMPLETION_EVENT}, x.envelope, now()
       from jsonb_to_recordset(${toJsonText(
         batch.deliveries.map((d) => ({
           id: d.id,
@@ -230,9 +230,9 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
           subscription_id: d.subscriptionId,
           workflow_id: d.workflowId,
           execution_id: d.executionId,
-          body: d.body,
+          envelope: d.envelope,
         })),
-      )}::jsonb) as x(id text, event_id text, subscription_id text, workflow_id text, execution_id text, body text)
+      )}::jsonb) as x(id text, event_id text, subscription_id text, workflow_id text, execution_id text, envelope text)
       where exists (select 1 from webhook_subscriptions s where s.id = x.subscription_id)${
         // A completion left out above (its log was closed meanwhile, or its workflow deleted) announces nothing: the
         // close sent its own webhooks, and a second event for one execution would contradict the first.

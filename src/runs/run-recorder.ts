@@ -299,7 +299,6 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
         logger.error({ err, executionId: run.log.executionId }, 'could not prepare completion webhooks of a run');
         deliveries = [];
       }
-      // After the deliveries: their bodies are built from the log as the engine made it.
       run = { ...run, log: await withOffloadedValues(run.log) };
       return new Promise<StoredAs>((resolve) => {
         completions.push({ run, deliveries, done: resolve });

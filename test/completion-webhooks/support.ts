@@ -1,8 +1,11 @@
 // Shared by the webhook and job tests: a clock tests can move, polling with a deadline, deployed workflows, and a
 // receiver that checks signatures the way docs/guarantees.md 3.2 tells a receiver to.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
+import { deliveries } from '../../src/db/schema.js';
+import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import type { Clock } from '../../src/jobs/types.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { runExecution } from '../../src/runs/run-execution.js';
@@ -90,6 +93,15 @@ export function runOnce(
     trigger,
     input,
   });
+}
+
+/** The body a completion webhook of that execution sends: built from its log, as the worker builds it to send it. */
+export async function webhookBodyOf(t: TestApp, executionId: string) {
+  const [delivery] = await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, executionId));
+  expect(delivery, 'a webhook delivery').toBeDefined();
+  const [body] = await deliveryBodies({ db: t.app.db, storage: t.app.files.storage }, [delivery]);
+  expect(body, 'a body built from the log').not.toBeNull();
+  return JSON.parse(body!) as { data: Record<string, any> };
 }
 
 export async function subscribe(t: TestApp, workflowId: string, body: Record<string, unknown>) {

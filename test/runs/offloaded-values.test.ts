@@ -1,7 +1,8 @@
 // Large values out of the log row (issue 28, docs/operations.md "Large values"): a value of a log larger than
 // SLUICE_INLINE_VALUE_LIMIT (64 KB by default) goes to file storage under its execution, and every answer — the log
-// detail, the logs list, a completion webhook with the trace and final output, a re-run from a block or whole — is the one an inline log gives. A webhook body is built from the run as the engine made it
-// (never read back from the row), so it is what an inline log answers, and the others are compared with it.
+// detail, the logs list, a completion webhook with the trace and final output, a re-run from a block or whole — is the one an inline log gives. A webhook body is built from the log when it is sent
+// (its delivery row stores no copy of the values), so it too fetches them back from file storage; the answers are
+// compared with one another and with the values the run made.
 // Retention deletes the values with their log. The same on the local disk and on S3 (s3rver); on PostgreSQL
 // (TEST_DATABASE_URL) also when retention drops a whole month.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
-import { executions, files } from '../../src/db/schema.js';
+import { deliveries, executions, files } from '../../src/db/schema.js';
+import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
@@ -218,9 +220,13 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const list = (q: string) => t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}&${q}`);
     const both = await list('includeTraceSpans=true&includeFinalOutput=true');
     const finalOnly = await list('includeFinalOutput=true');
-    const [delivery] = await rowsOf<{ body: string }>(t.app.db, sql`select body from deliveries where execution_id = ${executionId}`);
+    const [delivery] = await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, executionId));
     expect(delivery, 'a webhook delivery').toBeDefined();
-    const webhook = JSON.parse(delivery.body).data;
+    // The delivery stores none of the values: its body is built from the log, as the worker builds it to send it.
+    expect(delivery.body).toBeNull();
+    expect(delivery.envelope!.length).toBeLessThan(512);
+    const [body] = await deliveryBodies({ db: t.app.db, storage: t.app.files.storage }, [delivery]);
+    const webhook = JSON.parse(body!).data;
     expect(detail.executionData.traceSpans).toEqual(webhook.traceSpans);
     expect(detail.executionData.finalOutput).toEqual(webhook.finalOutput);
     expect(both.body.data[0].executionData).toEqual({ traceSpans: webhook.traceSpans, finalOutput: webhook.finalOutput });

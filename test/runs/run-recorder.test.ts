@@ -3,6 +3,7 @@
 // with are stored in full.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { deliveries, executions, jobs, webhookSubscriptions } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
@@ -95,7 +96,8 @@ describe('run recorder', () => {
       // One delivery per run, the minimal one included, each saying what the log says.
       const outbox = await t.app.db.select().from(deliveries).where(eq(deliveries.workflowId, workflowId));
       expect(outbox).toHaveLength(6);
-      const badEvent = JSON.parse(outbox.find((d) => d.executionId === bad.log.executionId)!.body);
+      const [badBody] = await deliveryBodies({ db: t.app.db, storage: t.app.files.storage }, [outbox.find((d) => d.executionId === bad.log.executionId)!]);
+      const badEvent = JSON.parse(badBody!);
       expect(badEvent.data).toMatchObject({ status: 'error', level: 'error' });
     } finally {
       await receiver.close();

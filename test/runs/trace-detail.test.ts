@@ -1,12 +1,10 @@
 // The workflow's `trace` setting (docs/workflows.md "Trace detail"): what a log keeps of its run's trace, what its
 // webhooks carry, and why a re-run from a block is refused when the log kept only a summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../src/db/rows.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
-import { subscribe } from '../completion-webhooks/support.js';
+import { subscribe, webhookBodyOf } from '../completion-webhooks/support.js';
 
 let t: TestApp;
 let receiver: FakeUpstream;
@@ -48,8 +46,7 @@ async function run(workflowId: string, body: Record<string, unknown>) {
   const executionId = res.headers.get('x-execution-id') ?? res.body.executionId;
   // A generous wait: a failing function block's run is slow to log on a loaded CI machine (seen: over 15 s).
   const detail = await logDetailOf(t, executionId, 60_000);
-  const [delivery] = await rowsOf<{ body: string }>(t.app.db, sql`select body from deliveries where execution_id = ${executionId}`);
-  return { executionId, detail, webhook: JSON.parse(delivery.body).data };
+  return { executionId, detail, webhook: (await webhookBodyOf(t, executionId)).data };
 }
 
 const hasValues = (spans: Array<Record<string, unknown>>) => spans.map((s) => ['input' in s, 'output' in s]);

@@ -119,6 +119,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       middleware: authenticated,
       summary: 'Send a delivery again (new delivery id, same event)',
       success: 202,
+      errors: [410, 503],
       response: 'DeliveryResponse',
     }),
     async (c) => {
@@ -181,12 +182,13 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       middleware: authenticated,
       summary: 'Delivery history with attempts',
       query: deliveryListQuery,
+      errors: [503],
       response: 'DeliveryPage',
     }),
     async (c) => {
       const row = await loadSubscription(c);
       const query = readQuery(c, deliveryListQuery);
-      return c.json(await listDeliveries(c.get('app').db, row.id, query));
+      return c.json(await listDeliveries(c.get('app').db, row.id, query, c.get('app').files.storage));
     },
   )
   // Also reachable under its subscription, for clients that build the path from the history they listed.
@@ -197,6 +199,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
       middleware: authenticated,
       summary: 'Send a delivery of this subscription again (the same as the route without the subscription id)',
       success: 202,
+      errors: [410, 503],
       response: 'DeliveryResponse',
     }),
     async (c) => {

@@ -1,5 +1,5 @@
 // One delivery attempt, run by the worker (job kind `webhook.deliver`). The body was fixed when the delivery was
-// created; the headers, the timestamp and the signature are made afresh for every attempt, and the target is taken
+// created (stored, or built afresh from the execution's log, which does not change: delivery-body.ts); the headers, the timestamp and the signature are made afresh for every attempt, and the target is taken
 // from the subscription as it is now (URL or secret changes apply to retries) and checked again by the guarded
 // dispatcher after DNS resolution.
 import { sql, type SQL } from 'drizzle-orm';
@@ -12,7 +12,8 @@ import type { AppContext } from '../app-context.js';
 import { signatureHeader } from '../webhook-signature.js';
 import { COMPLETION_EVENT } from './constants.js';
 import type { DeliveryJobPayload } from './create-deliveries.js';
-import { judgeAttempt, type RetryPolicy } from './retry-policy.js';
+import { deliveryBodies, LOG_GONE } from './delivery-body.js';
+import { judgeAttempt, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /** We only need to know the receiver answered; its body is kept for the attempt's error text. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -49,7 +50,8 @@ function attemptError(response: OutboundResponse): string | null {
 /** What one attempt needs, read in one query (this is the hot path: raw SQL, no query builder). */
 interface DeliveryToSend {
   id: string;
-  body: string;
+  /** Null when its execution's log is gone. */
+  body: string | null;
   status: string;
   attempts: number;
   isTest: boolean;
@@ -58,10 +60,10 @@ interface DeliveryToSend {
   active: boolean;
 }
 
-function toDeliveryToSend(row: Record<string, unknown>): DeliveryToSend {
+function toDeliveryToSend(row: Record<string, unknown>, body: string | null): DeliveryToSend {
   return {
     id: String(row.id),
-    body: String(row.body),
+    body,
     status: String(row.status),
     attempts: Number(row.attempts),
     isTest: row.is_test === true,
@@ -71,16 +73,30 @@ function toDeliveryToSend(row: Record<string, unknown>): DeliveryToSend {
   };
 }
 
-async function loadDeliveries(db: Db, deliveryIds: string[]): Promise<DeliveryToSend[]> {
+/** The deliveries with their bodies; throws the file storage's error when a large value of a log cannot be read. */
+async function loadDeliveries(app: AppContext, deliveryIds: string[]): Promise<DeliveryToSend[]> {
   const ids = sql.join(
     deliveryIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const rows = await rowsOf(db, sql`
-    select d.id, d.body, d.status, d.attempts, d.execution_id is null as is_test, s.url, s.secret_encrypted, s.active
+  const rows = await rowsOf(app.db, sql`
+    select d.id, d.event_id, d.execution_id, d.body, d.envelope, d.status, d.attempts, d.execution_id is null as is_test,
+      s.url, s.secret_encrypted, s.active
     from deliveries d join webhook_subscriptions s on s.id = d.subscription_id
     where d.id in (${ids})`);
-  return rows.map(toDeliveryToSend);
+  // Only the pending ones are sent: a settled delivery needs no body.
+  const pending = rows.filter((row) => row.status === 'pending');
+  const bodies = await deliveryBodies(
+    { db: app.db, storage: app.files.storage, logger: app.logger },
+    pending.map((row) => ({
+      eventId: String(row.event_id),
+      executionId: row.execution_id === null ? null : String(row.execution_id),
+      body: row.body === null ? null : String(row.body),
+      envelope: row.envelope === null ? null : String(row.envelope),
+    })),
+  );
+  const bodyOf = new Map(pending.map((row, i) => [row, bodies[i]]));
+  return rows.map((row) => toDeliveryToSend(row, bodyOf.get(row) ?? null));
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -107,7 +123,8 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
 
   async function prefetch(jobs: ClaimedJob[]): Promise<void> {
     if (jobs.length < 2) return;
-    const rows = await loadDeliveries(app.db, jobs.map((job) => (job.payload as DeliveryJobPayload).deliveryId));
+    // Best effort: a body that cannot be built now (file storage unreadable) is left to each run to report.
+    const rows = await loadDeliveries(app, jobs.map((job) => (job.payload as DeliveryJobPayload).deliveryId)).catch(() => []);
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const job of jobs) {
       const row = byId.get((job.payload as DeliveryJobPayload).deliveryId);
@@ -118,8 +135,19 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
   async function run(job: ClaimedJob, context: JobRunContext): Promise<JobResult> {
     const { deliveryId, manual } = job.payload as DeliveryJobPayload;
     const key = cacheKey(job);
-    const delivery = prefetched.get(key) ?? (await loadDeliveries(app.db, [deliveryId]))[0];
+    let delivery = prefetched.get(key);
     prefetched.delete(key);
+    if (!delivery) {
+      try {
+        [delivery] = await loadDeliveries(app, [deliveryId]);
+      } catch (err) {
+        // File storage could not give back a large value of the log: not an attempt (nothing was sent); tried again
+        // on the schedule, as a failed connection would be.
+        app.logger.warn({ err, deliveryId }, 'could not build the body of a webhook delivery');
+        const runAt = context.clock.now() + retryDelayMs(1, policy);
+        return { outcome: { type: 'retry', runAt, error: 'Not sent yet: file storage could not be read to build the body' } };
+      }
+    }
     // Gone with its subscription, or already settled by an earlier holder of this job: nothing to send.
     if (!delivery || delivery.status !== 'pending') return { outcome: { type: 'complete' } };
     const attempt = delivery.attempts + 1;
@@ -127,6 +155,12 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
       app.metrics.webhookDelivery('not_sent', attempt);
       return giveUp(delivery.id, 'Not sent: the subscription is disabled', context.clock.now());
     }
+    // Only reachable by a redelivery made as retention deleted the log (a pending delivery keeps its log).
+    if (delivery.body === null) {
+      app.metrics.webhookDelivery('not_sent', attempt);
+      return giveUp(delivery.id, `Not sent: ${LOG_GONE}`, context.clock.now());
+    }
+    const body = delivery.body;
     let secret: string | null = null;
     if (delivery.secretEncrypted) {
       try {
@@ -142,8 +176,8 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
     const response = await sendHttpRequest({
       url: delivery.url,
       method: 'POST',
-      headers: deliveryHeaders({ deliveryId: delivery.id, timestamp, body: delivery.body, secret, test: delivery.isTest }),
-      body: delivery.body,
+      headers: deliveryHeaders({ deliveryId: delivery.id, timestamp, body, secret, test: delivery.isTest }),
+      body,
       timeoutMs,
       retries: 0,
       followRedirects: false,

@@ -24,5 +24,6 @@ export interface OutboxDelivery {
   subscriptionId: string;
   workflowId: string;
   executionId: string;
-  body: string;
+  /** What the body is built from when it is sent (delivery-body.ts): the body itself is not stored. */
+  envelope: string;
 }

@@ -1,4 +1,4 @@
-// A delivery is a row (its body fixed from now on) plus the job that attempts it; both are written in the caller's
+// A delivery is a row (its body fixed from now on: stored, or built from the log that does not change) plus the job that attempts it; both are written in the caller's
 // transaction, so they exist exactly when whatever caused them (an execution's completion) does.
 import type { Db } from '../../db/client.js';
 import { deliveries } from '../../db/schema.js';
@@ -13,7 +13,10 @@ export interface NewDelivery {
   subscriptionId: string;
   workflowId: string;
   executionId: string | null;
-  body: string;
+  /** The body itself: a test event's (about no log). */
+  body?: string | null;
+  /** What the body of a delivery of an execution is built from when it is sent (delivery-body.ts). */
+  envelope?: string | null;
 }
 
 export interface DeliveryJobPayload {

@@ -4,9 +4,11 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deliveries, deliveryAttempts } from '../../db/schema.js';
 import { isStorableText } from '../../db/storable.js';
-import { badRequest, notFound } from '../../errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import type { FileStorage } from '../files/storage.js';
 import type { AppContext } from '../app-context.js';
 import { createDeliveries } from './create-deliveries.js';
+import { deliveryBodies, LOG_GONE } from './delivery-body.js';
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 type AttemptRow = typeof deliveryAttempts.$inferSelect;
@@ -33,12 +35,13 @@ export interface DeliveryView {
   lastError: string | null;
   createdAt: string;
   completedAt: string | null;
-  /** The exact body sent on every attempt. */
+  /** The exact body sent on every attempt; null once the execution's log is deleted by retention. */
   payload: unknown;
   attempts: AttemptView[];
 }
 
-export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[] = []): DeliveryView {
+/** `body`: the delivery's body (delivery-body.ts), null when it can no longer be built. */
+export function toDeliveryView(row: DeliveryRow, body: string | null, attempts: AttemptRow[] = []): DeliveryView {
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -52,7 +55,7 @@ export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[] = []): D
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
-    payload: JSON.parse(row.body) as unknown,
+    payload: body === null ? null : (JSON.parse(body) as unknown),
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
       startedAt: a.startedAt.toISOString(),
@@ -81,6 +84,7 @@ export async function listDeliveries(
   db: Db,
   subscriptionId: string,
   page: { limit: number; cursor?: string },
+  storage: FileStorage,
 ): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
   const conditions = [eq(deliveries.subscriptionId, subscriptionId)];
   if (page.cursor) {
@@ -111,13 +115,17 @@ export async function listDeliveries(
           .from(deliveryAttempts)
           .where(inArray(deliveryAttempts.deliveryId, pageRows.map((r) => r.id)))
           .orderBy(asc(deliveryAttempts.attempt));
+  const bodies = await deliveryBodies({ db, storage }, pageRows);
   return {
-    data: pageRows.map((row) => toDeliveryView(row, attempts.filter((a) => a.deliveryId === row.id))),
+    data: pageRows.map((row, i) => toDeliveryView(row, bodies[i], attempts.filter((a) => a.deliveryId === row.id))),
     nextCursor: rows.length > page.limit ? encodeCursor(pageRows[pageRows.length - 1].id) : null,
   };
 }
 
-/** Sends the same event again as a new delivery (new delivery id, same event id and body). */
+/**
+ * Sends the same event again as a new delivery (new delivery id, same event id and body: the same envelope, built
+ * from the same log). Refused once the log is gone: its body can no longer be built.
+ */
 export async function redeliver(
   app: AppContext,
   scope: { workflowId: string; subscriptionId?: string },
@@ -132,6 +140,8 @@ export async function redeliver(
     .where(and(...conditions))
     .limit(1);
   if (!original) throw notFound('Delivery');
+  const [body] = await deliveryBodies({ db: app.db, storage: app.files.storage, logger: app.logger }, [original]);
+  if (body === null) throw new AppError('EXECUTION_LOG_GONE', 410, `Cannot redeliver: ${LOG_GONE}`);
   const [created] = await app.db.transaction((tx) =>
     createDeliveries(
       tx,
@@ -142,10 +152,11 @@ export async function redeliver(
           workflowId,
           executionId: original.executionId,
           body: original.body,
+          envelope: original.envelope,
         },
       ],
       { manual: true },
     ),
   );
-  return toDeliveryView(created);
+  return toDeliveryView(created, body);
 }

@@ -9,10 +9,10 @@ import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { cached, topics } from '../cache/app-caches.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
-import { restoreValues } from '../logs/offloaded-values.js';
 import type { OutboxDelivery } from './constants.js';
 import { createDeliveries } from './create-deliveries.js';
-import { completedExecution, completionPayload, levelOf, needsOwnerLimits, type OwnerLimits } from './payload.js';
+import { encodeEnvelope } from './delivery-body.js';
+import { levelOf, needsOwnerLimits, type IncludeFlags, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
@@ -32,7 +32,11 @@ export function activeSubscriptions(app: AppContext, workflowId: string): Promis
   }));
 }
 
-/** One event per execution: every matching subscription gets the same event id and timestamp. */
+/**
+ * One event per execution: every matching subscription gets the same event id and timestamp. A delivery stores only
+ * what its subscription asked for (delivery-body.ts builds the body from the log when it is sent), so the run's
+ * payload is stored once, in its log, however many subscriptions hear of it.
+ */
 async function buildDeliveries(
   db: Db,
   app: AppContext,
@@ -43,25 +47,28 @@ async function buildDeliveries(
     (s) => s.active && s.levelFilter.includes(levelOf(execution)) && s.triggerFilter.includes(execution.trigger),
   );
   if (matching.length === 0) return [];
-  // A row read back (a run closed by someone else) may keep large values in file storage: fetched for the body. A
-  // run's own completion passes the log as the engine made it, with nothing to fetch.
-  const completed = completedExecution(
-    matching.some((s) => s.includeFinalOutput || s.includeTraceSpans) ? ({ ...execution, ...(await restoreValues(app.files.storage, execution, app.logger)) } as ExecutionRow) : execution,
-  );
   const eventId = newId('evt');
   const timestamp = Date.now();
   let owner: OwnerLimits | undefined;
   if (matching.some(needsOwnerLimits)) {
     owner = await limitsObject(db, app.config, await workspaceOwner(db, execution.workspaceId));
   }
-  return matching.map((subscription) => ({
-    id: newId('dlv'),
-    eventId,
-    subscriptionId: subscription.id,
-    workflowId: execution.workflowId,
-    executionId: execution.executionId,
-    body: JSON.stringify(completionPayload({ eventId, timestamp, execution: completed, include: subscription, owner })),
-  }));
+  return matching.map((subscription) => {
+    const include: IncludeFlags = {
+      includeFinalOutput: subscription.includeFinalOutput,
+      includeTraceSpans: subscription.includeTraceSpans,
+      includeRateLimits: subscription.includeRateLimits,
+      includeUsageData: subscription.includeUsageData,
+    };
+    return {
+      id: newId('dlv'),
+      eventId,
+      subscriptionId: subscription.id,
+      workflowId: execution.workflowId,
+      executionId: execution.executionId,
+      envelope: encodeEnvelope({ timestamp, include, ...(needsOwnerLimits(include) ? { owner } : {}) }),
+    };
+  });
 }
 
 /** Deliveries for a completed execution, for the run recorder to write with its log. */

@@ -7,7 +7,7 @@ import { COMPLETION_EVENT } from './constants.js';
 
 type ExecutionRow = typeof executions.$inferSelect;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
-type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
+export type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
 
 /** What the payload says about one completed execution (shared by every subscription of the event). */
 export interface CompletedExecution {
@@ -66,7 +66,7 @@ export function completedExecution(row: ExecutionRow): CompletedExecution {
     cost: toFullCost(row.costTotal, row.cost),
     files: row.files ?? null,
     finalOutput: row.finalOutput ?? {},
-    // A run's own log carries its trace as the engine made it; a row read back (an interrupted run) as stored.
+    // Read back from the log (delivery-body.ts): the stored trace, decoded to the spans the engine made.
     traceSpans: readTrace(row.traceSpans ?? [], row.finalOutput).spans,
   };
 }

@@ -44,5 +44,5 @@ export async function sendTestEvent(app: AppContext, subscription: SubscriptionR
       { manual: true },
     ),
   );
-  return toDeliveryView(created);
+  return toDeliveryView(created, body);
 }

@@ -2166,6 +2166,8 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["Gone"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -2418,6 +2420,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -2475,6 +2478,8 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["Gone"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -6612,7 +6617,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept) */
+        /** @description INVITE_EXPIRED, INVITE_USED (the invite link cannot be used any more) or EXECUTION_SNAPSHOT_GONE (what a re-run needs of that execution is no longer kept), EXECUTION_LOG_GONE (a redelivery of an event whose log retention deleted) */
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,6 +1,6 @@
 // Stored bytes per execution of the execute bench's flow (POST JSON → API block to a local echo → response), in the
 // log format of before issue 28 (every span holds its input and output in full) and in today's (each value once,
-// src/services/logs/stored-trace.ts), side by side in one run.
+// src/services/logs/stored-trace.ts, its spans packed and compressed, packed-trace.ts), side by side in one run.
 //
 // The flow runs for real (in-process app, real engine, real recorder) so its row is written the way runs write
 // rows; that row is then copied 10,000 times into two tables shaped like `executions` (same columns, same
@@ -150,10 +150,18 @@ try {
   const line = (label: string, s: typeof old) =>
     `${label}  total ${kb(s.total)} (heap ${kb(s.heap)}, toast ${kb(s.toast)}, indexes ${kb(s.indexes)}) = ${(s.total / RUNS).toFixed(0)} bytes/execution`;
   console.log(`stored bytes per execution, bench flow (${Buffer.byteLength(BODY)}-byte body), ${kind}, ${RUNS.toLocaleString('en')} runs — ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, node ${process.version}`);
-  console.log(`trace_spans column: old format ${widths.old_trace} bytes, each value once ${widths.new_trace} bytes; final_output ${widths.final} bytes`);
+  console.log(`trace_spans column: old format ${widths.old_trace} bytes, each value once, packed ${widths.new_trace} bytes; final_output ${widths.final} bytes`);
   console.log(line('old format (every span in full)', old));
-  console.log(line('each value once               ', now));
-  console.log(`ratio ${(now.total / old.total).toFixed(2)}× of before (target ≤ 0.33×)${n < BODIES.length - 1 ? '\n' : ''}`);
+  console.log(line('each value once, packed       ', now));
+  console.log(`ratio ${(now.total / old.total).toFixed(2)}× of before (target ≤ 0.33×)`);
+  // Which indexes the indexes' bytes are (the same in both tables): those under 1 byte/execution are left out.
+  const indexes = await rowsOf<{ name: string; bytes: string }>(
+    app.db,
+    sql`select replace(c.relname, 'bench_new_format_', '') as name, pg_relation_size(c.oid) as bytes from pg_index x
+        join pg_class c on c.oid = x.indexrelid where x.indrelid = 'bench_new_format'::regclass order by 2 desc`,
+  );
+  const shown = indexes.filter((i) => Number(i.bytes) / RUNS >= 1).map((i) => `${i.name} ${(Number(i.bytes) / RUNS).toFixed(0)}`);
+  console.log(`indexes, bytes/execution: ${shown.join(', ')}${n < BODIES.length - 1 ? '\n' : ''}`);
   }
 } finally {
   await app.close();

@@ -1,7 +1,7 @@
 // The stored trace format (src/services/logs/stored-trace.ts) read back through JSON, as the database hands it back:
 // values that look like its own references, shared and repeated values, outputs that are not objects.
-import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 

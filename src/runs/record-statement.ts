@@ -11,6 +11,7 @@ import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 import { newId } from '../ids.js';
 import type { StoredValues } from '../services/logs/offloaded-values.js';
+import { storedCost } from '../services/cost.js';
 import { packTrace } from '../services/logs/packed-trace.js';
 import { storeTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 
@@ -130,7 +131,7 @@ const executionJson = (rows: ExecutionRecord[]) =>
       ended_at: r.endedAt?.toISOString() ?? null,
       total_duration_ms: r.totalDurationMs,
       cost_total: r.costTotal,
-      cost: r.cost,
+      cost: storedCost(r.cost),
       models: r.models,
       final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
       // Packed last, as the row is written: offloading (run-recorder.ts) works on the unpacked form.

@@ -115,6 +115,11 @@ describe('a log stores each value once, and answers as the run made it', () => {
     expect(times(JSON.stringify(answers.traceSpans))).toBeGreaterThanOrEqual(12);
     expect(times(row.trace)).toBeLessThanOrEqual(3);
     await expectAnsweredAsFormat2(executionId);
+    // A run that used no model keeps no cost object; its cost answers as a stored one did, key for key.
+    const [costRow] = await rowsOf<{ cost: unknown; total: number }>(t.app.db, sql`select cost, cost_total as total from executions where execution_id = ${executionId}`);
+    expect(costRow.cost).toBeNull();
+    const detail = await logDetailOf(t, executionId);
+    expect(JSON.stringify(detail.cost)).toBe(JSON.stringify({ total: costRow.total, tokens: { total: 0, prompt: 0, completion: 0 }, models: {} }));
   });
 
   it('loops and parallels, with their iterations', async () => {

@@ -14,9 +14,29 @@ import { isStorableText } from './storable.js';
 const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/gi;
 
 /** JSON text of `value` that PostgreSQL's jsonb accepts; throws like JSON.stringify (cycles, BigInt). */
-export function toJsonText(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null';
+export function toJsonText(value: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown): string {
+  const text = JSON.stringify(value, replacer) ?? 'null';
   return text.includes('\\u') ? text.replace(UNSTORABLE_ESCAPE, '$1\\ufffd') : text;
+}
+
+/** Shorter keys first, then by UTF-8 bytes: the order jsonb keeps an object's keys in. */
+export function compareJsonbKeys(a: string, b: string): number {
+  return Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * A replacer for JSON.stringify writing every object's keys in jsonb's order: JSON kept outside a jsonb value (as
+ * compressed text) reads back with its keys in the order the same value would have had in a jsonb column.
+ */
+export function inJsonbKeyOrder(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = compareJsonbKeys(keys[i - 1], keys[i]) < 0;
+  if (sorted) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of keys.sort(compareJsonbKeys)) out[key] = (value as Record<string, unknown>)[key];
+  return out;
 }
 
 /**

@@ -11,6 +11,8 @@ import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 import { newId } from '../ids.js';
 import type { StoredValues } from '../services/logs/offloaded-values.js';
+import { storedCost } from '../services/cost.js';
+import { packTrace } from '../services/logs/packed-trace.js';
 import { storeTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 
 /** An `executions` row as written: the running marker (status `running`) or the completed log. */
@@ -129,10 +131,11 @@ const executionJson = (rows: ExecutionRecord[]) =>
       ended_at: r.endedAt?.toISOString() ?? null,
       total_duration_ms: r.totalDurationMs,
       cost_total: r.costTotal,
-      cost: r.cost,
+      cost: storedCost(r.cost),
       models: r.models,
       final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
-      trace_spans: r.stored ? r.stored.trace : r.traceSpans && storeTrace(r.traceSpans, r.finalOutput, r.traceKept),
+      // Packed last, as the row is written: offloading (run-recorder.ts) works on the unpacked form.
+      trace_spans: r.stored ? packTrace(r.stored.trace) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept)),
       files: r.files,
       error: r.error,
       block_error_count: r.blockErrorCount,

@@ -84,7 +84,21 @@ export function toFullCost(costTotal: number, stored: unknown): FullCost {
   const cost = stored as Partial<ExecutionCost> | null;
   return {
     total: costTotal,
-    tokens: cost?.tokens ?? { prompt: 0, completion: 0, total: 0 },
+    // In jsonb's key order, as a stored `{prompt: 0, …}` reads back: a run whose cost was not stored (storedCost)
+    // answers exactly as one whose zeros were.
+    tokens: cost?.tokens ?? { total: 0, prompt: 0, completion: 0 },
     models: cost?.models ?? {},
   };
+}
+
+/**
+ * What the log row keeps of a run's cost: nothing (null) when the run used no model — its answer is then the total
+ * alone, which `cost_total` holds, and toFullCost rebuilds the rest — and the whole cost otherwise. Most runs use no
+ * model, and the object was ~200 of a small run's ~1,200 row bytes (bench/REPORT.md, log-storage).
+ */
+export function storedCost<C extends Partial<ExecutionCost>>(cost: C | null): C | null {
+  if (!cost) return cost;
+  const t = cost.tokens;
+  const noTokens = !t || (t.prompt === 0 && t.completion === 0 && t.total === 0);
+  return noTokens && Object.keys(cost.models ?? {}).length === 0 ? null : cost;
 }

@@ -4,7 +4,10 @@
 // it is sent, so it reads the same row as the logs API: the cases below also check values the runs made.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { toJsonText } from '../../src/db/json.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { unpackTrace } from '../../src/services/logs/packed-trace.js';
+import { readTrace } from '../../src/services/logs/stored-trace.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
@@ -62,6 +65,21 @@ async function expectSameAnswers(executionId: string) {
   return webhook as { traceSpans: Array<Record<string, any>>; finalOutput: unknown };
 }
 
+/**
+ * The row's spans are packed (format 3), and its trace reads back exactly — keys in the same order too — as the same
+ * trace would from a row of format 2 (written before packing), which the database hands back in jsonb's key order.
+ */
+async function expectAnsweredAsFormat2(executionId: string) {
+  const [row] = await rowsOf<{ trace: Record<string, unknown>; final: unknown }>(
+    t.app.db,
+    sql`select trace_spans as trace, final_output as final from executions where execution_id = ${executionId}`,
+  );
+  expect(row.trace.format).toBe(3);
+  const [old] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${toJsonText(unpackTrace(row.trace))}::jsonb as trace`);
+  expect((old.trace as { format: number }).format).toBe(2);
+  expect(JSON.stringify(readTrace(row.trace, row.final).spans)).toBe(JSON.stringify(readTrace(old.trace, row.final).spans));
+}
+
 describe('a log stores each value once, and answers as the run made it', () => {
   it('triggers, variables, API calls, conditions, functions, waits and responses', async () => {
     const wf = await deployWithHook(
@@ -94,6 +112,12 @@ describe('a log stores each value once, and answers as the run made it', () => {
     const times = (text: string) => text.split(PAYLOAD).length - 1;
     expect(times(JSON.stringify(answers.traceSpans))).toBeGreaterThanOrEqual(12);
     expect(times(row.trace)).toBeLessThanOrEqual(3);
+    await expectAnsweredAsFormat2(executionId);
+    // A run that used no model keeps no cost object; its cost answers as a stored one did, key for key.
+    const [costRow] = await rowsOf<{ cost: unknown; total: number }>(t.app.db, sql`select cost, cost_total as total from executions where execution_id = ${executionId}`);
+    expect(costRow.cost).toBeNull();
+    const detail = await logDetailOf(t, executionId);
+    expect(JSON.stringify(detail.cost)).toBe(JSON.stringify({ total: costRow.total, tokens: { total: 0, prompt: 0, completion: 0 }, models: {} }));
   });
 
   it('loops and parallels, with their iterations', async () => {
@@ -127,7 +151,9 @@ describe('a log stores each value once, and answers as the run made it', () => {
       loops: { each: { id: 'each', nodes: ['lcall', 'lshape'], loopType: 'forEach', forEachItems: '<api.items>' } },
       parallels: { fan: { id: 'fan', nodes: ['pshape'], parallelType: 'collection', distribution: '<api.items>' } },
     });
-    const answers = await expectSameAnswers(await execute(wf, { items: [PAYLOAD, { deep: PAYLOAD }, 3] }));
+    const executionId = await execute(wf, { items: [PAYLOAD, { deep: PAYLOAD }, 3] });
+    const answers = await expectSameAnswers(executionId);
+    await expectAnsweredAsFormat2(executionId);
     const loop = answers.traceSpans.find((s) => s.type === 'loop')!;
     expect(loop.children.map((c: { type: string }) => c.type)).toEqual(['loop_iteration', 'loop_iteration', 'loop_iteration']);
   });
@@ -156,7 +182,9 @@ describe('a log stores each value once, and answers as the run made it', () => {
         ],
       ),
     );
-    const answers = await expectSameAnswers(await execute(wf, { q: PAYLOAD }));
+    const executionId = await execute(wf, { q: PAYLOAD });
+    const answers = await expectSameAnswers(executionId);
+    await expectAnsweredAsFormat2(executionId);
     expect(answers.traceSpans.map((s) => s.type)).toEqual(['api_trigger', 'workflow', 'function']);
     expect(answers.traceSpans.at(-1)).toMatchObject({ status: 'error' });
   });

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { toJsonText } from '../../db/json.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
+import { unpackTrace } from './packed-trace.js';
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
@@ -195,7 +196,8 @@ export async function restoreValues<F>(
   row: { traceSpans: unknown; finalOutput: F },
   logger?: Logger,
 ): Promise<{ traceSpans: unknown; finalOutput: F }> {
-  const stored = row.traceSpans;
+  // Packed spans (packed-trace.ts) hold their inputs in array slots: unpacked first, to find the markers among them.
+  const stored = unpackTrace(row.traceSpans);
   if (!isStoredTrace(stored) || !stored.offloaded) return row;
   const fetch = (value: unknown) => (isMarker(value) ? fetchValue(storage, value, logger) : value);
   const finalOutput = stored.offloaded.final ? ((await fetch(row.finalOutput)) as F) : row.finalOutput;

@@ -17,9 +17,13 @@
 //   object holding an `$offloaded` key is wrapped with `$l` too, so a marker is never a user's value.
 // References only point at outputs of a lower index or at the final output, so decoding never loops.
 //
+// Format 3 (packed-trace.ts) is format 2 with its span envelopes written compactly; it is unpacked to format 2 on read.
+//
 // Values are matched by identity for objects and arrays (a reference resolves to the very object the block
 // output holds) and by content for strings of at least MIN_SHARED_STRING characters (a value that went out and came
 // back, as an upstream's echo, is a new string with the same text).
+
+import { PACKED_TRACE_FORMAT, unpackTrace } from './packed-trace.js';
 
 /** Shorter strings cost less written out than as a reference. */
 const MIN_SHARED_STRING = 24;
@@ -123,12 +127,14 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
   };
 }
 
+/** A stored trace of format 2, or of format 3 (its spans packed: unpack it before reading its spans). */
 export function isStoredTrace(value: unknown): value is StoredTrace {
-  return isPlainRecord(value) && value.format === STORED_TRACE_FORMAT && Array.isArray(value.spans);
+  return isPlainRecord(value) && (value.format === STORED_TRACE_FORMAT || value.format === PACKED_TRACE_FORMAT) && Array.isArray(value.spans);
 }
 
 /** What a log's trace column holds, as the engine made it. Rows of format 1 (a plain array) are read as they are. */
-export function readTrace(stored: unknown, finalOutput: unknown): { spans: unknown[]; detail: KeptTrace } {
+export function readTrace(column: unknown, finalOutput: unknown): { spans: unknown[]; detail: KeptTrace } {
+  const stored = unpackTrace(column);
   if (Array.isArray(stored)) return { spans: stored, detail: 'full' };
   if (!isStoredTrace(stored)) return { spans: [], detail: 'full' };
   const decoded = new Map<number, unknown>();

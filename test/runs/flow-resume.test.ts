@@ -1,6 +1,6 @@
 // Flow control across a pause (docs/workflows.md "Flow control"): a run parked in a long wait holds no slot, and when
 // it goes on it takes one again — waiting in the queue while its key is full, never refused — so a key's limit holds
-// over paused runs too. One process (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+// over paused runs too (a long wait's and an approval's). One process (PGlite, or PostgreSQL with TEST_DATABASE_URL).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,42 @@ describe('a paused run and its slot', { timeout: 90_000 }, () => {
     expect(visits.map((v) => v.tag)).toEqual(['b', 'a']);
     expect(noOverlapPerKey(visits)).toBe(true);
     expect(server.peakPerKey().get(customer)).toBe(1);
+  });
+
+  it('a run resumed after an approval takes its slot again: it waits while another resumed run of its key is in flight', async () => {
+    const customer = `approve-${randomUUID().slice(0, 8)}`;
+    const state = {
+      ...makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'customer', type: 'string' }, { name: 'tag', type: 'string' }] } },
+          { id: 'gate', type: 'approval', name: 'Gate', config: {} },
+          { id: 'call', type: 'api', name: 'Call', config: { url: `${server.url}?key=<api.customer>&tag=<api.tag>`, method: 'GET', retries: 0, timeoutMs: 60_000 } },
+        ],
+        [
+          ['start', 'gate'],
+          ['gate', 'call'],
+        ],
+      ),
+      flowControl: { concurrency: { limit: 1, key: '<api.customer>' } },
+    };
+    const wf = await createAndDeploy(t, state, 'Approval resume takes a slot');
+    await flow.startWorker();
+    // Both pause at the gate, holding no slot: the second call is not refused.
+    const [a, b] = [await execute(wf, { customer, tag: 'a' }), await execute(wf, { customer, tag: 'b' })];
+    expect([a.status, b.status]).toEqual([202, 202]);
+    const gate = server.hold();
+    const approve = (executionId: string) => t.request('POST', `/api/v1/executions/${executionId}/resume`, { body: { approved: true } });
+    expect((await approve(b.body.executionId)).status).toBe(202);
+    await eventually(async () => server.inFlight(customer) === 1 || undefined, 20_000, 'B to call the upstream');
+    expect((await approve(a.body.executionId)).status).toBe(202);
+    await eventually(async () => server.inFlight(customer) > 1 || (await resumeWaitsForSlot(a.body.executionId)) || undefined, 20_000, 'A to be resumed');
+    expect(server.inFlight(customer)).toBe(1);
+    gate.release();
+    for (const run of [b, a]) {
+      await eventually(async () => ((await logDetailOf(t, run.body.executionId)).status === 'success') || undefined, 30_000, 'the run to succeed');
+    }
+    const visits = server.visits.filter((v) => v.key === customer);
+    expect(visits.map((v) => v.tag)).toEqual(['b', 'a']);
+    expect(noOverlapPerKey(visits)).toBe(true);
   });
 });

@@ -236,7 +236,9 @@ function errorStatuses(op: Operation): ErrorStatus[] {
   if (hasPathParams) statuses.add(404);
   if (op.conflict) statuses.add(409);
   if (op.body || op.rawBody) statuses.add(413);
-  if (op.rateLimited || (op.run && op.run !== 'manual')) statuses.add(429);
+  // Every run may be refused by its workflow's flow control (CONCURRENCY_LIMIT, THROTTLED): manual runs too, though
+  // they are not rate limited.
+  if (op.rateLimited || op.run) statuses.add(429);
   if (op.run) statuses.add(402);
   if (op.run && op.run !== 'manual') statuses.add(408);
   return [...statuses].sort((a, b) => a - b);

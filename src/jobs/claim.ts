@@ -91,11 +91,16 @@ export async function claimDueJobs(
   return (await claimJobs(db, { ...rest, kinds: [{ kind, limit, fair }] })).jobs;
 }
 
-/** The `due` rows of a kind, oldest first; locks exactly the rows it picks, skipping rows another worker holds. */
+/**
+ * The `due` rows of a kind, oldest first; locks exactly the rows it picks, skipping rows another worker holds. A job
+ * under flow control (a resumed run or a schedule tick that found its key full) is passed over while its key has no
+ * free slot; several of one key picked at once settle it with the slot, as fairDue's do.
+ */
 function oldestDue(suffix: string, kind: string, now: string, limit: number): SQL {
   return sql`${sql.raw(`due${suffix}`)} as (
     select id from jobs
     where status = 'queued' and kind = ${kind} and run_at <= ${now}::timestamptz
+      and (flow_key is null or ${inUse(sql`jobs.flow_key`)} < flow_limit)
     order by run_at
     limit ${limit}
     for update skip locked

@@ -62,6 +62,7 @@ function jobStatement(job: ClaimedJob, workerId: string, result: JobResult, keep
           status = 'queued', run_at = ${outcome.runAt !== undefined ? sql`${iso(outcome.runAt)}::timestamptz` : outcome.keepPlace ? sql`run_at` : sql`${iso(now)}::timestamptz`},
           attempts = attempts - 1, lease_until = null, locked_by = null
           ${outcome.payloadPatch ? sql`, payload = payload || ${toJsonText(outcome.payloadPatch)}::jsonb` : sql``}
+          ${outcome.flow ? sql`, flow_key = ${outcome.flow.key}::text, flow_limit = ${outcome.flow.limit}::int` : sql``}
         where ${held} returning id`;
   }
 }

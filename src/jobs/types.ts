@@ -29,9 +29,10 @@ export type JobOutcome =
    * Not run (worker stopping; no flow control slot free): back to the queue at once, and the claim does not count
    * as an attempt. `keepPlace` keeps its place in the queue (its due time) instead of going to the back; `runAt`
    * (epoch ms) makes it due then instead (a throttled run: when its next start frees). `payloadPatch` is merged into
-   * the payload (top-level keys), for what the next claim must know.
+   * the payload (top-level keys), for what the next claim must know. `flow` sets the job's flow control key (found
+   * only once the job ran: a resumed run, a schedule tick), so claims pass over it until the key has a free slot.
    */
-  | { type: 'release'; keepPlace?: boolean; runAt?: number; payloadPatch?: Record<string, unknown> };
+  | { type: 'release'; keepPlace?: boolean; runAt?: number; payloadPatch?: Record<string, unknown>; flow?: { key: string; limit: number } };
 
 export interface JobResult {
   outcome: JobOutcome;

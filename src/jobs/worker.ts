@@ -187,8 +187,11 @@ export function createWorker(options: WorkerOptions): Worker {
       await prefetch(claimed);
       for (const job of claimed) start(job);
       for (const ask of asks) if (claimed.filter((job) => job.kind === ask.kind).length < ask.limit) exhausted.add(ask.kind);
-      // Jobs put back by the sweep are claimable by the next statement: go round again at once.
-      if ((claimed.length === 0 && requeued === 0) || stopping) return;
+      // Jobs put back by the sweep are claimable by the next statement: go round again at once. So are kinds this
+      // round asked nothing of: a worker with fewer slots than kinds asks the first kinds for all of them, and the
+      // others must get their turn when those had nothing due (else a one-slot worker never runs a schedule tick).
+      if (stopping) return;
+      if (claimed.length === 0 && requeued === 0 && nextAsks(exhausted).every((ask) => ask.limit === 0)) return;
     }
   }
 

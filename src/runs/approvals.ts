@@ -16,7 +16,7 @@ import { AppError, notFound } from '../errors.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult } from '../jobs/types.js';
 import { timedOutMessage } from '../engine/index.js';
-import { runTimeLimitMs, TRIGGER_TYPES } from '../workflow/index.js';
+import { runTimeLimitMs, TRIGGER_TYPES, type FlowReason, type WorkflowState } from '../workflow/index.js';
 import { assertWorkspaceAccess, canRunInWorkspace, requireRunRole } from '../services/access.js';
 import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
 import type { Principal } from '../services/api-keys.js';
@@ -24,6 +24,7 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
 import { RUNNER_ID } from './runners.js';
+import { freeSlotQuietly, loggedWithSlot, runFlowOf, takeSlot } from './flow-slots.js';
 import type { ExecutionOutcome, RunExecution } from './types.js';
 
 // ---- asking to resume ----------------------------------------------------------------------------------------
@@ -158,15 +159,70 @@ export const CANCELLED_WHILE_PARKED = 'Execution cancelled while it waited in a 
 
 // ---- the resume job ------------------------------------------------------------------------------------------
 
-const resumeJobPayload = z.object({ executionId: z.string(), timeoutOf: z.number().int().optional() });
+const resumeJobPayload = z.object({
+  executionId: z.string(),
+  timeoutOf: z.number().int().optional(),
+  /** Set once the run found its flow control key full (epoch ms): it waits in the queue for a slot since then. */
+  flowWaitSince: z.number().optional(),
+});
 
-/** Runs a resumed execution on a worker: any process may, as the state it needs is in the row. */
+/**
+ * Runs a resumed execution on a worker: any process may, as the state it needs is in the row. Under flow control the
+ * resumed run takes a slot of its key again (its pause freed the one it held: a parked run holds nothing), waiting in
+ * the queue in its place while the key is full — never refused, whatever `onLimit` says: the run was admitted when it
+ * first started. The job then carries the key, so the claim passes over it until a slot frees (jobs/claim.ts).
+ */
 async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob): Promise<JobResult> {
   const parsed = resumeJobPayload.safeParse(job.payload);
   if (!parsed.success) return { outcome: { type: 'fail', error: 'Malformed resume job payload' } };
-  const { executionId, timeoutOf } = parsed.data;
+  const { executionId, timeoutOf, flowWaitSince } = parsed.data;
   const skipped = (reason: string): JobResult => ({ outcome: { type: 'complete', result: { skipped: reason } } });
 
+  const [waiting] = await app.db
+    .select({ status: executions.status, workflowId: executions.workflowId, snapshotHash: executions.snapshotHash, pause: executions.pause })
+    .from(executions)
+    .where(eq(executions.executionId, executionId))
+    .limit(1);
+  const waitingPause = waiting?.pause ? pauseSchema.safeParse(waiting.pause) : undefined;
+  if (timeoutOf !== undefined) {
+    if (waiting?.status !== 'paused' || !waitingPause?.success || waitingPause.data.number !== timeoutOf) return skipped('decided before its time-out');
+  } else if (waiting?.status !== 'resuming' || !waitingPause?.success) {
+    return skipped('not waiting to resume');
+  }
+  const [snapshot] = await app.db.select({ state: stateSnapshots.state }).from(stateSnapshots).where(eq(stateSnapshots.hash, waiting.snapshotHash));
+  const flow = runFlowOf(waiting.workflowId, snapshot.state, waitingPause.data.input);
+  if (flow && !(await takeSlot(app.db, flow, executionId))) {
+    if (flowWaitSince === undefined) app.metrics.flowWaited(flow.workflowId, flow.reason);
+    return {
+      outcome: {
+        type: 'release',
+        keepPlace: true,
+        flow: { key: flow.flowKey, limit: flow.limit },
+        payloadPatch: { flowWaitSince: flowWaitSince ?? Date.now() },
+      },
+    };
+  }
+  let outcome: ExecutionOutcome | undefined;
+  try {
+    const flowWait = flow && flowWaitSince !== undefined ? { queuedMs: Math.max(0, Date.now() - flowWaitSince), reason: flow.reason } : undefined;
+    const resumed = await resumeHolding(app, run, { executionId, timeoutOf, state: snapshot.state, holdsFlowSlot: flow !== undefined, flowWait });
+    outcome = resumed.outcome;
+    return resumed.result;
+  } finally {
+    // Freed with the run's log; a resume that did not run (decided meanwhile, out of time) or whose log could not be
+    // stored frees it here.
+    if (flow && !loggedWithSlot(outcome)) await freeSlotQuietly(app, executionId);
+  }
+}
+
+/** The resume itself, once the run may go (it holds its slot, if it needs one). */
+async function resumeHolding(
+  app: AppContext,
+  run: RunExecution,
+  resume: { executionId: string; timeoutOf?: number; state: WorkflowState; holdsFlowSlot: boolean; flowWait?: { queuedMs: number; reason: FlowReason } },
+): Promise<{ result: JobResult; outcome?: ExecutionOutcome }> {
+  const { executionId, timeoutOf } = resume;
+  const skipped = (reason: string) => ({ result: { outcome: { type: 'complete', result: { skipped: reason } } } satisfies JobResult });
   if (timeoutOf !== undefined) {
     const row = await pausedRow(app.db, executionId);
     const pause = row?.pause ? pauseSchema.safeParse(row.pause) : undefined;
@@ -188,20 +244,19 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
     .returning();
   if (!row) return skipped('not waiting to resume');
   const pause = pauseSchema.parse(row.pause);
-  const [snapshot] = await app.db.select({ state: stateSnapshots.state }).from(stateSnapshots).where(eq(stateSnapshots.hash, row.snapshotHash));
   const trigger = z.enum(TRIGGER_TYPES).parse(row.trigger);
   const resumption = { logId: row.id, startedAt: row.startedAt, pause, decision: pause.pending! };
   // Nobody waits on a resumed run: it has the workflow's whole time limit, of which its run time and its waits count.
-  const timeLimitMs = runTimeLimitMs(snapshot.state.flowControl, app.config.executionTimeoutMs, false);
+  const timeLimitMs = runTimeLimitMs(resume.state.flowControl, app.config.executionTimeoutMs, false);
   const leftMs = timeLimitMs - timeLimitUsedMs(resumption);
   if (leftMs <= 0) {
     const error = `${timedOutMessage(timeLimitMs)} (its time limit counts the time it waited in wait blocks)`;
     await closePaused(app, executionId, { status: 'error', error, from: ['running'] });
-    return { outcome: { type: 'complete', result: { executionId, status: 'error' } } };
+    return { result: { outcome: { type: 'complete', result: { executionId, status: 'error' } } } };
   }
   const outcome = await run(app, {
     workflow: { id: row.workflowId, workspaceId: row.workspaceId },
-    state: snapshot.state,
+    state: resume.state,
     stateHash: row.snapshotHash,
     deploymentVersion: row.deploymentVersion,
     trigger,
@@ -216,8 +271,10 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
     resumption,
     // A re-run that paused goes on as one: its calls keep carrying the original's idempotency keys.
     ...(row.rerunOf ? { rerun: { executionId: row.rerunOf, fromBlock: row.rerunFromBlock } } : {}),
+    ...(resume.holdsFlowSlot ? { holdsFlowSlot: true } : {}),
+    ...(resume.flowWait ? { flowWait: resume.flowWait } : {}),
   });
-  return { outcome: { type: 'complete', result: { executionId, status: outcomeStatus(outcome) } } };
+  return { result: { outcome: { type: 'complete', result: { executionId, status: outcomeStatus(outcome) } } }, outcome };
 }
 
 const outcomeStatus = (outcome: ExecutionOutcome) =>

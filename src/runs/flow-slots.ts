@@ -407,8 +407,9 @@ const BACKGROUND_POLL_MS = 100;
 export type BackgroundSlot = { taken: FlowWait } | { refused: 'ALREADY_RUNNING' | 'CONCURRENCY_LIMIT' } | { stopped: true };
 
 /**
- * For a run no caller waits on (a schedule tick, a queue trigger's message): takes a slot, waiting as long as it takes
- * — a schedule's tick stays claimed, a message stays unacknowledged with its broker — until `signal` stops the wait.
+ * For a run no caller waits on (a queue trigger's message; a schedule tick looks once: flow-background.ts): takes a
+ * slot, waiting as long as it takes — a message stays unacknowledged with its broker — until `signal` stops the wait
+ * (an aborted one: no wait at all).
  * `reject` and a singleton's `skip` refuse it at once when the key is full; cancel-running stops the runs holding it
  * (asked as the workspace owner, on whose behalf these runs go).
  */

@@ -15,7 +15,7 @@ export {
   type FlowWait,
   type RunFlow,
 } from './flow-slots.js';
-export { takeStartInBackground, type BackgroundStart } from './flow-background.js';
+export { takeStartInBackground, takeStartOrQueue, type BackgroundStart, type QueuedStart } from './flow-background.js';
 export { pruneThrottleStarts, runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
 export { debounceOf, debouncedSyncCall, type RunDebounce } from './flow-debounce.js';
 export {

@@ -72,7 +72,8 @@ export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHea
   const { target } = run;
   const flow = run.flow ?? runFlowOf(target.workflow.id, target.state, run.input);
   const priority = run.priority ?? target.state.flowControl?.priority;
-  const throttle = run.throttle ?? (target.deploymentVersion === null ? undefined : runThrottleOf(target.workflow.id, target.state, run.input));
+  // A draft's throttle too (the editor's Run, a re-run on the draft): like its limit, it protects what the workflow calls.
+  const throttle = run.throttle ?? runThrottleOf(target.workflow.id, target.state, run.input);
   return {
     ...run,
     ...(flow ? { flow } : {}),
@@ -126,8 +127,9 @@ export async function holdThrottleStart(app: AppContext, run: PreparedRun): Prom
 
 /** Runs now, in this process, under the execution time-out (never longer than the server's bound); holds its flow control slot and frees it when it ends. */
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
-  // A trigger that did not take the slot while preparing still obeys the limit (its refusal may come inside a stream).
-  const held = await holdFlowSlot(app, run);
+  // A trigger that did not take the slot and the throttle start while preparing (a sync re-run) still obeys them (its
+  // refusal may come inside a stream).
+  const held = await holdThrottleStart(app, await holdFlowSlot(app, run));
   if (!held.flowWait) return runPreparedNow(app, held, options);
   // Freed with the log; a run whose log could not be stored frees it here.
   return runHoldingSlot(app, held.executionId, () => runPreparedNow(app, held, options));

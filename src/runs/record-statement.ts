@@ -188,7 +188,10 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
         files = excluded.files, error = excluded.error, block_error_count = excluded.block_error_count,
-        pause = excluded.pause
+        pause = excluded.pause,
+        -- A run resumed after a pause that waited for its flow control slot again says so (else what its start said).
+        queued_ms = coalesce(excluded.queued_ms, executions.queued_ms),
+        flow_control = coalesce(excluded.flow_control, executions.flow_control)
       where executions.status = 'running'
       returning execution_id)`);
   }

@@ -13,6 +13,7 @@ import {
   type ExecutionOutcome,
   type PreparedRun,
   holdFlowSlot,
+  holdThrottleStart,
   prepareRun,
   type RunOrigin,
   runPrepared,
@@ -62,8 +63,11 @@ export async function prepareManualRun(
     admissionHeaders: headers,
     origin: request.origin,
   });
-  // The draft's flow control, on the workflow's slots: a limit holds for the editor's Run too (pipeline.ts).
-  return holdFlowSlot(app, run, { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId });
+  // The draft's flow control, on the workflow's slots and throttle starts: a limit and a rate hold for the editor's Run
+  // too (pipeline.ts), refused like a sync call's before the progress stream starts. Debounce does not apply: the
+  // person who pressed Run waits for this run's own answer.
+  const held = await holdFlowSlot(app, run, { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId });
+  return holdThrottleStart(app, held);
 }
 
 /** Engine events as the editor's progress records: the engine's `type` becomes `event`, everything else as is. */

@@ -13,6 +13,7 @@ import type { AppContext } from '../services/app-context.js';
 import { getWorkflowForPrincipal } from '../services/workflows.js';
 import {
   activeDeployment,
+  admitQueuedRun,
   admitRun,
   checkApiInput,
   downstreamOf,
@@ -125,6 +126,13 @@ export async function prepareRerun(
     origin: request.origin,
   });
   run.rerun = rerunOf(original, target.state, fromBlock);
+  // Flow control like an async execute call (runs/flow-slots.ts): refused under `reject` and a singleton's `skip`
+  // when the key is full, else noted as waiting; a sync re-run takes its slot and throttle start as it runs
+  // (runPrepared). A bulk re-run's runs only wait in the queue: one full key must not refuse the whole batch.
+  if (mode === 'async' && run.flow && !request.admitted) {
+    const requester = { userId: request.principal.userId, keyWorkspaceId: request.principal.keyWorkspaceId };
+    run.flowWaits = (await admitQueuedRun(app, run.flow, requester)).waits;
+  }
   return { mode, run, original };
 }
 

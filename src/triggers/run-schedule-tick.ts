@@ -16,7 +16,7 @@ import {
   runHoldingSlot,
   runThrottleOf,
   settleEarlierAttempt,
-  takeStartInBackground,
+  takeStartOrQueue,
 } from '../runs/index.js';
 import { runTimeLimitMs } from '../workflow/index.js';
 import { enqueueTick, nextTick, type TickPayload } from './next-schedule-tick.js';
@@ -27,6 +27,10 @@ const tickPayload = z.object({
   deploymentVersion: z.number().int(),
   fireAt: z.number().int(),
   executionId: z.string(),
+  /** Set once the tick's job went back to the queue to wait for flow control (epoch ms): the schedule moved on then. */
+  flowWaitSince: z.number().optional(),
+  /** The throttle held it back (the log's reason). */
+  throttled: z.boolean().optional(),
 }) satisfies z.ZodType<TickPayload>;
 
 const REFUSALS = {
@@ -42,7 +46,7 @@ const skipped = (reason: string): JobResult => ({ outcome: { type: 'complete', r
  * (replaced, removed, or already moved on by someone else). A re-claimed job whose first attempt already moved it
  * on finds `lastRunAt` at this tick and may still run.
  */
-async function advanceSchedule(app: AppContext, tick: TickPayload, attempts: number, now: number): Promise<boolean> {
+async function advanceSchedule(app: AppContext, tick: TickPayload, attempts: number, now: number, waited: boolean): Promise<boolean> {
   return app.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -50,6 +54,8 @@ async function advanceSchedule(app: AppContext, tick: TickPayload, attempts: num
       .where(and(eq(schedules.workflowId, tick.workflowId), eq(schedules.blockId, tick.blockId)))
       .for('update');
     if (!row || row.deploymentVersion !== tick.deploymentVersion) return false;
+    // A tick back from waiting for flow control moved the schedule on before it waited (later ticks may have since).
+    if (waited) return true;
     if (row.nextRunAt?.getTime() !== tick.fireAt) return attempts > 1 && row.lastRunAt?.getTime() === tick.fireAt;
     const next = nextTick(row.cron, row.timezone, new Date(Math.max(tick.fireAt, now)));
     await tx.update(schedules).set({ nextRunAt: next, lastRunAt: new Date(tick.fireAt) }).where(
@@ -69,7 +75,8 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
   if (job.attempts > 1 && (await settleEarlierAttempt(app, tick.executionId)) === 'finished') {
     return skipped('ran in an earlier attempt');
   }
-  if (!(await advanceSchedule(app, tick, job.attempts, context.clock.now()))) return skipped('the schedule was replaced or removed');
+  const waited = tick.flowWaitSince !== undefined;
+  if (!(await advanceSchedule(app, tick, job.attempts, context.clock.now(), waited))) return skipped('the schedule was replaced or removed');
 
   const target = await loadDeploymentVersion(app, tick.workflowId, tick.deploymentVersion);
   if (!target) return skipped('the deployment no longer exists');
@@ -79,21 +86,31 @@ async function runTick(app: AppContext, job: ClaimedJob, context: JobRunContext)
     return skipped('usage limit reached');
   }
   const input = { firedAt: new Date(tick.fireAt).toISOString() };
-  // Flow control (runs/flow-background.ts): the tick waits, claimed, for a slot of its key and then for a start of its
-  // throttle — or is skipped when the workflow refuses runs over its limit (reject; a singleton's skip: the usual
-  // "never overlap" of a schedule), the same rule over the throttle's rate. Debounce does not apply to ticks: a
-  // schedule's ticks are its cron's, never a burst.
+  // Flow control (runs/flow-background.ts): a tick that finds its key full or its throttle over the rate goes back to
+  // the queue, like a queued async run, holding no worker slot: passed over by the claim until its key has a free slot
+  // (jobs/claim.ts), or due when its next throttle start frees. It is skipped instead when the workflow refuses runs
+  // over its limit (reject; a singleton's skip: the usual "never overlap" of a schedule), the same rule over the
+  // throttle's rate. Debounce does not apply to ticks: a schedule's ticks are its cron's, never a burst.
   const flow = runFlowOf(tick.workflowId, target.state, input);
   const throttle = runThrottleOf(tick.workflowId, target.state, input);
   let flowWait: FlowWait | undefined;
   let startedAt: Date | undefined;
   if (flow || throttle) {
     const refuseThrottled = flow?.mode === 'reject' || flow?.mode === 'skip';
-    const start = await takeStartInBackground(app, { flow, throttle, refuseThrottled }, tick.executionId, target.owner, context.signal);
+    const start = await takeStartOrQueue(app, { flow, throttle, refuseThrottled }, tick.executionId, target.owner);
     if ('refused' in start) return skipped(`flow control: ${REFUSALS[start.refused]}`);
-    // Stopped while waiting: tried again (as a second attempt, which finds the schedule already moved past this tick).
-    if ('stopped' in start) return { outcome: { type: 'retry', runAt: context.clock.now(), error: 'stopped while waiting for flow control' } };
-    flowWait = start.taken;
+    const flowWaitSince = tick.flowWaitSince ?? context.clock.now();
+    if ('waitSlot' in start) {
+      if (!waited) app.metrics.flowWaited(start.waitSlot.workflowId, start.waitSlot.reason);
+      const waitFlow = { key: start.waitSlot.flowKey, limit: start.waitSlot.limit };
+      return { outcome: { type: 'release', keepPlace: true, flow: waitFlow, payloadPatch: { flowWaitSince } } };
+    }
+    if ('waitStart' in start) {
+      if (!tick.throttled) app.metrics.flowWaited(tick.workflowId, 'throttle');
+      return { outcome: { type: 'release', runAt: start.waitStart, payloadPatch: { flowWaitSince, throttled: true } } };
+    }
+    const reason = tick.throttled ? 'throttle' : waited ? flow?.reason : undefined;
+    flowWait = { queuedMs: waited ? Math.max(0, context.clock.now() - flowWaitSince) : 0, ...(reason ? { reason } : {}) };
     startedAt = start.startedAt;
   }
   const run = () =>

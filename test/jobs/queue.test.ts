@@ -56,6 +56,16 @@ const handler = (run: (job: ClaimedJob, context: JobRunContext) => Promise<unkno
 });
 
 describe('jobs', () => {
+  it('a worker with fewer slots than job kinds still runs every kind (the first kinds having nothing due)', async () => {
+    const ran: string[] = [];
+    await startWorker(
+      Object.fromEntries(['first', 'second', 'third'].map((kind) => [kind, handler(() => void ran.push(kind))])),
+      { concurrency: 1 },
+    );
+    await enqueueJob(database.db, { kind: 'third', payload: {} });
+    await eventually(async () => ran.includes('third') || undefined);
+  });
+
   it('runs a job once and keeps or deletes the finished row as its kind says', async () => {
     const seen: unknown[] = [];
     await startWorker({

@@ -38,7 +38,7 @@ const rerunAnswers: Pick<Operation, 'response' | 'errors' | 'more'> = {
 
 const rerunConflicts =
   'The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); ' +
-  'with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED)';
+  'with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED); a run of the singleton key is in flight (ALREADY_RUNNING: flow control\'s skip)';
 
 async function rerun(c: Context<AppEnv>, body: RerunBody, retry: boolean) {
   const app = c.get('app');

@@ -54,6 +54,7 @@ const manualRun = operation({
   run: 'manual',
   response: 'ExecuteResult',
   events: 'a RunProgress (#/components/schemas/RunProgress) per engine event, then a StreamDone with the executionId',
+  conflict: "A run of the draft's singleton key is in flight (ALREADY_RUNNING: flow control's skip)",
   more: { 500: { description: 'The run failed (?stream=false)', schema: 'ExecuteFailure' } },
 });
 

@@ -2550,7 +2550,18 @@ export interface paths {
                 402: components["responses"]["UsageLimitExceeded"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                /** @description A run of the draft's singleton key is in flight (ALREADY_RUNNING: flow control's skip) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["TooManyRequests"];
                 /** @description The run failed (?stream=false) */
                 500: {
                     headers: {
@@ -4242,7 +4253,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED); a run of the singleton key is in flight (ALREADY_RUNNING: flow control's skip) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4366,7 +4377,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 408: components["responses"]["ExecutionTimeout"];
-                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED) */
+                /** @description The execution has not finished (EXECUTION_IN_PROGRESS); for retry, it did not fail (EXECUTION_NOT_FAILED); with deployment "active", the workflow is not deployed (WORKFLOW_NOT_DEPLOYED); a run of the singleton key is in flight (ALREADY_RUNNING: flow control's skip) */
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -4,11 +4,21 @@
 // state unfrozen (a draft) does: references still resolve per run, and the checks still fail the block every time.
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/deep-freeze.js';
+import type { EngineLimits } from '../../src/engine/index.js';
 import { apiTrigger, block, chain, run, state } from './helpers.js';
 
 /** The same state twice: as a draft (a fresh object) and deployed (frozen). */
 function draftAndDeployed(make: () => ReturnType<typeof state>) {
   return { draft: make(), deployed: deepFreeze(make()) };
+}
+
+/** Two runs of the deployed state, each failing with the draft's message. */
+async function expectFailingEveryRun(deployed: ReturnType<typeof state>, limits: Partial<EngineLimits>, expected: string | undefined) {
+  for (let i = 0; i < 2; i++) {
+    const { result } = await run(deployed, {}, { limits });
+    expect(result.success).toBe(false);
+    expect(result.error).toBe(expected);
+  }
 }
 
 describe('a deployed (frozen) state', () => {
@@ -42,11 +52,7 @@ describe('a deployed (frozen) state', () => {
     const limits = { maxBlockOutputBytes: 200 };
     const expected = (await run(draft, {}, { limits })).result.error;
     expect(expected).toContain('Block "big"');
-    for (let i = 0; i < 2; i++) {
-      const { result } = await run(deployed, {}, { limits });
-      expect(result.success).toBe(false);
-      expect(result.error).toBe(expected);
-    }
+    await expectFailingEveryRun(deployed, limits, expected);
   });
 
   it("counts a reference-free config against the run's output limit on every run", async () => {
@@ -59,10 +65,6 @@ describe('a deployed (frozen) state', () => {
     const limits = { maxBlockOutputBytes: 1000, maxRunOutputBytes: 500 };
     const expected = (await run(draft, {}, { limits })).result.error;
     expect(expected).toContain("the limit on one run's output");
-    for (let i = 0; i < 2; i++) {
-      const { result } = await run(deployed, {}, { limits });
-      expect(result.success).toBe(false);
-      expect(result.error).toBe(expected);
-    }
+    await expectFailingEveryRun(deployed, limits, expected);
   });
 });

@@ -5,6 +5,7 @@
 import type { BlockRunContext } from '../blocks/types.js';
 import { MAX_OUTPUT_DEPTH, nestsDeeperThan, type Block } from '../workflow/index.js';
 import { abortMessage, errorMessage } from './abort.js';
+import { compiledConfig } from './compiled-config.js';
 import { runAttempts, type Attempt, type AttemptRecord, type AttemptsOutcome } from './attempts.js';
 import { reportNodeStart } from './node-report.js';
 import type { NodeRunner, RunContext } from './run-context.js';
@@ -74,12 +75,23 @@ function prepare(
   if (!definition) throw new Error(`Unknown block type "${block.type}"`);
   const keep = definition.keepsReference;
   const resolver = { ...createResolver(run, scope, notes), ...(keep ? { keep } : {}) };
-  const resolved = definition.resolveReferences === false ? block.config : run.outputs.resolve(block.name, block.config, resolver);
-  run.outputs.admit(block.name, 'configuration', resolved);
-  const input = notes.usedEnv
-    ? run.outputs.resolve(block.name, block.config, { ...createMaskingResolver(run, scope), ...(keep ? { keep } : {}) })
-    : resolved;
-  const parsed = definition.configSchema.safeParse(resolved);
+  const compiled = compiledConfig(block, definition);
+  let input: unknown;
+  let parsed: ReturnType<typeof definition.configSchema.safeParse>;
+  if (compiled?.constant) {
+    run.outputs.admitSize(block.name, 'configuration', compiled.constant.size);
+    input = block.config;
+    parsed = compiled.constant.parsed;
+  } else {
+    const scanned = compiled?.scanned;
+    const resolved =
+      definition.resolveReferences === false ? block.config : run.outputs.resolve(block.name, block.config, resolver, scanned);
+    run.outputs.admit(block.name, 'configuration', resolved);
+    input = notes.usedEnv
+      ? run.outputs.resolve(block.name, block.config, { ...createMaskingResolver(run, scope), ...(keep ? { keep } : {}) }, scanned)
+      : resolved;
+    parsed = definition.configSchema.safeParse(resolved);
+  }
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {
       const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

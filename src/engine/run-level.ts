@@ -25,9 +25,15 @@ export function runLevel(
   scope: Scope,
   signal: AbortSignal,
   path: IterationStep[],
+  /**
+   * The controller of `signal` itself, when stopping this level's branches stops everything that signal stops (the
+   * top level and the run: runWorkflow's own controller, which nobody outside the run holds). Saves a linked
+   * controller and its listener per run.
+   */
+  own?: AbortController,
 ): Promise<LevelOutcome> {
   // A failure stops this level's other branches, not the rest of the run: the caller decides what it means.
-  const { controller, release } = linkedController(signal);
+  const { controller, release } = own ? { controller: own, release: () => undefined } : linkedController(signal);
   const edges = createEdgeManager(level, run.startBlockId);
   const spans: TraceSpan[] = [];
   let inFlight = 0;

@@ -91,7 +91,10 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
       runNode: (node, nodeScope, signal, path) =>
         (node.kind === 'block' ? runBlock : runContainer)(run!, node, nodeScope, signal, path),
     };
-    outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, []);
+    // The top level stops on the run's controller: a failure there ends the run's other branches, which is all a
+    // linked child would stop. The controller is this function's alone (the caller's signal only feeds it), so a
+    // block's failure aborting it reaches no one outside the run.
+    outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, [], controller);
   } catch (error) {
     outcome = { status: 'failed', error: `Internal engine error: ${errorMessage(error)}`, lastOutput: null, spans: [] };
   } finally {

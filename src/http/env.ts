@@ -1,4 +1,3 @@
-import type { Logger } from '../logger.js';
 import type { SpanHandle } from '../observability/tracing.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
@@ -10,8 +9,6 @@ export interface AppEnv {
     principal: Principal;
     /** X-Request-Id of this request (observe.ts): the caller's, or one of ours. */
     requestId: string;
-    /** The app's logger with this request's id on every line. */
-    logger: Logger;
     /** The request's server span, when tracing is on. */
     span?: SpanHandle;
   };

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, errorBody } from '../errors.js';
 import type { AppEnv } from './env.js';
+import { requestLogger } from './observe.js';
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -22,7 +23,7 @@ export function errorResponse(c: Context, err: AppError) {
 export function handleError(err: unknown, c: Context<AppEnv>) {
   const appError = toAppError(err);
   if (appError.httpStatus >= 500) {
-    (c.get('logger') ?? c.get('app')?.logger)?.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
+    requestLogger(c)?.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
   }
   return errorResponse(c, appError);
 }

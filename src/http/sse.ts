@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { sseRecord } from '../runs/index.js';
 import type { AppEnv } from './env.js';
+import { requestLogger } from './observe.js';
 
 export interface SseRun {
   /** Queues one record; records go out in the order sent. */
@@ -42,7 +43,7 @@ export function streamRun(
       await write(sseRecord(done));
       await write(sseRecord('[DONE]'));
     } catch (err) {
-      c.get('logger').error({ err }, 'streaming execution failed');
+      requestLogger(c)?.error({ err }, 'streaming execution failed');
       await write(sseRecord({ event: 'done', success: false, output: {}, metadata: { duration: 0 }, error: 'Internal server error' }));
       await write(sseRecord('[DONE]'));
     } finally {

@@ -3,6 +3,7 @@
 // no run can alter what the next one sees.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { deployments, users, workflows, workspaces } from '../db/schema.js';
 import type { WorkflowState } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -85,16 +86,4 @@ export async function loadDeploymentVersion(app: AppContext, workflowId: string,
     .where(and(eq(deployments.workflowId, workflowId), eq(deployments.version, version)))
     .limit(1);
   return row && { ...base, ...row };
-}
-
-/** Freezes a validated state (bounded depth) so a shared cached copy cannot be changed by a run. */
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item === null || typeof item !== 'object' || Object.isFrozen(item)) continue;
-    Object.freeze(item);
-    for (const child of Object.values(item)) stack.push(child);
-  }
-  return value;
 }

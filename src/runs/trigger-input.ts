@@ -9,10 +9,20 @@ export function findApiTrigger(state: WorkflowState): Block | undefined {
   return Object.values(state.blocks).find((b) => b.type === 'api_trigger' && b.enabled !== false);
 }
 
-export function inputFormatOf(block: Block | undefined): InputField[] {
+/**
+ * A deployed trigger block is frozen and shared by every run of its deployment (deployed-workflow.ts): its Input
+ * Format is read from its config once, not per call. A draft's block (not frozen) is read every time.
+ */
+const inputFormats = new WeakMap<Block, readonly InputField[]>();
+
+export function inputFormatOf(block: Block | undefined): readonly InputField[] {
   if (!block) return [];
+  const known = inputFormats.get(block);
+  if (known) return known;
   const parsed = apiTriggerConfigSchema.safeParse(block.config);
-  return parsed.success ? (parsed.data as ApiTriggerConfig).inputFormat : [];
+  const fields = parsed.success ? (parsed.data as ApiTriggerConfig).inputFormat : [];
+  if (Object.isFrozen(block)) inputFormats.set(block, Object.freeze(fields.map((field) => Object.freeze(field))));
+  return fields;
 }
 
 const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`);
@@ -33,7 +43,7 @@ function typeProblem(field: InputField, value: unknown): string | undefined {
 }
 
 /** Every problem with the body against the declared fields (empty when it is acceptable). */
-export function checkApiInput(fields: InputField[], body: Record<string, unknown>): ErrorDetail[] {
+export function checkApiInput(fields: readonly InputField[], body: Record<string, unknown>): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   for (const field of fields) {
     const value = body[field.name];
@@ -48,7 +58,7 @@ export function checkApiInput(fields: InputField[], body: Record<string, unknown
 }
 
 /** The run's input: the body as sent, with every declared but absent field present as null. */
-export function withDeclaredFields(fields: InputField[], body: Record<string, unknown>): Record<string, unknown> {
+export function withDeclaredFields(fields: readonly InputField[], body: Record<string, unknown>): Record<string, unknown> {
   const input = { ...body };
   for (const field of fields) if (input[field.name] === undefined) input[field.name] = null;
   return input;

@@ -42,8 +42,8 @@ export { normalizeBlockName, buildNameIndex, indexBlockNames, RESERVED_REFERENCE
 export { findReferences } from './references.js';
 export { renameBlock, renameReferences, renameReferencesAll, referenceRenamer, isReferenceableName } from './rename.js';
 export type { PathSegment, BlockReference, EnvReference, Reference } from './references.js';
-export { getPath, resolveValue, stringifyForTemplate } from './resolve.js';
-export type { ReferenceResolver } from './resolve.js';
+export { getPath, resolveValue, scanValue, stringifyForTemplate } from './resolve.js';
+export type { ReferenceResolver, ScannedValue } from './resolve.js';
 export { validateState } from './validate.js';
 export type { Problem, BlockCatalog, BlockCatalogEntry, ValidationResult } from './validate.js';
 export { reportedBlockErrors, blockErrorLabel, blocksReportedLabel } from './block-errors.js';

@@ -41,29 +41,61 @@ export function stringifyForTemplate(value: unknown): string {
 }
 
 /**
+ * The references of every string in a value that does not change (a deployed, frozen config), found once: each run
+ * of it looks them up instead of scanning its texts again.
+ */
+export interface ScannedValue {
+  /** False when no string in it holds a reference: it resolves to itself. */
+  hasReferences: boolean;
+  references(text: string): Reference[];
+}
+
+export function scanValue(value: unknown): ScannedValue {
+  const found = new Map<string, Reference[]>();
+  let hasReferences = false;
+  const walk = (item: unknown): void => {
+    if (typeof item === 'string') {
+      if (found.has(item)) return;
+      const references = findReferences(item);
+      found.set(item, references);
+      if (references.length > 0) hasReferences = true;
+    } else if (Array.isArray(item)) {
+      item.forEach(walk);
+    } else if (isPlainObject(item)) {
+      Object.values(item).forEach(walk);
+    }
+  };
+  walk(value);
+  return { hasReferences, references: (text) => found.get(text) ?? findReferences(text) };
+}
+
+/**
  * Returns a new value with every string resolved; the input is not modified. Values that come out of the
  * resolver are never scanned again, so data cannot smuggle in references of its own. A text that references fill
  * in is counted piece by piece and given up (TextTooLongError) before it grows past `maxTextLength` characters:
  * one `<api.q>` written 60 times must not first become a 600 MB string.
  */
-export function resolveValue(value: unknown, resolver: ReferenceResolver, maxTextLength = Infinity): unknown {
-  return resolveAt(value, resolver, maxTextLength, []);
+export function resolveValue(value: unknown, resolver: ReferenceResolver, maxTextLength = Infinity, scanned?: ScannedValue): unknown {
+  const scan = scanned ? scanned.references : findReferences;
+  return resolveAt(value, resolver, maxTextLength, [], scan);
 }
 
-function resolveAt(value: unknown, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[]): unknown {
-  if (typeof value === 'string') return resolveString(value, resolver, maxTextLength, path);
-  if (Array.isArray(value)) return value.map((item, index) => resolveAt(item, resolver, maxTextLength, [...path, index]));
+type Scan = (text: string) => Reference[];
+
+function resolveAt(value: unknown, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[], scan: Scan): unknown {
+  if (typeof value === 'string') return resolveString(value, resolver, maxTextLength, path, scan);
+  if (Array.isArray(value)) return value.map((item, index) => resolveAt(item, resolver, maxTextLength, [...path, index], scan));
   if (isPlainObject(value)) {
     // fromEntries defines properties, so a "__proto__" key stays data instead of replacing the prototype.
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, resolveAt(item, resolver, maxTextLength, [...path, key])]),
+      Object.entries(value).map(([key, item]) => [key, resolveAt(item, resolver, maxTextLength, [...path, key], scan)]),
     );
   }
   return value;
 }
 
-function resolveString(text: string, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[]): unknown {
-  const found = findReferences(text);
+function resolveString(text: string, resolver: ReferenceResolver, maxTextLength: number, path: PathSegment[], scan: Scan): unknown {
+  const found = scan(text);
   const keep = resolver.keep;
   const references = keep ? found.filter((ref) => !keep(ref, path)) : found;
   if (references.length === 0) return text;

@@ -8,18 +8,10 @@
 //
 //   node --import tsx bench/delivery-storage.bench.ts            (embedded PGlite)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/delivery-storage.bench.ts
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { createAppContext } from '../src/app/context.js';
-import { loadConfig } from '../src/config.js';
 import { rowsOf } from '../src/db/rows.js';
-import { createApp } from '../src/http/app.js';
-import { createLogger } from '../src/logger.js';
-import { generateApiKey } from '../src/services/api-keys.js';
-import { bootstrapAdmin } from '../src/services/workspaces.js';
-import { BENCH_FLOW_BODIES, benchFlowState, openBenchDatabase, startEcho } from './support/bench-flow.js';
+import { BENCH_FLOW_BODIES, benchFlowState, startBenchApp, startEcho } from './support/bench-flow.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const serverUrl = process.env.BENCH_DATABASE_URL;
@@ -27,16 +19,7 @@ const BODIES = BENCH_FLOW_BODIES;
 
 const { server: echo, url: echoUrl } = await startEcho();
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-const { database, drop, kind } = await openBenchDatabase(serverUrl);
-const config = loadConfig({ SLUICE_SECRET: 'bench-secret-bench-secret-bench-0123', LOG_LEVEL: 'silent', SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_SYNC_FREE: 'unlimited' });
-const app = await createAppContext(config, createLogger('silent'), database);
-const http = createApp(app);
-const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'bench@localhost', plan: 'free' });
-const call = async (method: string, path: string, body?: string) => {
-  const res = await http.request(path, { method, headers: { 'x-api-key': admin.apiKey, 'content-type': 'application/json' }, body });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-};
+const { app, kind, call, close, workspaceId } = await startBenchApp(serverUrl, { SLUICE_LIMIT_SYNC_FREE: 'unlimited' });
 const deliveriesSize = async () => {
   const [s] = await rowsOf<{ total: string }>(app.db, sql`select pg_total_relation_size('deliveries') as total`);
   return Number(s.total);
@@ -48,7 +31,7 @@ try {
   console.log('subscriptions ask for finalOutput and traceSpans (pending deliveries: no worker runs)');
   for (const BODY of BODIES) {
     for (const subscriptions of [1, 3]) {
-      const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: admin.workspaceId, name: `bench-${subscriptions}`, state }));
+      const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: workspaceId, name: `bench-${subscriptions}`, state }));
       const workflowId = created.body.data.id as string;
       await call('POST', `/api/v1/workflows/${workflowId}/deploy`);
       for (let i = 0; i < subscriptions; i++) {
@@ -80,8 +63,6 @@ try {
     }
   }
 } finally {
-  await app.close();
-  await drop();
+  await close();
   echo.close();
-  rmSync(dataDir, { recursive: true, force: true });
 }

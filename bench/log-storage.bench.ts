@@ -9,20 +9,12 @@
 //
 //   node --import tsx bench/log-storage.bench.ts            (embedded PGlite)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/log-storage.bench.ts
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { createAppContext } from '../src/app/context.js';
-import { loadConfig } from '../src/config.js';
 import { rowsOf } from '../src/db/rows.js';
 import { toJsonText } from '../src/db/json.js';
-import { createApp } from '../src/http/app.js';
-import { createLogger } from '../src/logger.js';
-import { generateApiKey } from '../src/services/api-keys.js';
 import { readTrace } from '../src/services/logs/stored-trace.js';
-import { bootstrapAdmin } from '../src/services/workspaces.js';
-import { BENCH_FLOW_BODIES, benchFlowState, openBenchDatabase, startEcho } from './support/bench-flow.js';
+import { BENCH_FLOW_BODIES, benchFlowState, startBenchApp, startEcho } from './support/bench-flow.js';
 
 const RUNS = 10_000;
 const serverUrl = process.env.BENCH_DATABASE_URL;
@@ -30,20 +22,11 @@ const BODIES = BENCH_FLOW_BODIES;
 
 const { server: echo, url: echoUrl } = await startEcho();
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-const { database, drop, kind } = await openBenchDatabase(serverUrl);
-const config = loadConfig({ SLUICE_SECRET: 'bench-secret-bench-secret-bench-0123', LOG_LEVEL: 'silent', SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' });
-const app = await createAppContext(config, createLogger('silent'), database);
-const http = createApp(app);
-const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'bench@localhost', plan: 'free' });
-const call = async (method: string, path: string, body?: string) => {
-  const res = await http.request(path, { method, headers: { 'x-api-key': admin.apiKey, 'content-type': 'application/json' }, body });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-};
+const { app, kind, call, close, workspaceId } = await startBenchApp(serverUrl);
 
 try {
   const state = benchFlowState(echoUrl);
-  const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: admin.workspaceId, name: 'bench', state }));
+  const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId: workspaceId, name: 'bench', state }));
   await call('POST', `/api/v1/workflows/${created.body.data.id}/deploy`);
   for (const [n, BODY] of BODIES.entries()) {
   const ran = await call('POST', `/api/workflows/${created.body.data.id}/execute`, BODY);
@@ -115,8 +98,6 @@ try {
   console.log(`indexes, bytes/execution: ${shown.join(', ')}${n < BODIES.length - 1 ? '\n' : ''}`);
   }
 } finally {
-  await app.close();
-  await drop();
+  await close();
   echo.close();
-  rmSync(dataDir, { recursive: true, force: true });
 }

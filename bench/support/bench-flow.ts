@@ -1,10 +1,19 @@
 // The execute bench's flow (POST JSON → API block to a local echo → response) run in-process, for the benches that
 // measure what its runs store (log-storage, delivery-storage): a throw-away database (PGlite, or a database created on
 // BENCH_DATABASE_URL's server and dropped afterwards), a local echo, an app with an admin and the flow's state.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { createAppContext } from '../../src/app/context.js';
+import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
+import { createApp } from '../../src/http/app.js';
 import { randomBase62 } from '../../src/ids.js';
+import { createLogger } from '../../src/logger.js';
+import { generateApiKey } from '../../src/services/api-keys.js';
+import { bootstrapAdmin } from '../../src/services/workspaces.js';
 
 /** 54 bytes, as in the issue; and a 2.5 KB one, where the payload rather than the span envelope makes the row. */
 export const BENCH_FLOW_BODIES = [
@@ -63,3 +72,26 @@ export const benchFlowState = (echoUrl: string) => ({
     { id: 'e2', source: 'call', target: 'out' },
   ],
 });
+
+/**
+ * Sluice in this process on `database`, without a socket: its app context, and `call` for the HTTP API as an admin.
+ * `close()` closes the app, drops the database and removes the data directory.
+ */
+export async function startBenchApp(serverUrl: string | undefined, env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+  const { database, drop, kind } = await openBenchDatabase(serverUrl);
+  const config = loadConfig({ SLUICE_SECRET: 'bench-secret-bench-secret-bench-0123', LOG_LEVEL: 'silent', SLUICE_DATA_DIR: dataDir, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', ...env });
+  const app = await createAppContext(config, createLogger('silent'), database);
+  const http = createApp(app);
+  const admin = await bootstrapAdmin(app.db, { apiKey: generateApiKey(), adminEmail: 'bench@localhost', plan: 'free' });
+  const call = async (method: string, path: string, body?: string) => {
+    const res = await http.request(path, { method, headers: { 'x-api-key': admin.apiKey, 'content-type': 'application/json' }, body });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+  const close = async () => {
+    await app.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { app, kind, call, close, workspaceId: admin.workspaceId };
+}

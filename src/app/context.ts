@@ -15,6 +15,7 @@ import {
   RESUME_JOB,
   type Runner,
   startRunner,
+  flowLeasesOf,
 } from '../runs/index.js';
 import { DELIVERY_JOB } from '../services/completion-webhooks/constants.js';
 import { SCHEDULE_TICK_JOB } from '../triggers/next-schedule-tick.js';
@@ -110,9 +111,12 @@ export async function createAppContext(config: Config, logger: Logger, database?
     async startRunner() {
       // PGlite's data directory belongs to one process, so any other runner it names is from a process now gone.
       runner ??= await startRunner(app, { othersAreDead: db.kind === 'pglite' });
+      // A process that beats as a runner and hears hand-over requests may keep a workflow's slots in memory.
+      flowLeasesOf(app.db).listen(db.changes);
     },
     async close() {
       await app.recorder.drain();
+      await flowLeasesOf(app.db).close();
       await runner?.stop();
       await tracing.shutdown();
       // The sandbox's thread pool is per process, not per app (several apps may share it in tests); idle, it holds

@@ -136,8 +136,19 @@ export const workflows = pgTable(
     deployedAt: timestamp('deployed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * The process that keeps this workflow's flow control slots in memory (runs/flow-leases.ts): `<runner id>#<n>`;
+     * null when they are rows of `flow_slots`. Not part of what caches hold (the change trigger skips both columns).
+     */
+    flowLeaseHolder: text('flow_lease_holder'),
+    /** No process takes the lease again before this time (set when one hands it over). */
+    flowLeaseAfter: timestamp('flow_lease_after', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('workflows_workspace_idx').on(t.workspaceId, t.folderId)],
+  (t) => [
+    index('workflows_workspace_idx').on(t.workspaceId, t.folderId),
+    // The crash recovery looks for leases of processes gone (runners.ts).
+    index('workflows_flow_lease_idx').on(t.flowLeaseHolder).where(sql`${t.flowLeaseHolder} is not null`),
+  ],
 );
 
 export const deployments = pgTable(

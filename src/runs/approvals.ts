@@ -23,7 +23,7 @@ import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
-import { RUNNER_ID } from './runners.js';
+import { RUNNER_ID } from './runner-id.js';
 import { freeSlotQuietly, loggedWithSlot, runFlowOf, takeSlot } from './flow-slots.js';
 import type { ExecutionOutcome, RunExecution } from './types.js';
 

@@ -20,6 +20,11 @@ export class SlotHints {
     return undefined;
   }
 
+  /** The slot this process took for the execution, as far as it knows. */
+  slotOf(executionId: string): { flowKey: string; slot: number } | undefined {
+    return this.byExecution.get(executionId);
+  }
+
   held(executionId: string, flowKey: string, slot: number): void {
     if (this.byExecution.size >= MAX_REMEMBERED) this.clear();
     this.forget(executionId);

@@ -17,10 +17,15 @@ import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import { flowLimitOf, type FlowMode, type FlowReason, type WorkflowState } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
-import { RUNNER_ID } from './runners.js';
+import { RUNNER_ID } from './runner-id.js';
 import { flowKeyOf } from './flow-keys.js';
-import { slotHintsOf, slotsFreed, type SlotHints } from './flow-slot-hints.js';
+import { slotHintsOf, type SlotHints } from './flow-slot-hints.js';
+import { deleteSlotRows, flowLeasesOf } from './flow-leases.js';
 
+/** How long a take waits for another process to hand over the workflow's lease (flow-leases.ts) before it counts as full. */
+const HAND_OVER_WAIT_MS = 5_000;
+/** How often a take waiting for a hand-over looks again. */
+const HAND_OVER_POLL_MS = 10;
 /** Tries to take a slot when racing takers keep picking the same free number (see SlotTaker). */
 const TAKE_ATTEMPTS = 4;
 /** How often a call waiting for a slot looks again. */
@@ -57,13 +62,16 @@ export function runFlowOf(workflowId: string, state: WorkflowState, input: Recor
 /** Most takes in one statement. */
 const MAX_TAKE_BATCH = 256;
 
+/** A shared take's answer: it holds a slot, the key is full, or another process holds the workflow's lease. */
+type TakeAnswer = 'held' | 'full' | 'leased';
+
 interface PendingTake {
   flow: RunFlow;
   executionId: string;
   attempt: number;
   /** Its guessed slot number was taken: it looks for a free one (the general take). */
   looks: boolean;
-  done(holds: boolean): void;
+  done(answer: TakeAnswer): void;
   fail(err: unknown): void;
 }
 
@@ -74,6 +82,8 @@ interface TakeRow {
   slot: number | null;
   /** The general take picked a free number (another process may have taken it first). */
   picked?: boolean;
+  /** Another process holds the workflow's lease (flow-leases.ts): no slot row may be taken now. */
+  leased: boolean;
 }
 
 /**
@@ -94,7 +104,7 @@ class SlotTaker {
     this.hints = slotHintsOf(db);
   }
 
-  take(flow: RunFlow, executionId: string): Promise<boolean> {
+  take(flow: RunFlow, executionId: string): Promise<TakeAnswer> {
     return new Promise((done, fail) => {
       this.pending.push({ flow, executionId, attempt: 0, looks: false, done, fail });
       this.kick();
@@ -119,13 +129,13 @@ class SlotTaker {
         if (take.flow.limit > 1) {
           take.looks = true;
           this.pending.push(take);
-        } else take.done(false);
+        } else take.done('full');
       });
       if (looking.length > 0) await this.settle(looking, () => takeStatement(looking), (take, row) => {
         // Picked a free slot number another process took first: try again with the next batch.
         if (row?.picked && ++take.attempt < TAKE_ATTEMPTS) this.pending.push(take);
         // Full (no free slot number was left for it), or its workflow is gone.
-        else take.done(false);
+        else take.done('full');
       });
     }
   }
@@ -162,8 +172,9 @@ class SlotTaker {
       const row = byId.get(take.executionId);
       if (row?.holds) {
         if (row.slot !== null) this.hints.held(take.executionId, take.flow.flowKey, Number(row.slot));
-        take.done(true);
-      } else notHeld(take, row);
+        take.done('held');
+      } else if (row?.leased) take.done('leased');
+      else notHeld(take, row);
     }
   }
 }
@@ -186,17 +197,36 @@ function guessedTakeStatement(guesses: Map<PendingTake, number>): SQL {
     req as (
       select * from jsonb_to_recordset(${toJsonText(requests)}::jsonb)
         as x(execution_id text, flow_key text, workflow_id text, lim int, slot int)),
+    ${unleased(sql`req`)},
     taken as (
       insert into flow_slots (flow_key, slot, workflow_id, execution_id, runner_id)
       select r.flow_key, r.slot, r.workflow_id, r.execution_id, ${RUNNER_ID} from req r
       where ${RELAXED_COMMIT_TAKEN}
-        and exists (select 1 from workflows w where w.id = r.workflow_id)
+        and r.workflow_id in (select id from unleased)
         and not exists (select 1 from flow_slots f where f.flow_key = r.flow_key and f.slot >= r.lim)
       on conflict do nothing
       returning execution_id, slot)
-    select h.execution_id, h.slot is not null as holds, h.slot
-    from (select r.execution_id, coalesce(t.slot, (select f.slot from flow_slots f where f.execution_id = r.execution_id)) as slot
+    select h.execution_id, h.slot is not null as holds, h.slot, ${leasedOf(sql`h`)}
+    from (select r.execution_id, r.workflow_id, coalesce(t.slot, (select f.slot from flow_slots f where f.execution_id = r.execution_id)) as slot
       from req r left join taken t on t.execution_id = r.execution_id) h`;
+}
+
+/**
+ * The WITH item `unleased`: the workflows of the requests that no process holds the lease of (flow-leases.ts), their
+ * rows locked FOR SHARE until the take commits — taking a lease updates the row, so it waits for this take, and a take
+ * that waited for a lease being taken sees it (PostgreSQL reads the changed row again). Locked in id order, so two
+ * batches and two leases being taken cannot wait for each other in a circle.
+ */
+function unleased(requests: SQL): SQL {
+  return sql`unleased as (
+      select w.id from workflows w where w.id in (select workflow_id from ${requests}) and w.flow_lease_holder is null
+      order by w.id for share of w)`;
+}
+
+/** Whether another process holds the lease of the request's workflow (it exists, but is not among the unleased). */
+function leasedOf(request: SQL): SQL {
+  return sql`(${request}.slot is null and ${request}.workflow_id not in (select id from unleased)
+      and exists (select 1 from workflows w where w.id = ${request}.workflow_id)) as leased`;
 }
 
 /**
@@ -226,10 +256,11 @@ function takeStatement(batch: PendingTake[]): SQL {
       select * from jsonb_to_recordset(${toJsonText([...requests.values()])}::jsonb)
         as x(execution_id text, flow_key text, workflow_id text, lim int, ord int)),
     mine as (select f.execution_id, f.slot from flow_slots f where f.execution_id in (select execution_id from req)),
+    ${unleased(sql`req`)},
     want as (
       select r.*, row_number() over (partition by r.flow_key order by r.ord) as nth from req r
       where r.execution_id not in (select execution_id from mine)
-        and exists (select 1 from workflows w where w.id = r.workflow_id)),
+        and r.workflow_id in (select id from unleased)),
     keys as (
       select w.flow_key, min(w.lim) as lim, count(*) as wanted,
         (select count(*) from flow_slots f where f.flow_key = w.flow_key) as used
@@ -249,9 +280,9 @@ function takeStatement(batch: PendingTake[]): SQL {
       where ${RELAXED_COMMIT_TAKEN}
       on conflict do nothing
       returning execution_id, slot)
-    select r.execution_id, (t.execution_id is not null or m.execution_id is not null) as holds, coalesce(m.slot, t.slot) as slot,
-      r.execution_id in (select execution_id from pick) as picked
-    from req r left join taken t on t.execution_id = r.execution_id left join mine m on m.execution_id = r.execution_id`;
+    select h.execution_id, h.slot is not null as holds, h.slot, h.picked, ${leasedOf(sql`h`)}
+    from (select r.execution_id, r.workflow_id, coalesce(m.slot, t.slot) as slot, r.execution_id in (select execution_id from pick) as picked
+      from req r left join taken t on t.execution_id = r.execution_id left join mine m on m.execution_id = r.execution_id) h`;
 }
 
 const takers = new WeakMap<Db, SlotTaker>();
@@ -264,23 +295,29 @@ function takerOf(db: Db): SlotTaker {
 
 /**
  * Takes a free slot of the run's key for `executionId`; true when it holds one (already holding one counts: a job
- * claimed again), false when the key is full.
+ * claimed again), false when the key is full. A sync or streaming call (`forCall`) takes it in memory when this
+ * process holds the workflow's lease (flow-leases.ts); any other take has the lease handed over first.
  */
-export function takeSlot(db: Db, flow: RunFlow, executionId: string): Promise<boolean> {
-  return takerOf(db).take(flow, executionId);
+export async function takeSlot(db: Db, flow: RunFlow, executionId: string, options: { forCall?: boolean } = {}): Promise<boolean> {
+  const leases = flowLeasesOf(db);
+  if (options.forCall) {
+    const inMemory = await leases.takeForCall(flow, executionId);
+    if (inMemory !== undefined) return inMemory;
+  } else await leases.share(flow.workflowId);
+  const waitUntil = Date.now() + HAND_OVER_WAIT_MS;
+  for (;;) {
+    const answer = await takerOf(db).take(flow, executionId);
+    if (answer !== 'leased') return answer === 'held';
+    // Another process keeps the workflow's slots in memory: ask it to write them out, and take then.
+    if (Date.now() > waitUntil) return false;
+    await leases.askForHandOver(flow.workflowId);
+    await new Promise((resolve) => setTimeout(resolve, HAND_OVER_POLL_MS));
+  }
 }
 
 /** Frees the run's slot, if it holds one, and wakes the workers when a run of that key is queued (it may go now). */
 export async function freeSlot(db: Db, executionId: string): Promise<void> {
-  const rows = await rowsOf(
-    db,
-    sql`with ${RELAXED_COMMIT}, freed as (
-        delete from flow_slots where execution_id = ${executionId} and ${RELAXED_COMMIT_TAKEN} returning flow_key)
-      select pg_notify(${JOBS_CHANNEL}, '') as woke from jobs j
-      where j.status = 'queued' and j.flow_key in (select flow_key from freed) limit 1`,
-  );
-  slotsFreed(db, [executionId]);
-  if (rows.length > 0) nudgeLocalWorkers();
+  if (flowLeasesOf(db).release(executionId) === 'row') await deleteSlotRows(db, [executionId]);
 }
 
 /** Frees a run's slot outside its log's statement; on failure the crash recovery frees it (runners.ts). */
@@ -294,27 +331,40 @@ export async function freeSlotQuietly(app: AppContext, executionId: string): Pro
 export const loggedWithSlot = (outcome: { stored: string } | undefined): boolean => outcome?.stored === 'full' || outcome?.stored === 'minimal';
 
 /** The executions holding the key's slots, oldest first. */
-export async function slotHolders(db: Db, flowKey: string): Promise<string[]> {
+export async function slotHolders(db: Db, flow: RunFlow): Promise<string[]> {
+  const inMemory = flowLeasesOf(db).holders(flow);
+  if (inMemory) return inMemory;
   const rows = await rowsOf<{ execution_id: string }>(
     db,
-    sql`select execution_id from flow_slots where flow_key = ${flowKey} order by acquired_at, slot`,
+    sql`select execution_id from flow_slots where flow_key = ${flow.flowKey} order by acquired_at, slot`,
   );
   return rows.map((row) => row.execution_id);
 }
 
-/** How many runs of the key are in flight or queued. */
-async function keyLoad(db: Db, flowKey: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(
-    db,
-    sql`select (select count(*) from flow_slots where flow_key = ${flowKey})
-      + (select count(*) from jobs where status = 'queued' and flow_key = ${flowKey}) as n`,
-  );
-  return Number(row?.n ?? 0);
+/**
+ * How many runs of the key are in flight or queued, counted from the rows: the workflow's lease is handed over first
+ * (this process's at once; another's asked for, waiting up to HAND_OVER_WAIT_MS).
+ */
+async function keyLoad(db: Db, flow: RunFlow): Promise<number> {
+  const leases = flowLeasesOf(db);
+  await leases.share(flow.workflowId);
+  const waitUntil = Date.now() + HAND_OVER_WAIT_MS;
+  for (;;) {
+    const [row] = await rowsOf<{ n: number; leased: boolean }>(
+      db,
+      sql`select (select count(*) from flow_slots where flow_key = ${flow.flowKey})
+        + (select count(*) from jobs where status = 'queued' and flow_key = ${flow.flowKey}) as n,
+        exists (select 1 from workflows where id = ${flow.workflowId} and flow_lease_holder is not null) as leased`,
+    );
+    if (!row?.leased || Date.now() > waitUntil) return Number(row?.n ?? 0);
+    await leases.askForHandOver(flow.workflowId);
+    await new Promise((resolve) => setTimeout(resolve, HAND_OVER_POLL_MS));
+  }
 }
 
 /** Asks every process to stop the runs holding the key's slots (cancel-running): the newest run replaces them. */
 async function cancelHolders(app: AppContext, flow: RunFlow, requester: { userId: string; keyWorkspaceId: string | null }): Promise<void> {
-  for (const executionId of await slotHolders(app.db, flow.flowKey)) {
+  for (const executionId of await slotHolders(app.db, flow)) {
     const topic = app.cancellations.topicFor({ executionId, userId: requester.userId, keyWorkspaceId: requester.keyWorkspaceId });
     await app.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${topic})`);
   }
@@ -332,7 +382,7 @@ export function concurrencyLimited(flow: RunFlow, waitedMs: number): AppError {
 }
 
 async function alreadyRunning(db: Db, flow: RunFlow): Promise<AppError> {
-  const [running] = await slotHolders(db, flow.flowKey);
+  const [running] = await slotHolders(db, flow);
   return new AppError(
     'ALREADY_RUNNING',
     409,
@@ -366,7 +416,7 @@ export async function takeSlotForCall(
   requester: { userId: string; keyWorkspaceId: string | null },
 ): Promise<FlowWait> {
   const started = Date.now();
-  if (await takeSlot(app.db, flow, executionId)) return { queuedMs: 0 };
+  if (await takeSlot(app.db, flow, executionId, { forCall: true })) return { queuedMs: 0 };
   await refuseWhenItDoesNotWait(app, flow);
   let waitMs = flow.maxWaitMs;
   if (flow.mode === 'cancel-running') {
@@ -375,7 +425,7 @@ export async function takeSlotForCall(
   }
   while (Date.now() - started < waitMs) {
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
-    if (await takeSlot(app.db, flow, executionId)) {
+    if (await takeSlot(app.db, flow, executionId, { forCall: true })) {
       app.metrics.flowWaited(flow.workflowId, flow.reason);
       return { queuedMs: Date.now() - started, reason: flow.reason };
     }
@@ -393,7 +443,7 @@ export async function admitQueuedRun(
   flow: RunFlow,
   requester: { userId: string; keyWorkspaceId: string | null },
 ): Promise<{ waits: boolean }> {
-  const load = await keyLoad(app.db, flow.flowKey);
+  const load = await keyLoad(app.db, flow);
   const waits = load >= flow.limit;
   if (!waits) return { waits };
   await refuseWhenItDoesNotWait(app, flow);

@@ -80,4 +80,5 @@ export { createRunRecorder, type RunRecorder } from './run-recorder.js';
 
 // ---- crash recovery: runs whose process is gone are closed, never started twice
 export { startRunner, type Runner } from './runners.js';
+export { flowLeasesOf } from './flow-leases.js';
 export { settleEarlierAttempt } from './interrupted.js';

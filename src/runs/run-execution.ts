@@ -21,7 +21,7 @@ import { readStoredFile } from '../services/files/read-stored-file.js';
 import type { ExecutionRecord, IdempotencyRecord } from './record-statement.js';
 import { approvalTimeoutJob, canPark, canPause, createPauseTracker, type PauseState } from './pause.js';
 import { observeRun } from './run-observer.js';
-import { RUNNER_ID } from './runners.js';
+import { RUNNER_ID } from './runner-id.js';
 import { describeSubWorkflow, runSubWorkflow } from './sub-workflows.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import { withPins } from './pinned.js';

@@ -21,6 +21,7 @@ import { currentPeriod } from '../services/limits.js';
 import { deleteOffloaded, offloadValues } from '../services/logs/offloaded-values.js';
 import { storeTrace } from '../services/logs/stored-trace.js';
 import { slotsFreed } from './flow-slot-hints.js';
+import { slotRowsToFree } from './flow-leases.js';
 import {
   recordStatement,
   type DeliveryRecord,
@@ -174,7 +175,8 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
     }
     const period = currentPeriod();
     return {
-      freedSlots: items.flatMap((item) => (item.run.freesSlot ? [item.run.log.executionId] : [])),
+      // A slot kept in memory under a lease (flow-leases.ts) is freed here; only a slot's row goes with the log.
+      freedSlots: slotRowsToFree(db, items.flatMap((item) => (item.run.freesSlot ? [item.run.log.executionId] : []))),
       snapshots: [...snapshots].map(([hash, state]) => ({ hash, state })),
       markers: markers.map((m) => m.run.marker),
       completions: items.map((item) => item.run.log),

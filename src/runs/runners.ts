@@ -3,21 +3,17 @@
 // process is gone — its heartbeat older than DEAD_AFTER_MS, or no runner row at all — and closes them as error logs
 // ("interrupted"), with their completion webhooks, so pollers are not held back and subscribers hear of them.
 // On PGlite only one process can hold the data directory, so at start-up every other runner is dead at once.
-import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { executions, runners } from '../db/schema.js';
-import { randomBase62 } from '../ids.js';
 import { requeueAllRunningJobs } from '../jobs/claim.js';
 import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import type { AppContext } from '../services/app-context.js';
 import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from './interrupted.js';
 
-export const HEARTBEAT_MS = 5_000;
-export const DEAD_AFTER_MS = 20_000;
+import { DEAD_AFTER_MS, HEARTBEAT_MS, RUNNER_ID } from './runner-id.js';
 
-/** This process, as named in `runners` and `executions.runner_id`. */
-export const RUNNER_ID = `${hostname()}:${process.pid}:${randomBase62(8)}`;
+export { DEAD_AFTER_MS, HEARTBEAT_MS, RUNNER_ID };
 
 export interface Runner {
   stop(): Promise<void>;
@@ -83,6 +79,10 @@ export async function closeOrphanedRuns(app: AppContext, options: { everyOtherRu
         returning 1)
       select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from freed) c where c.n > 0`);
     if ((freed as unknown as { rows: unknown[] }).rows.length > 0) nudgeLocalWorkers();
+    // Its flow control leases (flow-leases.ts): the slots it kept in memory went with its runs.
+    await tx.execute(sql`update workflows set flow_lease_holder = null
+      where flow_lease_holder is not null
+        and not exists (select 1 from runners r where r.id = split_part(workflows.flow_lease_holder, '#', 1) and ${alive})`);
     if (options.everyOtherRunner) await tx.delete(runners).where(sql`${runners.id} <> ${RUNNER_ID}`);
     else await tx.delete(runners).where(sql`${runners.heartbeatAt} < now() - ${DEAD_AFTER_MS}::float8 * interval '1 millisecond'`);
     return count;

@@ -101,6 +101,34 @@ describe('flow control', { timeout: 120_000 }, () => {
     expect((await execute(wf, { customer: 'l', tag: 'after' })).status).toBe(200);
   });
 
+  it('an async call of a key whose sync run is in flight waits for that run, then sync calls go again', async () => {
+    // The process serving the sync calls alone keeps their slots in memory (a lease); the async call has them written
+    // out first, so its run waits in the queue for the sync run's slot.
+    const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 1, key: '<api.customer>' } }), 'Lease hand-over');
+    expect((await execute(wf, { customer: 'h', tag: 'warm' })).status).toBe(200);
+    server.visits.length = 0;
+    const gate = server.hold();
+    const syncRun = execute(wf, { customer: 'h', tag: 'sync' });
+    await eventually(async () => server.inFlight('h') === 1, 10_000, 'the sync run to be in flight');
+    const queued = await executeAsync(wf, { customer: 'h', tag: 'async' });
+    expect(queued.status, queued.text).toBe(202);
+    await startWorker();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(server.inFlight('h')).toBe(1);
+    gate.release();
+    expect((await syncRun).status).toBe(200);
+    expect((await finished(queued.body.taskId)).status).toBe('completed');
+    expect(noOverlapPerKey(server.visits)).toBe(true);
+    expect(server.visits.map((v) => v.tag)).toEqual(['sync', 'async']);
+    // The key is free again for sync calls, one at a time.
+    const again = server.hold();
+    const first = execute(wf, { customer: 'h', tag: 'again' });
+    await eventually(async () => server.inFlight('h') === 1, 10_000, 'the next sync run to be in flight');
+    expect((await execute(wf, { customer: 'h', tag: 'refused' })).status).toBe(429);
+    again.release();
+    expect((await first).status).toBe(200);
+  });
+
   it('a sync call that waited and then got its slot has queuedMs and the reason on its log', async () => {
     const wf = await createAndDeploy(t, flowState(server.url, { concurrency: { limit: 1, maxWaitMs: 20_000 } }), 'Sync wait');
     const gate = server.hold();

@@ -375,7 +375,8 @@ async function main() {
     const seedStarted = Date.now();
     // A kept database seeded by an earlier run is used as it is (its N is whatever that run seeded).
     const [{ seeded }] = await db.select({ seeded: count() }).from(workspaces);
-    const { ownerId } = seeded > 0 ? { ownerId: 'usr_bench_0' } : await seed(db);
+    const reused = seeded > 0;
+    const { ownerId } = reused ? { ownerId: 'usr_bench_0' } : await seed(db);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     const config = loadConfig({
       SLUICE_SECRET: 'bench-secret-bench-secret-bench-secret-01',
@@ -402,7 +403,7 @@ async function main() {
       `## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} — ${N.toLocaleString('en')} logs`,
       '',
       `${version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. ` +
-        `Seeded in ${seedSeconds.toFixed(0)} s; the measured workspace holds ${Number(total).toLocaleString('en')} logs. ` +
+        `${reused ? 'Seeded by an earlier run (BENCH_KEEP_DATABASE)' : `Seeded in ${seedSeconds.toFixed(0)} s`}; the measured workspace holds ${Number(total).toLocaleString('en')} logs. ` +
         `${ITERATIONS} sequential calls per figure after ${WARMUP} warm-up calls, page size 100, run ${new Date().toISOString().slice(0, 10)}; ` +
         `load average at the start ${loadAtStart}, at the end ${loadavg().map((n) => n.toFixed(1)).join(' ')} (the machine is shared: p99 carries scheduling noise).`,
       '',

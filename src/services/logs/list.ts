@@ -9,7 +9,7 @@ import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
 import { beyond, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
 import { pageColumns } from './columns.js';
-import { modelWindowQuery, pageFromWindow, walksModelWindow } from './model-window.js';
+import { modelWindowQuery, nextWindowSize, readWindow, walksModelWindow, WINDOW_ROWS } from './model-window.js';
 import { restoreFinalOutput, restoreValues } from './offloaded-values.js';
 import type { LogsQuery } from './params.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
@@ -70,13 +70,25 @@ function hasMore(q: LogsQuery, fetched: number, horizon: Date | null): boolean {
   return open;
 }
 
-/** One page's rows (limit + 1 at most): through the model window when it applies (model-window.ts). */
+/** One page's rows (limit + 1 at most): through the model windows when they apply (model-window.ts). */
 async function pageRows(db: Db, q: LogsQuery, horizon: Date | null) {
-  if (walksModelWindow(q)) {
-    const page = pageFromWindow(q, await modelWindowQuery(db, q, horizon));
-    if (page) return page;
+  if (!walksModelWindow(q)) return logsPageQuery(db, q, horizon);
+  const wanted = q.limit + 1;
+  const hits: Awaited<ReturnType<typeof logsPageQuery>> = [];
+  let from: LogPosition = q.cursor!;
+  let size: number | null = WINDOW_ROWS;
+  let walked = 0;
+  for (let round = 0; round < 2 && size !== null; round++) {
+    const window = readWindow(await modelWindowQuery(db, { ...q, cursor: { ...from, order: q.order } }, horizon, size), size);
+    hits.push(...window.hits);
+    if (hits.length >= wanted || !window.next) return hits.slice(0, wanted);
+    walked += size;
+    from = window.next;
+    size = round === 0 ? nextWindowSize(wanted - hits.length, hits.length, walked) : null;
   }
-  return logsPageQuery(db, q, horizon);
+  // Sparse here: the ordinary query answers the rest of the page, from where the windows stopped.
+  const rest = await logsPageQuery(db, { ...q, cursor: { ...from, order: q.order }, limit: wanted - hits.length - 1 }, horizon);
+  return [...hits, ...rest];
 }
 
 /** The SQL of one page (limit + 1 rows: one more than asked tells whether another page exists, without a count). */

@@ -13,7 +13,12 @@ export const completedOnly = sql`${executions.status} not in ('running', 'paused
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export function logFilters(q: LogsQuery): SQL[] {
-  const where: SQL[] = [completedOnly, ...knownAtStartFilters(q)];
+  return [completedOnly, ...knownAtStartFilters(q), ...knownAtCompletionFilters(q)];
+}
+
+/** The filters on what a run records when it completes (besides the status). */
+export function knownAtCompletionFilters(q: LogsQuery): SQL[] {
+  const where: SQL[] = [];
   if (q.level) where.push(eq(executions.level, q.level));
   // Durations are whole milliseconds, so a fractional bound is rounded inwards to the whole number that selects the
   // same rows; compared as integers (not the column cast to float8) an index on the duration stays usable.
@@ -58,11 +63,17 @@ export function knownAtStartFilters(q: LogsQuery): SQL[] {
   return where;
 }
 
-/** Strictly after the position in the walk's own order: the keyset condition of the next page. */
+/**
+ * Strictly after the position in the walk's own order: the keyset condition of the next page. The start-time bound
+ * it implies is spelled out too: the planner prunes partitions (db/executions-partitions.ts) by a plain comparison
+ * of started_at, never by the row comparison, and otherwise plans and opens every month for each page.
+ */
 export function beyond(order: LogOrder, position: LogPosition): SQL {
   const row = sql`(${executions.startedAt}, ${executions.id})`;
   const at = sql`(${ts(position.startedAt)}, ${position.id}::text)`;
-  return order === 'asc' ? sql`${row} > ${at}` : sql`${row} < ${at}`;
+  return order === 'asc'
+    ? and(sql`${row} > ${at}`, sql`${executions.startedAt} >= ${ts(position.startedAt)}`)!
+    : and(sql`${row} < ${at}`, sql`${executions.startedAt} <= ${ts(position.startedAt)}`)!;
 }
 
 export function startedBefore(horizon: Date): SQL {

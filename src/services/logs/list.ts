@@ -8,6 +8,8 @@ import type { FileStorage } from '../files/storage.js';
 import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
 import { beyond, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
+import { pageColumns } from './columns.js';
+import { modelWindowQuery, nextWindowSize, readWindow, walksModelWindow, WINDOW_ROWS } from './model-window.js';
 import { restoreFinalOutput, restoreValues } from './offloaded-values.js';
 import type { LogsQuery } from './params.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
@@ -27,7 +29,7 @@ export interface LogPage {
 export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'>, q: LogsQuery, storage: FileStorage): Promise<LogPage> {
   // See horizon.ts: an ascending walk stops before the earliest run still in flight, so it never has to go back.
   const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q) : null;
-  const rows = await logsPageQuery(db, q, horizon);
+  const rows = await pageRows(db, q, horizon);
   const full = q.details === 'full';
   const page = rows.slice(0, q.limit);
   const summaries = full ? await workflowSummaries(db, page.map((row) => row.workflowId)) : new Map<string, WorkflowSummary>();
@@ -68,35 +70,34 @@ function hasMore(q: LogsQuery, fetched: number, horizon: Date | null): boolean {
   return open;
 }
 
+/** One page's rows (limit + 1 at most): through the model windows when they apply (model-window.ts). */
+async function pageRows(db: Db, q: LogsQuery, horizon: Date | null) {
+  if (!walksModelWindow(q)) return logsPageQuery(db, q, horizon);
+  const wanted = q.limit + 1;
+  const hits: Awaited<ReturnType<typeof logsPageQuery>> = [];
+  let from: LogPosition = q.cursor!;
+  let size: number | null = WINDOW_ROWS;
+  let walked = 0;
+  for (let round = 0; round < 2 && size !== null; round++) {
+    const window = readWindow(await modelWindowQuery(db, { ...q, cursor: { ...from, order: q.order } }, horizon, size), size);
+    hits.push(...window.hits);
+    if (hits.length >= wanted || !window.next) return hits.slice(0, wanted);
+    walked += size;
+    from = window.next;
+    size = round === 0 ? nextWindowSize(wanted - hits.length, hits.length, walked) : null;
+  }
+  // Sparse here: the ordinary query answers the rest of the page, from where the windows stopped.
+  const rest = await logsPageQuery(db, { ...q, cursor: { ...from, order: q.order }, limit: wanted - hits.length - 1 }, horizon);
+  return [...hits, ...rest];
+}
+
 /** The SQL of one page (limit + 1 rows: one more than asked tells whether another page exists, without a count). */
 export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
   const where = logFilters(q);
   if (q.cursor) where.push(beyond(q.order, q.cursor));
   if (horizon) where.push(startedBefore(horizon));
-  const full = q.details === 'full';
-  // Large columns are read only when the response carries them.
   return db
-    .select({
-      id: executions.id,
-      workflowId: executions.workflowId,
-      executionId: executions.executionId,
-      deploymentVersion: executions.deploymentVersion,
-      level: executions.level,
-      trigger: executions.trigger,
-      startedAt: executions.startedAt,
-      endedAt: executions.endedAt,
-      totalDurationMs: executions.totalDurationMs,
-      costTotal: executions.costTotal,
-      files: executions.files,
-      blockErrorCount: executions.blockErrorCount,
-      cost: full ? executions.cost : sql<unknown>`null`,
-      traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`,
-      // The stored trace refers into the final output (stored-trace.ts), so it comes with the trace too.
-      finalOutput: q.includeFinalOutput || q.includeTraceSpans ? executions.finalOutput : sql<unknown>`null`,
-      // Whether values of the log are in file storage, and the final output among them (offloaded-values.ts).
-      offloaded:
-        q.includeFinalOutput || q.includeTraceSpans ? sql<unknown>`${executions.traceSpans} -> 'offloaded'` : sql<unknown>`null`,
-    })
+    .select(pageColumns(q))
     .from(executions)
     .where(and(...where))
     .orderBy(...keysetOrder(q.order))

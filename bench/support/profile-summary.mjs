@@ -19,7 +19,7 @@ const places = [
   ['idle', (f) => f.functionName === '(idle)'],
   ['GC', (f) => f.functionName === '(garbage collector)'],
   ['program (native, unattributed)', (f) => f.functionName === '(program)'],
-  ['PGlite (embedded database)', (f) => /@electric-sql\/pglite/.test(f.url)],
+  ['PGlite (embedded database: its wasm and JS)', (f) => /@electric-sql\/pglite/.test(f.url) || /^wasm:\/\//.test(f.url)],
   ['database driver (pg) + drizzle', (f) => /node_modules\/(pg|pg-protocol|pg-types|pg-pool|postgres-|drizzle-orm)/.test(f.url)],
   ['undici (outbound HTTP)', (f) => /undici/.test(f.url)],
   ['Hono + node-server', (f) => /node_modules\/(hono|@hono)/.test(f.url)],

@@ -10,7 +10,6 @@ import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import type { AppContext } from '../services/app-context.js';
 import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from './interrupted.js';
-
 import { DEAD_AFTER_MS, HEARTBEAT_MS, RUNNER_ID } from './runner-id.js';
 
 export { DEAD_AFTER_MS, HEARTBEAT_MS, RUNNER_ID };

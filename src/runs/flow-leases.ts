@@ -16,8 +16,7 @@
 // - A process that dies holding a lease: the crash recovery clears it (runners.ts), and a process waiting for a
 //   hand-over breaks the lease of a holder whose heartbeat stopped. Its runs died with it, so its slots did too.
 import { sql } from 'drizzle-orm';
-import type { ChangeFeed } from '../db/change-feed.js';
-import { CHANGES_CHANNEL } from '../db/change-feed.js';
+import { ALL_TOPICS, CHANGES_CHANNEL, type ChangeFeed } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
@@ -63,6 +62,7 @@ export class FlowLeases {
   /** Who holds a lease: the process (its runner id, whose heartbeat says it lives) and which of its databases. */
   readonly holder = `${RUNNER_ID}#${++registries}`;
   private listening: (() => void) | undefined;
+  private feed: ChangeFeed | undefined;
   private readonly leases = new Map<string, Lease>();
   private readonly slots = new Map<string, LocalSlot>();
   /** Per workflow: no lease is tried before this time. */
@@ -75,13 +75,26 @@ export class FlowLeases {
     this.hints = slotHintsOf(db);
   }
 
-  /** Hears hand-over requests; only a process that hears them (and beats as a runner) may hold a lease. */
+  /**
+   * Hears hand-over requests; only a process that hears them (and beats as a runner) may hold a lease. While the feed
+   * is not live a request could go unheard, so no lease is taken and those held are handed over.
+   */
   listen(feed: ChangeFeed): void {
+    this.feed = feed;
     this.listening ??= feed.subscribe((topic) => {
+      if (topic === ALL_TOPICS && !feed.isLive()) {
+        for (const workflowId of [...this.leases.keys()]) void this.share(workflowId).catch(() => undefined);
+        return;
+      }
       if (!topic.startsWith(TOPIC_PREFIX)) return;
       const workflowId = topic.slice(TOPIC_PREFIX.length);
       if (this.leases.has(workflowId)) void this.share(workflowId).catch(() => undefined);
     });
+  }
+
+  /** Whether this process may take a lease now: it hears hand-over requests. */
+  private hearsRequests(): boolean {
+    return this.listening !== undefined && this.feed?.isLive() === true;
   }
 
   /**
@@ -92,7 +105,7 @@ export class FlowLeases {
     for (;;) {
       const lease = this.leases.get(flow.workflowId);
       if (!lease) {
-        if (!this.listening || Date.now() < (this.sharedUntil.get(flow.workflowId) ?? 0)) return undefined;
+        if (!this.hearsRequests() || Date.now() < (this.sharedUntil.get(flow.workflowId) ?? 0)) return undefined;
         await this.acquire(flow.workflowId);
         continue;
       }

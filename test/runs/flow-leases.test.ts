@@ -9,7 +9,9 @@ import { rowsOf } from '../../src/db/rows.js';
 import { flowLeasesOf } from '../../src/runs/flow-leases.js';
 import { closeOrphanedRuns } from '../../src/runs/runners.js';
 import { freeSlot, takeSlot, type RunFlow } from '../../src/runs/flow-slots.js';
+import type { ChangeHub } from '../../src/db/change-feed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { eventually } from '../support/eventually.js';
 import { createAndDeploy } from '../support/workflows.js';
 import { flowState } from './flow-support.js';
 
@@ -77,6 +79,26 @@ describe('flow control leases', () => {
     expect(await slotRows(wf)).toEqual(['ex-elsewhere', 'ex-y']);
     await freeSlot(t.app.db, 'ex-y');
     await t.app.db.execute(sql`delete from flow_slots where execution_id = 'ex-elsewhere'`);
+  });
+
+  it('while the change feed is down (a hand-over request could go unheard), held leases are handed over and none is taken', async () => {
+    const held = await newWorkflow('Feed down, held');
+    const fresh = await newWorkflow('Feed down, fresh');
+    expect(await takeSlot(t.app.db, flowOf(held, 'f'), 'ex-f', { forCall: true })).toBe(true);
+    expect(await leaseHolder(held)).not.toBeNull();
+    const feed = t.app.database.changes as ChangeHub;
+    feed.setLive(false);
+    try {
+      await eventually(async () => (await leaseHolder(held)) === null, 10_000, 'the lease to be handed over');
+      expect(await slotRows(held)).toEqual(['ex-f']);
+      expect(await takeSlot(t.app.db, flowOf(fresh, 'g'), 'ex-g', { forCall: true })).toBe(true);
+      expect(await leaseHolder(fresh)).toBeNull();
+      expect(await slotRows(fresh)).toEqual(['ex-g']);
+    } finally {
+      feed.setLive(true);
+    }
+    await freeSlot(t.app.db, 'ex-f');
+    await freeSlot(t.app.db, 'ex-g');
   });
 
   it('a lease whose process is gone is cleared by the crash recovery, and broken by a call that needs the slots', async () => {

@@ -32,6 +32,10 @@ export const HOLD_DOWN_MS = 30_000;
 const RETRY_MS = 5_000;
 /** A process waiting for a hand-over asks again this often (a notification may be missed while a connection drops). */
 const ASK_EVERY_MS = 250;
+/** How long a process waits for another to hand a lease over before it counts the key as full. */
+const HAND_OVER_WAIT_MS = 5_000;
+/** How often a process waiting for a hand-over looks again. */
+const HAND_OVER_POLL_MS = 10;
 const TOPIC_PREFIX = 'flow-lease:';
 
 /** A slot kept in memory under a lease. */
@@ -81,14 +85,10 @@ export class FlowLeases {
    */
   listen(feed: ChangeFeed): void {
     this.feed = feed;
+    const handOver = (workflowIds: string[]) => workflowIds.forEach((id) => void this.share(id).catch(() => undefined));
     this.listening ??= feed.subscribe((topic) => {
-      if (topic === ALL_TOPICS && !feed.isLive()) {
-        for (const workflowId of [...this.leases.keys()]) void this.share(workflowId).catch(() => undefined);
-        return;
-      }
-      if (!topic.startsWith(TOPIC_PREFIX)) return;
-      const workflowId = topic.slice(TOPIC_PREFIX.length);
-      if (this.leases.has(workflowId)) void this.share(workflowId).catch(() => undefined);
+      if (topic === ALL_TOPICS && !feed.isLive()) handOver([...this.leases.keys()]);
+      else if (topic.startsWith(TOPIC_PREFIX)) handOver([topic.slice(TOPIC_PREFIX.length)].filter((id) => this.leases.has(id)));
     });
   }
 
@@ -167,17 +167,28 @@ export class FlowLeases {
   }
 
   /**
+   * For a process that found the workflow's lease held elsewhere (since `askingSince`): asks for the hand-over and
+   * waits a moment before the caller looks again; false, without waiting, once HAND_OVER_WAIT_MS have passed.
+   */
+  async awaitHandOver(workflowId: string, askingSince: number): Promise<boolean> {
+    if (Date.now() - askingSince > HAND_OVER_WAIT_MS) return false;
+    await this.askForHandOver(workflowId);
+    await new Promise((resolve) => setTimeout(resolve, HAND_OVER_POLL_MS));
+    return true;
+  }
+
+  /**
    * Asks the holder of another process to hand the workflow's lease over (at most every ASK_EVERY_MS), breaking it
    * at once when the holder's process is gone.
    */
-  async askForHandOver(workflowId: string): Promise<void> {
+  private async askForHandOver(workflowId: string): Promise<void> {
     const now = Date.now();
     if (now - (this.asked.get(workflowId) ?? 0) < ASK_EVERY_MS) return;
     this.asked.set(workflowId, now);
     if (this.asked.size > 10_000) this.asked.clear();
     // PostgreSQL runs a data-modifying WITH item whether or not the statement reads it.
     await this.db.execute(sql`with broken as (
-        update workflows set flow_lease_holder = null, flow_lease_after = now() + ${HOLD_DOWN_MS}::float8 * interval '1 millisecond'
+        update workflows set ${leaseCleared(HOLD_DOWN_MS)}
         where id = ${workflowId} and flow_lease_holder is not null and not exists (
           select 1 from runners r where r.id = split_part(flow_lease_holder, '#', 1)
             and r.heartbeat_at > now() - ${DEAD_AFTER_MS}::float8 * interval '1 millisecond')
@@ -273,7 +284,7 @@ export class FlowLeases {
             on conflict do nothing
             returning 1),
           cleared as (
-            update workflows set flow_lease_holder = null, flow_lease_after = now() + ${HOLD_DOWN_MS}::float8 * interval '1 millisecond'
+            update workflows set ${leaseCleared(HOLD_DOWN_MS)}
             where id = ${workflowId} and flow_lease_holder = ${this.holder}
             returning 1)
           select (select count(*) from written) as written, (select count(*) from cleared) as cleared`);
@@ -310,11 +321,13 @@ export class FlowLeases {
 
   private async clearLease(workflowId: string, holdMs: number): Promise<void> {
     await this.db.execute(
-      sql`update workflows set flow_lease_holder = null, flow_lease_after = now() + ${holdMs}::float8 * interval '1 millisecond'
-        where id = ${workflowId} and flow_lease_holder = ${this.holder}`,
+      sql`update workflows set ${leaseCleared(holdMs)} where id = ${workflowId} and flow_lease_holder = ${this.holder}`,
     );
   }
 }
+
+/** The SET list that clears a workflow's lease, no process taking it again for `holdMs`. */
+const leaseCleared = (holdMs: number) => sql`flow_lease_holder = null, flow_lease_after = now() + ${holdMs}::float8 * interval '1 millisecond'`;
 
 /** Deletes the runs' slot rows (relaxed commit: a lost delete is redone by the crash recovery), and wakes the workers when a run of one of their keys is queued (it may go now). */
 export async function deleteSlotRows(db: Db, executionIds: string[]): Promise<void> {

@@ -22,10 +22,6 @@ import { flowKeyOf } from './flow-keys.js';
 import { slotHintsOf, type SlotHints } from './flow-slot-hints.js';
 import { deleteSlotRows, flowLeasesOf } from './flow-leases.js';
 
-/** How long a take waits for another process to hand over the workflow's lease (flow-leases.ts) before it counts as full. */
-const HAND_OVER_WAIT_MS = 5_000;
-/** How often a take waiting for a hand-over looks again. */
-const HAND_OVER_POLL_MS = 10;
 /** Tries to take a slot when racing takers keep picking the same free number (see SlotTaker). */
 const TAKE_ATTEMPTS = 4;
 /** How often a call waiting for a slot looks again. */
@@ -304,14 +300,12 @@ export async function takeSlot(db: Db, flow: RunFlow, executionId: string, optio
     const inMemory = await leases.takeForCall(flow, executionId);
     if (inMemory !== undefined) return inMemory;
   } else await leases.share(flow.workflowId);
-  const waitUntil = Date.now() + HAND_OVER_WAIT_MS;
+  const asking = Date.now();
   for (;;) {
     const answer = await takerOf(db).take(flow, executionId);
     if (answer !== 'leased') return answer === 'held';
-    // Another process keeps the workflow's slots in memory: ask it to write them out, and take then.
-    if (Date.now() > waitUntil) return false;
-    await leases.askForHandOver(flow.workflowId);
-    await new Promise((resolve) => setTimeout(resolve, HAND_OVER_POLL_MS));
+    // Another process keeps the workflow's slots in memory: ask it to write them out, and take then (or count it full).
+    if (!(await leases.awaitHandOver(flow.workflowId, asking))) return false;
   }
 }
 
@@ -343,12 +337,12 @@ export async function slotHolders(db: Db, flow: RunFlow): Promise<string[]> {
 
 /**
  * How many runs of the key are in flight or queued, counted from the rows: the workflow's lease is handed over first
- * (this process's at once; another's asked for, waiting up to HAND_OVER_WAIT_MS).
+ * (this process's at once; another's asked for, as FlowLeases.awaitHandOver waits).
  */
 async function keyLoad(db: Db, flow: RunFlow): Promise<number> {
   const leases = flowLeasesOf(db);
   await leases.share(flow.workflowId);
-  const waitUntil = Date.now() + HAND_OVER_WAIT_MS;
+  const asking = Date.now();
   for (;;) {
     const [row] = await rowsOf<{ n: number; leased: boolean }>(
       db,
@@ -356,9 +350,7 @@ async function keyLoad(db: Db, flow: RunFlow): Promise<number> {
         + (select count(*) from jobs where status = 'queued' and flow_key = ${flow.flowKey}) as n,
         exists (select 1 from workflows where id = ${flow.workflowId} and flow_lease_holder is not null) as leased`,
     );
-    if (!row?.leased || Date.now() > waitUntil) return Number(row?.n ?? 0);
-    await leases.askForHandOver(flow.workflowId);
-    await new Promise((resolve) => setTimeout(resolve, HAND_OVER_POLL_MS));
+    if (!row?.leased || !(await leases.awaitHandOver(flow.workflowId, asking))) return Number(row?.n ?? 0);
   }
 }
 

@@ -1,7 +1,7 @@
 // The WHERE clause of the logs list: the workspace, completed runs only, and every filter of docs/api.md 6.1. Each
 // filter is written so that the workspace-leading indexes on (workspace_id, [workflow_id,] started_at, id) keep serving
 // the ORDER BY; the rest are checked on the rows the index walk produces.
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executions, workflows } from '../../db/schema.js';
 import type { LogOrder, LogPosition } from './cursor.js';
 import type { LogsQuery } from './params.js';
@@ -75,6 +75,10 @@ export function beyond(order: LogOrder, position: LogPosition): SQL {
     ? and(sql`${row} > ${at}`, sql`${executions.startedAt} >= ${ts(position.startedAt)}`)!
     : and(sql`${row} < ${at}`, sql`${executions.startedAt} <= ${ts(position.startedAt)}`)!;
 }
+
+/** The walk's order: by start time, then id, as the keyset condition (beyond) reads it. */
+export const keysetOrder = (order: LogOrder) =>
+  order === 'asc' ? [asc(executions.startedAt), asc(executions.id)] : [desc(executions.startedAt), desc(executions.id)];
 
 export function startedBefore(horizon: Date): SQL {
   return sql`${executions.startedAt} < ${ts(horizon)}`;

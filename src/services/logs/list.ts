@@ -6,7 +6,7 @@ import { executions, workflows } from '../../db/schema.js';
 import { toFullCost, type FullCost } from '../cost.js';
 import type { FileStorage } from '../files/storage.js';
 import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
-import { beyond, logFilters, startedBefore } from './filters.js';
+import { beyond, keysetOrder, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
 import { pageColumns } from './columns.js';
 import { modelWindowQuery, nextWindowSize, readWindow, walksModelWindow, WINDOW_ROWS } from './model-window.js';
@@ -103,9 +103,6 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
     .orderBy(...keysetOrder(q.order))
     .limit(q.limit + 1);
 }
-
-export const keysetOrder = (order: LogOrder) =>
-  order === 'asc' ? [asc(executions.startedAt), asc(executions.id)] : [desc(executions.startedAt), desc(executions.id)];
 
 const position = (row: { startedAt: Date; id: string }): LogPosition => ({ startedAt: row.startedAt, id: row.id });
 

@@ -14,7 +14,7 @@ import { and, asc, desc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { executions } from '../../db/schema.js';
 import { pageColumns } from './columns.js';
-import { beyond, completedOnly, knownAtCompletionFilters, knownAtStartFilters, startedBefore } from './filters.js';
+import { beyond, completedOnly, keysetOrder, knownAtCompletionFilters, knownAtStartFilters, startedBefore } from './filters.js';
 import type { LogPosition } from './cursor.js';
 import type { LogsQuery } from './params.js';
 
@@ -50,7 +50,7 @@ export function modelWindowQuery(db: Db, q: LogsQuery, horizon: Date | null, siz
     })
     .from(executions)
     .where(and(...where))
-    .orderBy(...(q.order === 'asc' ? [asc(executions.startedAt), asc(executions.id)] : [desc(executions.startedAt), desc(executions.id)]))
+    .orderBy(...keysetOrder(q.order))
     .limit(size)
     .as('window');
   const order = q.order === 'asc' ? [asc(window.startedAt), asc(window.id)] : [desc(window.startedAt), desc(window.id)];

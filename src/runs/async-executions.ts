@@ -18,7 +18,6 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { restoreFinalOutput } from '../services/logs/offloaded-values.js';
-import { isStoredTrace } from '../services/logs/stored-trace.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
@@ -250,7 +249,10 @@ function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutio
 
 /** `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts). */
 async function resultFromRow(storage: FileStorage, row: typeof executions.$inferSelect): Promise<ExecutionJobResult> {
-  const offloaded = isStoredTrace(row.traceSpans) ? row.traceSpans.offloaded : undefined;
+  // Every stored format that can say so (2, and the packed ones, which keep it outside their compressed part) has
+  // `offloaded` at the top of the column.
+  const column = row.traceSpans;
+  const offloaded = typeof column === 'object' && column !== null && !Array.isArray(column) ? (column as { offloaded?: unknown }).offloaded : undefined;
   return {
     executionId: row.executionId,
     success: row.status === 'success',

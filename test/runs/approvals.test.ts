@@ -166,6 +166,35 @@ describe('approval', () => {
     expect(done.output.result).toMatchObject({ approved: true, item: 'mug' });
   });
 
+  it("answers an async caller's job with the whole final output after the pause, even one too large for the log row", async () => {
+    // Over SLUICE_INLINE_VALUE_LIMIT (64 KB): the log keeps it in file storage, the job's answer reads it back from there.
+    const wf = await createAndDeploy(
+      t,
+      makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API' },
+          { id: 'gate', type: 'approval', name: 'Gate', config: {} },
+          { id: 'big', type: 'function', name: 'Big', config: { code: "return { text: 'z'.repeat(100000) };" } },
+        ],
+        [
+          ['start', 'gate'],
+          ['gate', 'big'],
+        ],
+      ),
+    );
+    const queued = await execute(wf, {}, { 'X-Execution-Mode': 'async' });
+    expect(queued.status).toBe(202);
+    const job = (status: string) =>
+      eventually(async () => {
+        const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
+        return res.body.status === status ? res.body : undefined;
+      }, 15_000, `the job to be ${status}`);
+    await job('paused');
+    expect((await resume(queued.body.executionId, { approved: true })).status).toBe(202);
+    const done = await job('completed');
+    expect(done.output.result.text).toBe('z'.repeat(100_000));
+  });
+
   it('can be cancelled while it waits: logged as cancelled, webhook sent, no longer resumable', async () => {
     const receiver = await startReceiver((_req, res) => res.end('ok'));
     try {

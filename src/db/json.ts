@@ -21,22 +21,52 @@ export function toJsonText(value: unknown, replacer?: (this: unknown, key: strin
 
 /** Shorter keys first, then by UTF-8 bytes: the order jsonb keeps an object's keys in. */
 export function compareJsonbKeys(a: string, b: string): number {
+  // ASCII keys (nearly all) are as long in UTF-8 as in UTF-16, and their code units compare as their bytes do.
+  if (isAscii(a) && isAscii(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   return Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /**
- * A replacer for JSON.stringify writing every object's keys in jsonb's order: JSON kept outside a jsonb value (as
- * compressed text) reads back with its keys in the order the same value would have had in a jsonb column.
+ * A value parsed from JSON with every object in it holding its keys in jsonb's order: a value kept outside a jsonb
+ * column (as compressed JSON) answers with its keys in the order it would have had in one. Objects already in that
+ * order are not copied (nor anything holding only such objects).
  */
-export function inJsonbKeyOrder(_key: string, value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
+export function inJsonbKeyOrder<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const ordered = inJsonbKeyOrder(value[i]);
+      if (ordered !== value[i]) (copy ??= value.slice())[i] = ordered;
+    }
+    return (copy ?? value) as T;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = compareJsonbKeys(keys[i - 1], keys[i]) < 0;
-  if (sorted) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of keys.sort(compareJsonbKeys)) out[key] = (value as Record<string, unknown>)[key];
-  return out;
+  let copy: Record<string, unknown> | undefined;
+  if (!sorted) {
+    copy = {};
+    for (const key of keys.sort(compareJsonbKeys)) define(copy, key, inJsonbKeyOrder(record[key]));
+    return copy as T;
+  }
+  for (const key of keys) {
+    const ordered = inJsonbKeyOrder(record[key]);
+    if (ordered !== record[key]) define((copy ??= { ...record }), key, ordered);
+  }
+  return (copy ?? value) as T;
+}
+
+/** An own key, `__proto__` included (assigning that one would set the prototype instead). */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /**

@@ -134,8 +134,9 @@ const executionJson = (rows: ExecutionRecord[]) =>
       cost: storedCost(r.cost),
       models: r.models,
       final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
-      // Packed last, as the row is written: offloading (run-recorder.ts) works on the unpacked form.
-      trace_spans: r.stored ? packTrace(r.stored.trace) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept)),
+      // Packed last, as the row is written (offloading, run-recorder.ts, works on the unpacked form), unless the
+      // offloading found nothing to move and packed it on the way.
+      trace_spans: r.stored ? (r.stored.packed ?? packTrace(r.stored.trace)) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept)),
       files: r.files,
       error: r.error,
       block_error_count: r.blockErrorCount,

@@ -14,6 +14,7 @@ import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
 import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
+import { packTrace } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
@@ -174,6 +175,26 @@ describe('the stored form', () => {
       const back = await restoreValues(storage, row);
       expect(back.finalOutput).toEqual(finalOutput);
       expect(readTrace(back.traceSpans, back.finalOutput).spans).toEqual(spans);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('keeps every value in the row when none is over the limit, however large they are together', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-offload-'));
+    try {
+      const storage = createLocalStorage(dir);
+      const span = (blockId: string, output: unknown) => ({ blockId, type: 'function', duration: 1, input: { n: blockId }, output });
+      const half = 'x'.repeat(LIMIT / 2);
+      for (const spans of [[span('a', { a: 'small' })], [span('a', { a: half }), span('b', { b: `${half}!` })]]) {
+        const finalOutput = { result: 'done' };
+        const stored = await offloadValues({ storage, executionId: 'exec_2', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT });
+        expect(stored.files).toEqual([]);
+        expect(readdirSync(dir)).toEqual([]);
+        // The column the row gets, made on the way or when the row is written: the trace as the run made it.
+        const column = JSON.parse(JSON.stringify(stored.packed ?? packTrace(stored.trace)));
+        expect(readTrace(column, stored.finalOutput).spans).toEqual(spans);
+        expect(stored.finalOutput).toEqual(finalOutput);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@
 // it is sent, so it reads the same row as the logs API: the cases below also check values the runs made.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { toJsonText } from '../../src/db/json.js';
+import { inJsonbKeyOrder, toJsonText } from '../../src/db/json.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { unpackTrace } from '../../src/services/logs/packed-trace.js';
 import { readTrace } from '../../src/services/logs/stored-trace.js';
@@ -66,7 +66,7 @@ async function expectSameAnswers(executionId: string) {
 }
 
 /**
- * The row's spans are packed (format 3), and its trace reads back exactly — keys in the same order too — as the same
+ * The row's spans are packed (format 4), and its trace reads back exactly — keys in the same order too — as the same
  * trace would from a row of format 2 (written before packing), which the database hands back in jsonb's key order.
  */
 async function expectAnsweredAsFormat2(executionId: string) {
@@ -74,7 +74,7 @@ async function expectAnsweredAsFormat2(executionId: string) {
     t.app.db,
     sql`select trace_spans as trace, final_output as final from executions where execution_id = ${executionId}`,
   );
-  expect(row.trace.format).toBe(3);
+  expect(row.trace.format).toBe(4);
   const [old] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${toJsonText(unpackTrace(row.trace))}::jsonb as trace`);
   expect((old.trace as { format: number }).format).toBe(2);
   expect(JSON.stringify(readTrace(row.trace, row.final).spans)).toBe(JSON.stringify(readTrace(old.trace, row.final).spans));
@@ -187,5 +187,15 @@ describe('a log stores each value once, and answers as the run made it', () => {
     await expectAnsweredAsFormat2(executionId);
     expect(answers.traceSpans.map((s) => s.type)).toEqual(['api_trigger', 'workflow', 'function']);
     expect(answers.traceSpans.at(-1)).toMatchObject({ status: 'error' });
+  });
+
+  it('reads packed values back with their keys in the order jsonb keeps them, whatever their characters', async () => {
+    // Shorter keys first, then by their UTF-8 bytes: not by UTF-16 (U+FFFF comes before an emoji in jsonb, after it in
+    // JavaScript).
+    const text = JSON.stringify({ zz: 1, é: 2, '😀': 3, '\uffff': 4, b: { y: [{ ü1: 1, a: 2, Z: 3 }], x: 1 }, aa: 5, ab: 6, A: 7, ä: 8 })
+      .replace('"Z":3', '"Z":3,"__proto__":{"kept":true}'); // a key like any other, not the prototype
+    const [row] = await rowsOf<{ v: unknown }>(t.app.db, sql`select ${text}::jsonb as v`);
+    expect(JSON.stringify(row.v)).toContain('"__proto__":{"kept":true}');
+    expect(JSON.stringify(inJsonbKeyOrder(JSON.parse(text)))).toBe(JSON.stringify(row.v));
   });
 });

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { toJsonText } from '../../db/json.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
-import { unpackTrace } from './packed-trace.js';
+import { compressPacked, packedText, unpackTrace, type PackedTrace } from './packed-trace.js';
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
@@ -36,6 +36,8 @@ export interface StoredValues {
   trace: StoredTrace;
   finalOutput: Record<string, unknown> | null;
   files: OffloadedFile[];
+  /** `trace` as the row's column (packed-trace.ts), when it was made on the way (nothing was offloaded). */
+  packed?: PackedTrace;
 }
 
 interface StoredSpan {
@@ -111,6 +113,12 @@ export async function offloadValues(input: {
   limit: number;
 }): Promise<StoredValues> {
   const { storage, executionId, trace, limit } = input;
+  // The packed JSON holds each value of the trace once, whole: none is longer than it. When it fits, nothing in the
+  // trace goes (the usual case, decided without a walk over the values) and it is the row's column already.
+  const text = packedText(trace);
+  if (Buffer.byteLength(text) <= limit && !oversized(input.finalOutput, limit)) {
+    return { trace, finalOutput: input.finalOutput, files: [], packed: compressPacked(text, trace.offloaded) };
+  }
   const found: Array<{ bytes: Buffer; place: (marker: OffloadMarker) => void }> = [];
   const consider = (value: unknown, place: (marker: OffloadMarker) => void) => {
     const bytes = oversized(value, limit);

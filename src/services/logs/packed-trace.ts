@@ -4,20 +4,26 @@
 // and PostgreSQL never compresses a row under ~2 KB (its TOAST threshold is fixed at compile time; neither
 // `toast_tuple_target` nor lz4 changes that). So the row gets the trace packed and compressed here.
 //
-// Format 3: { format: 3, z: base64 of raw deflate (with DICTIONARY) of the JSON of the packed trace, offloaded? }
+// Format 4: { format: 4, z: base64 of raw deflate (with DICTIONARY) of the JSON of the packed trace, offloaded? }
 // where the packed trace is format 2 without `format`/`offloaded`, plus `t0` (epoch ms), with its spans packed:
 // - a packed span is an array [id, blockId, name, type, status, start, duration, out, more, in], where `id` is the
 //   uuid's 16 bytes in base64url, `start` is the span's start in ms after `t0` (its end is start + duration), `out` is
 //   format 2's `out` or null, `more` an object of the span's other keys (error, tokens, cost, model, children, …) or 0,
 //   and `in` format 2's `in`; trailing slots that say nothing (no `in`, no `more`, no `out`) are left off;
 // - a span that does not fit (an id that is not a uuid, times that do not round-trip, a missing field) stays the
-//   format-2 object, its children packed: the format is exact for any span, compact for the ones the engine makes.
-// `offloaded` stays outside `z`: the logs list reads it in SQL (list.ts). Reading unpacks format 3 to format 2, key
-// for key, so everything downstream of unpackTrace sees what it saw before.
+//   format-2 object, its children packed: the format is exact for any span, compact for the ones the engine makes;
+// - objects keep their keys in the order the run made them; reading puts every object's keys in jsonb's order, the
+//   order a format-2 row (a jsonb value) answered with. Sorting is paid by the few reads, not by every run.
+// Format 3 is format 4 with the JSON written in jsonb's key order (keys sorted before compressing); rows of it are
+//   read as they are.
+// `offloaded` stays outside `z`: the logs list reads it in SQL (list.ts). Reading unpacks formats 3 and 4 to format
+// 2, key for key, so everything downstream of unpackTrace sees what it saw before.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { compareJsonbKeys, inJsonbKeyOrder, toJsonText } from '../../db/json.js';
 
-export const PACKED_TRACE_FORMAT = 3;
+export const PACKED_TRACE_FORMAT = 4;
+/** Format 3: format 4 with the packed JSON written in jsonb's key order (read as it is). */
+const KEY_ORDERED_FORMAT = 3;
 /** What unpacking gives back: stored-trace.ts's format (each value once, spans as objects). */
 const UNPACKED_FORMAT = 2;
 
@@ -35,7 +41,6 @@ const DICTIONARY = Buffer.from(
     '"t0":,"spans":[["","start","API","api_trigger","success",0,0,0,0,{}],[',
 );
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The envelope's keys held in an array slot; every other key of a span goes into `more`. */
 const ENVELOPE = new Set(['id', 'blockId', 'name', 'type', 'status', 'startTime', 'endTime', 'duration', 'in', 'out']);
 
@@ -44,21 +49,73 @@ type PackedSpan = unknown[];
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const DAY_MS = 86_400_000;
+/**
+ * The day part (`YYYY-MM-DDT`) of the last time that round-tripped, and its epoch ms: a run's spans nearly all fall
+ * on one day, so their times are checked digit by digit against it instead of being parsed and written out again.
+ */
+let knownDay = '';
+let knownDayMs = 0;
+
 /** Epoch ms of an ISO time that round-trips exactly (so it can be rewritten as it was), else undefined. */
 function exactTime(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
+  if (knownDay !== '' && value.length === 24 && value.startsWith(knownDay)) {
+    const ms = timeOfDay(value);
+    if (ms !== undefined) return knownDayMs + ms;
+  }
   const ms = Date.parse(value);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === value ? ms : undefined;
+  if (!Number.isFinite(ms) || new Date(ms).toISOString() !== value) return undefined;
+  if (value.length === 24) {
+    knownDay = value.slice(0, 11);
+    knownDayMs = ms - ((ms % DAY_MS) + DAY_MS) % DAY_MS;
+  }
+  return ms;
 }
 
-function fitsEnvelope(span: StoredSpan): number | undefined {
-  const start = exactTime(span.startTime);
-  const { id, blockId, name, type, status, duration } = span;
-  if (start === undefined || typeof id !== 'string' || !UUID.test(id)) return undefined;
-  if (typeof blockId !== 'string' || typeof name !== 'string' || typeof type !== 'string' || typeof status !== 'string') return undefined;
-  if (typeof duration !== 'number' || !Number.isInteger(duration) || exactTime(span.endTime) !== start + duration) return undefined;
-  if (span.out !== undefined && typeof span.out !== 'number') return undefined;
-  return start;
+/**
+ * Ms after midnight of the `hh:mm:ss.mmmZ` that ends a 24-character ISO time, when it is written as toISOString
+ * writes it (each field in range: no `24:00`, which Date.parse reads as the next day); else undefined.
+ */
+function timeOfDay(text: string): number | undefined {
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90) return undefined;
+  const digit = (i: number) => {
+    const d = text.charCodeAt(i) - 48;
+    return d >= 0 && d <= 9 ? d : NaN;
+  };
+  const hours = digit(11) * 10 + digit(12);
+  const minutes = digit(14) * 10 + digit(15);
+  const seconds = digit(17) * 10 + digit(18);
+  const ms = digit(20) * 100 + digit(21) * 10 + digit(22);
+  if (!(hours < 24 && minutes < 60 && seconds < 60 && ms >= 0)) return undefined; // NaN fails every comparison
+  return ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** A lowercase uuid's 16 bytes in base64url (22 characters), else undefined. */
+function uuidBytes(id: unknown): string | undefined {
+  if (typeof id !== 'string' || id.length !== 36) return undefined;
+  let out = '';
+  let bits = 0;
+  let count = 0;
+  for (let i = 0; i < 36; i++) {
+    const c = id.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return undefined; // '-'
+      continue;
+    }
+    const nibble = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (nibble < 0) return undefined;
+    bits = (bits << 4) | nibble;
+    if (++count === 6) {
+      out += BASE64URL[bits >> 18] + BASE64URL[(bits >> 12) & 63] + BASE64URL[(bits >> 6) & 63] + BASE64URL[bits & 63];
+      bits = 0;
+      count = 0;
+    }
+  }
+  // 30 of the 32 digits went out as 20 characters; the last byte is two more.
+  return out + BASE64URL[bits >> 2] + BASE64URL[(bits & 3) << 4];
 }
 
 export interface PackedTrace {
@@ -69,35 +126,56 @@ export interface PackedTrace {
 
 /** A format-2 trace (stored-trace.ts's StoredTrace) as the row keeps it. */
 export function packTrace(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }): PackedTrace {
-  const t0 = firstStart(trace.spans as StoredSpan[]) ?? 0;
+  return compressPacked(packedText(trace), trace.offloaded);
+}
+
+/**
+ * The JSON text that `z` compresses: the trace without `format`/`offloaded`, with `t0` and its spans packed, NUL and
+ * lone surrogates replaced as jsonb would have. Its length bounds the JSON of every value in the trace.
+ */
+export function packedText(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }): string {
+  const spans = trace.spans as StoredSpan[];
+  const t0 = firstStart(spans) ?? 0;
   const pack = (span: StoredSpan): PackedSpan | StoredSpan => {
-    const children = Array.isArray(span.children) ? { children: (span.children as StoredSpan[]).map(pack) } : {};
+    const children = Array.isArray(span.children) ? (span.children as StoredSpan[]).map(pack) : undefined;
     const start = fitsEnvelope(span);
-    if (start === undefined) return { ...span, ...children };
-    const more: Record<string, unknown> = {};
-    for (const key of Object.keys(span)) if (!ENVELOPE.has(key) && span[key] !== undefined) more[key] = span[key];
-    Object.assign(more, children);
-    const packed: PackedSpan = [
-      Buffer.from(String(span.id).replaceAll('-', ''), 'hex').toString('base64url'),
-      span.blockId,
-      span.name,
-      span.type,
-      span.status,
-      start - t0,
-      span.duration,
-      span.out ?? null,
-      Object.keys(more).length > 0 ? more : 0,
-    ];
+    const id = start === undefined ? undefined : uuidBytes(span.id);
+    if (id === undefined) {
+      if (children === undefined) return span;
+      const copy = { ...span };
+      copy.children = children;
+      return copy;
+    }
+    let more: Record<string, unknown> | 0 = 0;
+    for (const key in span) {
+      if (ENVELOPE.has(key) || span[key] === undefined || !Object.hasOwn(span, key)) continue;
+      (more ||= {})[key] = key === 'children' && children !== undefined ? children : span[key];
+    }
+    const packed: PackedSpan = [id, span.blockId, span.name, span.type, span.status, start! - t0, span.duration, span.out ?? null, more];
     if (span.in !== undefined) packed.push(span.in);
-    else while (packed.length > 7 && (packed.at(-1) === null || packed.at(-1) === 0)) packed.pop();
+    else while (packed.length > 7 && (packed[packed.length - 1] === null || packed[packed.length - 1] === 0)) packed.pop();
     return packed;
   };
-  const { format: _, offloaded, ...rest } = trace;
-  // As jsonb would have written it (keys of every object in its order, NUL and lone surrogates replaced): what a
-  // format-2 row answered, this one answers too.
-  const inner = toJsonText({ ...rest, t0, spans: trace.spans.map((s) => pack(s as StoredSpan)) }, inJsonbKeyOrder);
-  const z = deflateRawSync(inner, { dictionary: DICTIONARY }).toString('base64');
-  return { format: PACKED_TRACE_FORMAT, z, ...(offloaded !== undefined ? { offloaded } : {}) };
+  const top: Record<string, unknown> = { t0, spans: spans.map(pack) };
+  for (const key of Object.keys(trace)) if (key !== 'format' && key !== 'offloaded' && key !== 'spans') top[key] = (trace as Record<string, unknown>)[key];
+  return toJsonText(top);
+}
+
+/** The column of a trace whose packed JSON is `text` (packedText). */
+export function compressPacked(text: string, offloaded?: unknown): PackedTrace {
+  const z = deflateRawSync(text, { dictionary: DICTIONARY }).toString('base64');
+  return offloaded !== undefined ? { format: PACKED_TRACE_FORMAT, z, offloaded } : { format: PACKED_TRACE_FORMAT, z };
+}
+
+/** The span's start in epoch ms when its envelope fits the packed form's slots (its id is checked apart), else undefined. */
+function fitsEnvelope(span: StoredSpan): number | undefined {
+  const start = exactTime(span.startTime);
+  const { blockId, name, type, status, duration } = span;
+  if (start === undefined) return undefined;
+  if (typeof blockId !== 'string' || typeof name !== 'string' || typeof type !== 'string' || typeof status !== 'string') return undefined;
+  if (typeof duration !== 'number' || !Number.isInteger(duration) || exactTime(span.endTime) !== start + duration) return undefined;
+  if (span.out !== undefined && typeof span.out !== 'number') return undefined;
+  return start;
 }
 
 function firstStart(spans: StoredSpan[]): number | undefined {
@@ -108,10 +186,12 @@ function firstStart(spans: StoredSpan[]): number | undefined {
   return undefined;
 }
 
-/** A format-3 column as format 2; any other value (format 2, a plain span array, null) as it is. */
+/** A format-3 or -4 column as format 2; any other value (format 2, a plain span array, null) as it is. */
 export function unpackTrace(column: unknown): unknown {
-  if (!isRecord(column) || column.format !== PACKED_TRACE_FORMAT || typeof column.z !== 'string') return column;
-  const packed = JSON.parse(inflateRawSync(Buffer.from(column.z, 'base64'), { dictionary: DICTIONARY }).toString('utf8')) as Record<string, unknown>;
+  if (!isRecord(column) || !isPackedFormat(column.format) || typeof column.z !== 'string') return column;
+  const parsed = JSON.parse(inflateRawSync(Buffer.from(column.z, 'base64'), { dictionary: DICTIONARY }).toString('utf8')) as Record<string, unknown>;
+  // Keys as a format-2 row has them (jsonb's order), which format 3 was written in: sorted here, once per read.
+  const packed = column.format === KEY_ORDERED_FORMAT ? parsed : inJsonbKeyOrder(parsed);
   const t0 = typeof packed.t0 === 'number' ? packed.t0 : 0;
   const unpack = (span: unknown): StoredSpan => {
     if (!Array.isArray(span)) {
@@ -141,6 +221,9 @@ export function unpackTrace(column: unknown): unknown {
   const offloaded = column.offloaded !== undefined ? { offloaded: column.offloaded } : {};
   return { format: UNPACKED_FORMAT, ...rest, ...offloaded, spans: (spans as unknown[]).map(unpack) };
 }
+
+/** Whether a column's `format` is one of the packed ones (3 or 4). */
+export const isPackedFormat = (format: unknown) => format === PACKED_TRACE_FORMAT || format === KEY_ORDERED_FORMAT;
 
 /** The span with its keys in jsonb's order, the order a format-2 span read back from the database has. */
 function inJsonbOrder(value: StoredSpan): StoredSpan {

@@ -17,13 +17,14 @@
 //   object holding an `$offloaded` key is wrapped with `$l` too, so a marker is never a user's value.
 // References only point at outputs of a lower index or at the final output, so decoding never loops.
 //
-// Format 3 (packed-trace.ts) is format 2 with its span envelopes written compactly; it is unpacked to format 2 on read.
+// Formats 3 and 4 (packed-trace.ts) are format 2 with its span envelopes written compactly, compressed; they are
+// unpacked to format 2 on read.
 //
 // Values are matched by identity for objects and arrays (a reference resolves to the very object the block
 // output holds) and by content for strings of at least MIN_SHARED_STRING characters (a value that went out and came
 // back, as an upstream's echo, is a new string with the same text).
 
-import { PACKED_TRACE_FORMAT, unpackTrace } from './packed-trace.js';
+import { isPackedFormat, unpackTrace } from './packed-trace.js';
 
 /** Shorter strings cost less written out than as a reference. */
 const MIN_SHARED_STRING = 24;
@@ -46,9 +47,18 @@ export interface StoredTrace {
 }
 
 type Path = Array<string | number>;
+/** Where a value is kept: in outputs[output], under `key` of the value at `parent` (the output itself when none). */
 interface Place {
   output: number;
-  path: Path;
+  parent?: Place;
+  key?: string | number;
+}
+
+/** The path from the output to a place (built only for the places a reference points at). */
+function pathOf(place: Place): Path {
+  const path: Path = [];
+  for (let at: Place | undefined = place; at?.parent; at = at.parent) path.push(at.key!);
+  return path.reverse();
 }
 
 interface AnySpan {
@@ -76,22 +86,23 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
       const i = outputs.length;
       outputs.push(span.output);
       if (isObject(span.output)) outputIndex.set(span.output, i);
-      register(span.output, i, []);
+      register(span.output, { output: i });
     }
   };
-  const register = (value: unknown, output: number, path: Path) => {
+  const register = (value: unknown, place: Place) => {
     if (typeof value === 'string') {
-      if (value.length >= MIN_SHARED_STRING && !places.has(value)) places.set(value, { output, path });
+      if (value.length >= MIN_SHARED_STRING && !places.has(value)) places.set(value, place);
       return;
     }
     if (!isObject(value)) return;
     if (places.has(value)) return; // already kept elsewhere (and everything inside it)
-    places.set(value, { output, path });
-    if (Array.isArray(value)) value.forEach((item, index) => register(item, output, [...path, index]));
-    else for (const key of Object.keys(value)) register(value[key], output, [...path, key]);
+    places.set(value, place);
+    const { output } = place;
+    if (Array.isArray(value)) for (let key = 0; key < value.length; key++) register(value[key], { output, parent: place, key });
+    else for (const key of Object.keys(value)) register(value[key], { output, parent: place, key });
   };
   // The final output is kept in its own column whatever happens here: the trace refers into it before anything else.
-  register(finalOutput, FINAL, []);
+  register(finalOutput, { output: FINAL });
   addOutputs(spans as AnySpan[]);
   if (isObject(finalOutput) && outputIndex.has(finalOutput)) finalIndex.value = outputIndex.get(finalOutput);
 
@@ -99,7 +110,7 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
   const encode = (value: unknown, own: number | undefined): unknown => {
     const place = typeof value === 'string' || isObject(value) ? places.get(value) : undefined;
     if (place && place.output !== own && (place.output === FINAL || own === undefined || place.output < own)) {
-      return { $r: [place.output, ...place.path] };
+      return { $r: [place.output, ...pathOf(place)] };
     }
     if (!isObject(value)) return value;
     if (Array.isArray(value)) return value.map((item) => encode(item, own));
@@ -111,9 +122,10 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
 
   const stored: unknown[] = outputs.map((value, i) => (i === finalIndex.value ? null : encode(value, i)));
   const storeSpan = (span: AnySpan): Record<string, unknown> => {
-    const { input, output, children, ...rest } = span;
-    const s: Record<string, unknown> = { ...rest };
-    if ('input' in span) s.in = encode(input, undefined);
+    const s: Record<string, unknown> = {};
+    for (const key of Object.keys(span)) if (key !== 'input' && key !== 'output' && key !== 'children') s[key] = span[key];
+    if ('input' in span) s.in = encode(span.input, undefined);
+    const { output, children } = span;
     if (output !== undefined) s.out = isObject(output) ? outputIndex.get(output) : outputs.indexOf(output);
     if (children) s.children = children.map(storeSpan);
     return s;
@@ -127,9 +139,9 @@ export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptT
   };
 }
 
-/** A stored trace of format 2, or of format 3 (its spans packed: unpack it before reading its spans). */
+/** A stored trace of format 2, or a packed one (3 or 4: unpack it before reading its spans). */
 export function isStoredTrace(value: unknown): value is StoredTrace {
-  return isPlainRecord(value) && (value.format === STORED_TRACE_FORMAT || value.format === PACKED_TRACE_FORMAT) && Array.isArray(value.spans);
+  return isPlainRecord(value) && (value.format === STORED_TRACE_FORMAT || isPackedFormat(value.format)) && Array.isArray(value.spans);
 }
 
 /** What a log's trace column holds, as the engine made it. Rows of format 1 (a plain array) are read as they are. */

@@ -12,9 +12,8 @@ import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
-import { parseWith } from '../validation.js';
+import { parseId, parseWith } from '../validation.js';
 
 /**
  * The caller, or undefined for an anonymous caller (who may only use a public chat). A presented key that is bad
@@ -55,7 +54,7 @@ const chat = operation({
 
 export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {
   const app = c.get('app');
-  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const workflowId = parseId(c.req.param('workflowId'), 'workflow id', 'workflowId');
   const call = await prepareChatCall(app, {
     caller: await callerOf(c),
     workflowId,

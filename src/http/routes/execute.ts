@@ -10,9 +10,8 @@ import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
-import { parseWith } from '../validation.js';
+import { parseId } from '../validation.js';
 
 /**
  * What the body may hold: the declared Input Format fields, checked by the run's trigger (triggers/api.ts),
@@ -52,7 +51,7 @@ export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c
   const app = c.get('app');
   const call = await prepareApiCall(app, {
     principal: c.get('principal'),
-    workflowId: parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId'),
+    workflowId: parseId(c.req.param('workflowId'), 'workflow id', 'workflowId'),
     async: c.req.header('x-execution-mode')?.toLowerCase() === 'async',
     readBody: () => readJsonBodyLimited(c, app.config.maxRequestBytes),
     idempotencyKey: c.req.header('idempotency-key'),

@@ -144,6 +144,37 @@ describe('execute: responses', () => {
     expect(res.body).toEqual({ hello: 'world' });
   });
 
+  it('sends a text body under the block\'s Content-Type and any other body as JSON; X-Request-Id stays the request\'s', async () => {
+    const respondWith = (body: unknown) =>
+      createAndDeploy(
+        t,
+        makeState(
+          [
+            { id: 'start', type: 'api_trigger', name: 'API' },
+            {
+              id: 'out',
+              type: 'response',
+              name: 'Out',
+              config: { headers: [{ key: 'Content-Type', value: 'text/csv' }, { key: 'X-Request-Id', value: 'from-the-workflow' }], body },
+            },
+          ],
+          [['start', 'out']],
+        ),
+      );
+    const text = await execute(await respondWith('a,b'), {}, { 'X-Request-Id': 'caller-1' });
+    expect(text.status).toBe(200);
+    expect(text.headers.get('content-type')).toBe('text/csv');
+    expect(text.text).toBe('a,b');
+    expect(text.headers.get('x-request-id')).toBe('caller-1');
+    expect(text.headers.get('content-length')).toBe('3');
+
+    const json = await execute(await respondWith({ a: 'b' }), {}, { 'X-Request-Id': 'caller-2' });
+    expect(json.headers.get('content-type')).toBe('application/json');
+    expect(json.body).toEqual({ a: 'b' });
+    expect(json.headers.get('x-request-id')).toBe('caller-2');
+    expect(json.headers.get('x-execution-id')).toMatch(/^exec_/);
+  });
+
   it('reports a workflow failure as 500 EXECUTION_FAILED with the error and logs it', async () => {
     const wf = await createAndDeploy(
       t,

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
@@ -294,6 +295,61 @@ describe('execute: streaming', () => {
     // A caller that goes away cancels its run: logged as cancelled, level error.
     expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
     expect(row.totalDurationMs!).toBeLessThan(20_000);
+  });
+
+  it('cancels a plain (not streaming) run when the client goes away', async () => {
+    const wf = await createAndDeploy(
+      t,
+      makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API' },
+          { id: 'slow', type: 'wait', name: 'Slow', config: { ms: 20_000 } },
+        ],
+        [['start', 'slow']],
+      ),
+    );
+    const controller = new AbortController();
+    const call = fetch(`${t.url}/api/workflows/${wf}/execute`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+      body: '{}',
+      signal: controller.signal,
+    }).catch(() => undefined);
+    // Its running marker says the run is under way.
+    await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.workflowId, wf))).length > 0 || undefined);
+    controller.abort();
+    await call;
+    const row = await eventually(async () => {
+      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
+      return rows.find((r) => r.status !== 'running');
+    });
+    expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
+    expect(row.totalDurationMs!).toBeLessThan(20_000);
+  });
+
+  it('runs many plain calls over one keep-alive connection without piling up listeners on it', async () => {
+    const wf = await createAndDeploy(t, typedInput());
+    const connection = new Agent({ connections: 1 });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 15; i++) {
+        const res = await undiciFetch(`${t.url}/api/workflows/${wf}/execute`, {
+          method: 'POST',
+          headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `call ${i}` }),
+          dispatcher: connection,
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await connection.close();
+    }
   });
 });
 

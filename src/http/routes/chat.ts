@@ -9,6 +9,7 @@ import { chatBody, prepareChatCall, runChatCall } from '../../triggers/chat.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
@@ -63,7 +64,7 @@ export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {
   });
   const { conversationId } = call;
   if (!call.stream) {
-    const outcome = await runChatCall(app, call, { signal: c.req.raw.signal });
+    const outcome = await runChatCall(app, call, { signal: clientGoneSignal(c) });
     return sendResponse(c, syncAnswer(outcome, { conversationId }), call.run.headers);
   }
   return streamRun(c, { headers: call.run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {

@@ -7,6 +7,7 @@ import { enqueueApiCall, prepareApiCall, runApiCall } from '../../triggers/api.j
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
@@ -66,6 +67,6 @@ export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c
       return doneRecord(outcome);
     });
   }
-  const outcome = await runApiCall(app, call, { signal: c.req.raw.signal });
+  const outcome = await runApiCall(app, call, { signal: clientGoneSignal(c) });
   return sendResponse(c, syncAnswer(outcome), call.run.headers);
 });

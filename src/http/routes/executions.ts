@@ -15,6 +15,7 @@ import { enqueueRerun, prepareRerun, rerunBody, retryBody, runRerun, type RerunB
 import { rerunBatchBody, rerunBatchProgress, startRerunBatch } from '../../triggers/rerun-batch.js';
 import type { AppEnv } from '../env.js';
 import { sendResponse } from '../execution-response.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { runOrigin } from '../observe.js';
 import { operation, type Operation } from '../operation.js';
 import { id } from '../schemas.js';
@@ -46,7 +47,7 @@ async function rerun(c: Context<AppEnv>, body: RerunBody, retry: boolean) {
   const call = await prepareRerun(app, { principal: c.get('principal'), executionId, body, retry, origin: runOrigin(c) });
   if (call.mode === 'dry-run') return c.json(call.answer, 200);
   if (call.mode === 'async') return sendResponse(c, await enqueueRerun(app, call), {});
-  return sendResponse(c, await runRerun(app, call, c.req.raw.signal), {});
+  return sendResponse(c, await runRerun(app, call, clientGoneSignal(c)), {});
 }
 
 const pausedRunsQuery = z.strictObject({

@@ -9,6 +9,7 @@ import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRu
 import { requireApiKey } from '../auth.js';
 import { parseJsonRequestBody, readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
@@ -66,7 +67,7 @@ export const manualRunRoutes = new OpenAPIHono<AppEnv>().openapi(manualRun, asyn
     origin: runOrigin(c),
   });
   if (wantsJson(c)) {
-    return sendResponse(c, manualAnswer(await runManual(app, run, { signal: c.req.raw.signal })), run.headers);
+    return sendResponse(c, manualAnswer(await runManual(app, run, { signal: clientGoneSignal(c) })), run.headers);
   }
   return streamRun(c, { headers: run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
     const outcome = await runManual(app, run, { signal, onProgress: send });

@@ -97,3 +97,30 @@ describe('a request answered before its body has arrived', () => {
     expect(head).toContain('connection: close');
   });
 });
+
+describe('a request whose body arrives with its head (one packet, as curl sends a small body)', () => {
+  it('is read whole, declared or chunked, and the connection serves the next request', async () => {
+    const { hostname, port } = new URL(t.url);
+    const { Socket } = await import('node:net');
+    const socket = new Socket();
+    await new Promise<void>((done) => socket.connect(Number(port), hostname, done));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const head = `POST /api/workflows/${workflowId}/execute HTTP/1.1\r\nHost: ${hostname}\r\nX-API-Key: ${t.personalKey}\r\nContent-Type: application/json\r\n`;
+    const answered = async (count: number) => {
+      const deadline = Date.now() + 10_000;
+      while ((received.match(/\{"echoed":[^}]*\}/g) ?? []).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return received.match(/\{"echoed":[^}]*\}/g) ?? [];
+    };
+    try {
+      const declared = JSON.stringify({ q: 'déclaré' });
+      socket.write(`${head}Content-Length: ${Buffer.byteLength(declared)}\r\n\r\n${declared}`);
+      expect(await answered(1)).toEqual(['{"echoed":"déclaré"}']);
+      socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n4\r\n{"q"\r\n9\r\n:"chunks"\r\n1\r\n}\r\n0\r\n\r\n`);
+      expect(await answered(2)).toEqual(['{"echoed":"déclaré"}', '{"echoed":"chunks"}']);
+      expect(received.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    } finally {
+      socket.destroy();
+    }
+  });
+});

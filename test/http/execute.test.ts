@@ -266,7 +266,8 @@ describe('execute: streaming', () => {
     expect(records.at(-2)).toMatchObject({ event: 'done', success: false, error: expect.stringContaining('kaput') });
   });
 
-  it('keeps the connection alive with : ping comments, and cancels the run when the client goes away', async () => {
+  /** A run that waits 20 s, called by a client that can go away (abort) while it runs. */
+  async function callSlowRun(body: unknown) {
     const wf = await createAndDeploy(
       t,
       makeState(
@@ -277,52 +278,37 @@ describe('execute: streaming', () => {
         [['start', 'slow']],
       ),
     );
-    const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/workflows/${wf}/execute`, {
+    const client = new AbortController();
+    const res = fetch(`${t.url}/api/workflows/${wf}/execute`, {
       method: 'POST',
       headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ stream: true }),
-      signal: controller.signal,
+      body: JSON.stringify(body),
+      signal: client.signal,
     });
-    const reader = res.body!.getReader();
+    const rows = () => t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
+    return { res, client, rows, finished: () => eventually(async () => (await rows()).find((r) => r.status !== 'running')) };
+  }
+
+  it('keeps the connection alive with : ping comments, and cancels the run when the client goes away', async () => {
+    const run = await callSlowRun({ stream: true });
+    const reader = (await run.res).body!.getReader();
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain(': ping');
-    controller.abort();
-    const row = await eventually(async () => {
-      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
-      return rows.find((r) => r.status !== 'running');
-    });
+    run.client.abort();
+    const row = await run.finished();
     // A caller that goes away cancels its run: logged as cancelled, level error.
     expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
     expect(row.totalDurationMs!).toBeLessThan(20_000);
   });
 
   it('cancels a plain (not streaming) run when the client goes away', async () => {
-    const wf = await createAndDeploy(
-      t,
-      makeState(
-        [
-          { id: 'start', type: 'api_trigger', name: 'API' },
-          { id: 'slow', type: 'wait', name: 'Slow', config: { ms: 20_000 } },
-        ],
-        [['start', 'slow']],
-      ),
-    );
-    const controller = new AbortController();
-    const call = fetch(`${t.url}/api/workflows/${wf}/execute`, {
-      method: 'POST',
-      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
-      body: '{}',
-      signal: controller.signal,
-    }).catch(() => undefined);
+    const run = await callSlowRun({});
+    const answered = run.res.catch(() => undefined);
     // Its running marker says the run is under way.
-    await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.workflowId, wf))).length > 0 || undefined);
-    controller.abort();
-    await call;
-    const row = await eventually(async () => {
-      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
-      return rows.find((r) => r.status !== 'running');
-    });
+    await eventually(async () => (await run.rows()).length > 0);
+    run.client.abort();
+    await answered;
+    const row = await run.finished();
     expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
     expect(row.totalDurationMs!).toBeLessThan(20_000);
   });

@@ -1,7 +1,7 @@
 // Request bodies read under a byte limit while they stream in (docs/api.md 4.1): a body over the limit is refused after
 // at most ~limit bytes and its connection is closed instead of being read to the end, and nothing beyond the limit is
 // ever held in memory.
-import { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.js';
@@ -9,6 +9,7 @@ import { assertJsonNesting } from '../json-nesting.js';
 import { formatByteLimit } from '../byte-limit.js';
 import { parseJsonBytes } from '../services/files/json-bytes.js';
 import { errorResponse } from './errors.js';
+import { nodeBindings } from './node-bindings.js';
 
 /** First allocation when the length is not declared; doubled as the body grows. */
 const INITIAL_CAPACITY = 64 * 1024;
@@ -200,14 +201,6 @@ export const closeWhenBodyUnfinished: MiddlewareHandler = async (c, next) => {
     // An answer with immutable headers: Node still closes the socket after the drain; nothing more to do here.
   }
 };
-
-/** The Node request and response behind the Hono context when served by @hono/node-server over HTTP/1. */
-function nodeBindings(c: Context): { incoming: IncomingMessage; outgoing: ServerResponse } | undefined {
-  const env: unknown = c.env;
-  if (env === null || typeof env !== 'object' || !('incoming' in env) || !('outgoing' in env)) return undefined;
-  const { incoming, outgoing } = env;
-  return incoming instanceof IncomingMessage && outgoing instanceof ServerResponse ? { incoming, outgoing } : undefined;
-}
 
 /** The Node request, if nothing has started reading its body (else the Web stream, which then owns it, is used). */
 function unreadNodeRequest(c: Context): IncomingMessage | undefined {

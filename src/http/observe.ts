@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { AppContext } from '../services/app-context.js';
 import type { RunOrigin } from '../runs/index.js';
 import type { AppEnv } from './env.js';
+import { setResponseHeader } from './node-bindings.js';
 
 /** What a request that starts a run hands it: its id (kept on the log) and its span (the run span's parent). */
 export function runOrigin(c: Context<AppEnv>): RunOrigin {
@@ -55,11 +56,8 @@ export function observeRequests(app: AppContext): MiddlewareHandler<AppEnv> {
     await next();
 
     const status = c.res.status;
-    try {
-      c.res.headers.set(REQUEST_ID_HEADER, requestId);
-    } catch {
-      c.header(REQUEST_ID_HEADER, requestId); // immutable headers: Hono copies the response first
-    }
+    // After the route's own headers, so a header a workflow's answer names X-Request-Id cannot replace it.
+    setResponseHeader(c, REQUEST_ID_HEADER, requestId);
     // Streaming answers are measured to their headers; the run behind them has its own duration.
     const seconds = (performance.now() - started) / 1000;
     const debug = logger.isLevelEnabled('debug');

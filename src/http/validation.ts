@@ -4,12 +4,20 @@ import type { z } from 'zod';
 import { isStorableText, storableText, UNSTORABLE_TEXT_MESSAGE } from '../services/storable-text.js';
 import { AppError, zodDetails } from '../errors.js';
 import { assertJsonNesting } from '../json-nesting.js';
-
+import { id, isId } from './schemas.js';
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string, prefix = ''): T {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError('VALIDATION_ERROR', 400, `Invalid ${what}`, zodDetails(result.error, prefix));
   return result.data;
+}
+
+/**
+ * A path parameter that must be an id: a well-formed one is returned as it is; anything else goes through the `id` schema
+ * for its 400 VALIDATION_ERROR naming `param`.
+ */
+export function parseId(value: string | undefined, what: string, param: string): string {
+  return isId(value) ? value : parseWith(id, value, what, param);
 }
 
 /** Reads the body as JSON. Empty or malformed text is 400 INVALID_JSON, never a parser stack trace. */

@@ -5,6 +5,7 @@
 // happens depends on timing; what prevents it does not: the refusal says `Connection: close`, so no client sends
 // another request on that connection.
 import { Agent, request } from 'node:http';
+import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy } from '../support/workflows.js';
@@ -76,24 +77,53 @@ describe('a body over the limit', () => {
   }
 });
 
+/** A raw connection to the server, for requests written byte by byte; `received` is everything answered so far. */
+async function rawConnection() {
+  const { hostname, port } = new URL(t.url);
+  const socket = new Socket();
+  await new Promise<void>((done) => socket.connect(Number(port), hostname, done));
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  /** Waits (up to 10 s) until what was received passes `test`. */
+  const until = async (test: (received: string) => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!test(received) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return received;
+  };
+  return { socket, hostname, until };
+}
+
 describe('a request answered before its body has arrived', () => {
   it('is answered with Connection: close, so no client sends its next request into the closing connection', async () => {
-    const { hostname, port } = new URL(t.url);
-    const { Socket } = await import('node:net');
-    const socket = new Socket();
-    await new Promise<void>((done) => socket.connect(Number(port), hostname, done));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    const { socket, hostname, until } = await rawConnection();
     // No key: refused (401) before the body is read; only 10 of the 1,000 declared bytes are sent.
     socket.write(
       `POST /api/workflows/${workflowId}/execute HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
         'Content-Length: 1000\r\nConnection: keep-alive\r\n\r\n{"q":"abc',
     );
-    const deadline = Date.now() + 10_000;
-    while (!answer.includes('\r\n\r\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const answer = await until((received) => received.includes('\r\n\r\n'));
     socket.destroy();
     const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
     expect(head).toMatch(/^http\/1\.1 401/);
     expect(head).toContain('connection: close');
+  });
+});
+
+describe('a request whose body arrives with its head (one packet, as curl sends a small body)', () => {
+  it('is read whole, declared or chunked, and the connection serves the next request', async () => {
+    const { socket, hostname, until } = await rawConnection();
+    const head = `POST /api/workflows/${workflowId}/execute HTTP/1.1\r\nHost: ${hostname}\r\nX-API-Key: ${t.personalKey}\r\nContent-Type: application/json\r\n`;
+    const echoes = (received: string) => received.match(/\{"echoed":[^}]*\}/g) ?? [];
+    try {
+      const declared = JSON.stringify({ q: 'déclaré' });
+      socket.write(`${head}Content-Length: ${Buffer.byteLength(declared)}\r\n\r\n${declared}`);
+      expect(echoes(await until((received) => echoes(received).length >= 1))).toEqual(['{"echoed":"déclaré"}']);
+      socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n4\r\n{"q"\r\n9\r\n:"chunks"\r\n1\r\n}\r\n0\r\n\r\n`);
+      const received = await until((text) => echoes(text).length >= 2);
+      expect(echoes(received)).toEqual(['{"echoed":"déclaré"}', '{"echoed":"chunks"}']);
+      expect(received.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    } finally {
+      socket.destroy();
+    }
   });
 });

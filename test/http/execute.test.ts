@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/db/schema.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
@@ -144,6 +145,37 @@ describe('execute: responses', () => {
     expect(res.body).toEqual({ hello: 'world' });
   });
 
+  it('sends a text body under the block\'s Content-Type and any other body as JSON; X-Request-Id stays the request\'s', async () => {
+    const respondWith = (body: unknown) =>
+      createAndDeploy(
+        t,
+        makeState(
+          [
+            { id: 'start', type: 'api_trigger', name: 'API' },
+            {
+              id: 'out',
+              type: 'response',
+              name: 'Out',
+              config: { headers: [{ key: 'Content-Type', value: 'text/csv' }, { key: 'X-Request-Id', value: 'from-the-workflow' }], body },
+            },
+          ],
+          [['start', 'out']],
+        ),
+      );
+    const text = await execute(await respondWith('a,b'), {}, { 'X-Request-Id': 'caller-1' });
+    expect(text.status).toBe(200);
+    expect(text.headers.get('content-type')).toBe('text/csv');
+    expect(text.text).toBe('a,b');
+    expect(text.headers.get('x-request-id')).toBe('caller-1');
+    expect(text.headers.get('content-length')).toBe('3');
+
+    const json = await execute(await respondWith({ a: 'b' }), {}, { 'X-Request-Id': 'caller-2' });
+    expect(json.headers.get('content-type')).toBe('application/json');
+    expect(json.body).toEqual({ a: 'b' });
+    expect(json.headers.get('x-request-id')).toBe('caller-2');
+    expect(json.headers.get('x-execution-id')).toMatch(/^exec_/);
+  });
+
   it('reports a workflow failure as 500 EXECUTION_FAILED with the error and logs it', async () => {
     const wf = await createAndDeploy(
       t,
@@ -234,7 +266,8 @@ describe('execute: streaming', () => {
     expect(records.at(-2)).toMatchObject({ event: 'done', success: false, error: expect.stringContaining('kaput') });
   });
 
-  it('keeps the connection alive with : ping comments, and cancels the run when the client goes away', async () => {
+  /** A run that waits 20 s, called by a client that can go away (abort) while it runs. */
+  async function callSlowRun(body: unknown) {
     const wf = await createAndDeploy(
       t,
       makeState(
@@ -245,24 +278,64 @@ describe('execute: streaming', () => {
         [['start', 'slow']],
       ),
     );
-    const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/workflows/${wf}/execute`, {
+    const client = new AbortController();
+    const res = fetch(`${t.url}/api/workflows/${wf}/execute`, {
       method: 'POST',
       headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ stream: true }),
-      signal: controller.signal,
+      body: JSON.stringify(body),
+      signal: client.signal,
     });
-    const reader = res.body!.getReader();
+    const rows = () => t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
+    return { res, client, rows, finished: () => eventually(async () => (await rows()).find((r) => r.status !== 'running')) };
+  }
+
+  it('keeps the connection alive with : ping comments, and cancels the run when the client goes away', async () => {
+    const run = await callSlowRun({ stream: true });
+    const reader = (await run.res).body!.getReader();
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain(': ping');
-    controller.abort();
-    const row = await eventually(async () => {
-      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
-      return rows.find((r) => r.status !== 'running');
-    });
+    run.client.abort();
+    const row = await run.finished();
     // A caller that goes away cancels its run: logged as cancelled, level error.
     expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
     expect(row.totalDurationMs!).toBeLessThan(20_000);
+  });
+
+  it('cancels a plain (not streaming) run when the client goes away', async () => {
+    const run = await callSlowRun({});
+    const answered = run.res.catch(() => undefined);
+    // Its running marker says the run is under way.
+    await eventually(async () => (await run.rows()).length > 0);
+    run.client.abort();
+    await answered;
+    const row = await run.finished();
+    expect(row).toMatchObject({ status: 'cancelled', level: 'error' });
+    expect(row.totalDurationMs!).toBeLessThan(20_000);
+  });
+
+  it('runs many plain calls over one keep-alive connection without piling up listeners on it', async () => {
+    const wf = await createAndDeploy(t, typedInput());
+    const connection = new Agent({ connections: 1 });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 15; i++) {
+        const res = await undiciFetch(`${t.url}/api/workflows/${wf}/execute`, {
+          method: 'POST',
+          headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `call ${i}` }),
+          dispatcher: connection,
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await connection.close();
+    }
   });
 });
 

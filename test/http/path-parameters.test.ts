@@ -2,6 +2,7 @@
 // a member's user id or a variable name holding NUL (`%00`) reached PostgreSQL, which cannot store NUL in text, and
 // the request failed with 500. They are now checked like every other id: 400 naming the parameter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { id, isId } from '../../src/http/schemas.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -35,5 +36,12 @@ describe('path parameters that are not ids', () => {
       const res = await t.request('DELETE', path, { apiKey: t.personalKey });
       expect(res.status, path).toBe(404);
     }
+  });
+});
+
+describe('the plain id test the routes use first', () => {
+  it('accepts exactly what the id schema accepts', () => {
+    const samples = ['', 'a', 'wf_AbC-09', 'x'.repeat(64), 'x'.repeat(65), 'a b', 'a/b', 'a\0', 'é', 'a.b', '-_', 'ab\n', undefined, 42];
+    for (const value of samples) expect(isId(value), JSON.stringify(value)).toBe(id.safeParse(value).success);
   });
 });

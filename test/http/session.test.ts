@@ -10,6 +10,7 @@ import { setUserPassword, SIGN_IN_ATTEMPTS_PER_MINUTE } from '../../src/services
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { echoState } from '../support/states.js';
+import { createAndDeploy } from '../support/workflows.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -154,6 +155,22 @@ describe('session-authenticated API', () => {
     const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)![1]);
     expect(expires - Date.now()).toBeGreaterThan(13 * 24 * 3_600_000);
     expect(Math.abs(Date.parse(renewed.body.expiresAt) - expires)).toBeLessThan(1_000);
+  });
+
+  it('renews the cookie on a run\'s answer too, beside the run\'s own headers', async () => {
+    const wf = await createAndDeploy(t, echoState());
+    const session = await signIn();
+    const token = session.cookie.split('=')[1];
+    await t.app.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 10 * 60_000), expiresAt: new Date(Date.now() + 24 * 3_600_000) })
+      .where(eq(sessions.tokenHash, sha256Hex(token)));
+    const res = await asSession(session, 'POST', `/api/workflows/${wf}/execute`, { body: { q: 'hi' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ echoed: 'hi' });
+    expect(res.headers.get('set-cookie')).toContain(session.cookie);
+    expect(res.headers.get('x-execution-id')).toMatch(/^exec_/);
+    expect(res.headers.get('content-type')).toBe('application/json');
   });
 
   it('refuses state-changing requests without the matching X-CSRF-Token, and allows them with it', async () => {

@@ -6,7 +6,7 @@ import { generateApiKey, listApiKeys, revokeApiKey, storeApiKey, toApiKeyView } 
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
-import { parseWith, readBody } from '../validation.js';
+import { parseId, readBody } from '../validation.js';
 
 const apiKeyCreate = z.strictObject({ name, workspaceId: id.nullable().optional() });
 
@@ -45,7 +45,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>()
   .openapi(operation({ method: 'delete', path: '/{keyId}', summary: 'Revoke an API key', success: 204 }), async (c) => {
     const principal = c.get('principal');
     const { db } = c.get('app');
-    const keyId = parseWith(id, c.req.param('keyId'), 'API key id', 'keyId');
+    const keyId = parseId(c.req.param('keyId'), 'API key id', 'keyId');
     if (principal.keyWorkspaceId) {
       const own = (await listApiKeys(c.get('app'), principal.userId)).find((k) => k.id === keyId);
       if (!own || own.workspaceId !== principal.keyWorkspaceId) throw new AppError('NOT_FOUND', 404, 'API key not found');

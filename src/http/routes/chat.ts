@@ -9,12 +9,12 @@ import { chatBody, prepareChatCall, runChatCall } from '../../triggers/chat.js';
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
-import { parseWith } from '../validation.js';
+import { parseId, parseWith } from '../validation.js';
 
 /**
  * The caller, or undefined for an anonymous caller (who may only use a public chat). A presented key that is bad
@@ -55,7 +55,7 @@ const chat = operation({
 
 export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {
   const app = c.get('app');
-  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const workflowId = parseId(c.req.param('workflowId'), 'workflow id', 'workflowId');
   const call = await prepareChatCall(app, {
     caller: await callerOf(c),
     workflowId,
@@ -64,7 +64,7 @@ export const chatRoutes = new OpenAPIHono<AppEnv>().openapi(chat, async (c) => {
   });
   const { conversationId } = call;
   if (!call.stream) {
-    const outcome = await runChatCall(app, call, { signal: c.req.raw.signal });
+    const outcome = await runChatCall(app, call, { signal: clientGoneSignal(c) });
     return sendResponse(c, syncAnswer(outcome, { conversationId }), call.run.headers);
   }
   return streamRun(c, { headers: call.run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {

@@ -9,7 +9,7 @@ import { createConnector, deleteConnector, findConnector, listConnectors, toConn
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, readBody, readQuery } from '../validation.js';
 
 const connectorCreate = z.strictObject({
   workspaceId: id,
@@ -23,7 +23,7 @@ const workspaceQuery = z.object({ workspaceId: id });
 const CHANGE = 'change connectors';
 
 async function loadConnector(c: Context<AppEnv>) {
-  const connectorId = parseWith(id, c.req.param('connectorId'), 'connector id', 'connectorId');
+  const connectorId = parseId(c.req.param('connectorId'), 'connector id', 'connectorId');
   const { db } = c.get('app');
   const row = await findConnector(db, connectorId);
   if (!row || !(await canAccessWorkspace(db, c.get('principal'), row.workspaceId))) throw notFound('Connector');

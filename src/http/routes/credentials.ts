@@ -16,7 +16,7 @@ import {
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, readBody, readQuery } from '../validation.js';
 
 // The data's shape is checked per type by the service (a 400 names each wrong field, never echoing a value).
 const credentialData = z.record(z.string(), z.unknown()).describe('Fields per type: docs/api.md "Credentials"');
@@ -32,7 +32,7 @@ const workspaceQuery = z.object({ workspaceId: id });
 const CHANGE = 'change credentials';
 
 async function loadCredential(c: Context<AppEnv>) {
-  const credentialId = parseWith(id, c.req.param('credentialId'), 'credential id', 'credentialId');
+  const credentialId = parseId(c.req.param('credentialId'), 'credential id', 'credentialId');
   const { db } = c.get('app');
   const row = await findCredential(db, credentialId);
   if (!row || !(await canAccessWorkspace(db, c.get('principal'), row.workspaceId))) throw notFound('Credential');

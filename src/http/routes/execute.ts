@@ -7,12 +7,12 @@ import { enqueueApiCall, prepareApiCall, runApiCall } from '../../triggers/api.j
 import { requireApiKey } from '../auth.js';
 import { readJsonBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
-import { parseWith } from '../validation.js';
+import { parseId } from '../validation.js';
 
 /**
  * What the body may hold: the declared Input Format fields, checked by the run's trigger (triggers/api.ts),
@@ -52,7 +52,7 @@ export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c
   const app = c.get('app');
   const call = await prepareApiCall(app, {
     principal: c.get('principal'),
-    workflowId: parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId'),
+    workflowId: parseId(c.req.param('workflowId'), 'workflow id', 'workflowId'),
     async: c.req.header('x-execution-mode')?.toLowerCase() === 'async',
     readBody: () => readJsonBodyLimited(c, app.config.maxRequestBytes),
     idempotencyKey: c.req.header('idempotency-key'),
@@ -67,6 +67,6 @@ export const executeRoutes = new OpenAPIHono<AppEnv>().openapi(execute, async (c
       return doneRecord(outcome);
     });
   }
-  const outcome = await runApiCall(app, call, { signal: c.req.raw.signal });
+  const outcome = await runApiCall(app, call, { signal: clientGoneSignal(c) });
   return sendResponse(c, syncAnswer(outcome), call.run.headers);
 });

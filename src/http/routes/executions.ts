@@ -15,10 +15,11 @@ import { enqueueRerun, prepareRerun, rerunBody, retryBody, runRerun, type RerunB
 import { rerunBatchBody, rerunBatchProgress, startRerunBatch } from '../../triggers/rerun-batch.js';
 import type { AppEnv } from '../env.js';
 import { sendResponse } from '../execution-response.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { runOrigin } from '../observe.js';
 import { operation, type Operation } from '../operation.js';
 import { id } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, parseWith, readBody, readQuery } from '../validation.js';
 
 /** A re-run's body may be left out: an empty one re-runs the whole execution now. */
 async function readRerunBody(c: Context<AppEnv>, schema: z.ZodType<RerunBody>): Promise<RerunBody> {
@@ -42,11 +43,11 @@ const rerunConflicts =
 
 async function rerun(c: Context<AppEnv>, body: RerunBody, retry: boolean) {
   const app = c.get('app');
-  const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+  const executionId = parseId(c.req.param('executionId'), 'execution id', 'executionId');
   const call = await prepareRerun(app, { principal: c.get('principal'), executionId, body, retry, origin: runOrigin(c) });
   if (call.mode === 'dry-run') return c.json(call.answer, 200);
   if (call.mode === 'async') return sendResponse(c, await enqueueRerun(app, call), {});
-  return sendResponse(c, await runRerun(app, call, c.req.raw.signal), {});
+  return sendResponse(c, await runRerun(app, call, clientGoneSignal(c)), {});
 }
 
 const pausedRunsQuery = z.strictObject({
@@ -100,7 +101,7 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       response: 'RerunBatchProgress',
     }),
     async (c) => {
-      const batchId = parseWith(id, c.req.param('batchId'), 'batch id', 'batchId');
+      const batchId = parseId(c.req.param('batchId'), 'batch id', 'batchId');
       return c.json({ data: await rerunBatchProgress(c.get('app'), c.get('principal'), batchId) });
     },
   )
@@ -114,7 +115,7 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       more: { 202: { description: 'Asked to stop; still stopping', schema: 'CancelAnswer' } },
     }),
     async (c) => {
-      const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+      const executionId = parseId(c.req.param('executionId'), 'execution id', 'executionId');
       const answer = await cancelExecution(c.get('app'), c.get('principal'), executionId);
       return c.json({ data: answer }, answer.status === 'cancelled' ? 200 : 202);
     },
@@ -130,7 +131,7 @@ export const executionRoutes = new OpenAPIHono<AppEnv>()
       conflict: 'The execution is not waiting for an approval (EXECUTION_NOT_PAUSED)',
     }),
     async (c) => {
-      const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+      const executionId = parseId(c.req.param('executionId'), 'execution id', 'executionId');
       const body = await readBody(c, resumeBody);
       return c.json({ data: await resumeExecution(c.get('app'), c.get('principal'), executionId, body) }, 202);
     },

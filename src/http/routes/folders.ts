@@ -7,7 +7,7 @@ import { createFolder, deleteFolder, findFolder, listFolders, toFolderView, upda
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, readBody, readQuery } from '../validation.js';
 
 const folderCreate = z.strictObject({ workspaceId: id, name, parentId: id.nullable().optional() });
 const folderUpdate = z
@@ -16,7 +16,7 @@ const folderUpdate = z
 const workspaceQuery = z.object({ workspaceId: id });
 
 async function loadFolder(c: Context<AppEnv>) {
-  const folderId = parseWith(id, c.req.param('folderId'), 'folder id', 'folderId');
+  const folderId = parseId(c.req.param('folderId'), 'folder id', 'folderId');
   const { db } = c.get('app');
   const row = await findFolder(db, folderId);
   if (!row || !(await canAccessWorkspace(db, c.get('principal'), row.workspaceId))) throw notFound('Folder');

@@ -4,13 +4,12 @@ import { getJobStatus } from '../../runs/index.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { id } from '../schemas.js';
-import { parseWith } from '../validation.js';
+import { parseId } from '../validation.js';
 
 export const jobRoutes = new OpenAPIHono<AppEnv>().openapi(
   operation({ method: 'get', path: '/{taskId}', middleware: requireApiKey, summary: 'Status of an async execution', response: 'JobStatus' }),
   async (c) => {
-    const taskId = parseWith(id, c.req.param('taskId'), 'task id', 'taskId');
+    const taskId = parseId(c.req.param('taskId'), 'task id', 'taskId');
     return c.json(await getJobStatus(c.get('app').db, c.get('app').files.storage, c.get('principal'), taskId));
   },
 );

@@ -16,8 +16,7 @@ import { getExecutionDetail, getLogDetail, listLogs, LOGS_QUERY_PARAMETERS, logs
 import { isSessionPrincipal } from '../../services/sessions.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { id } from '../schemas.js';
-import { parseWith } from '../validation.js';
+import { parseId, parseWith } from '../validation.js';
 
 /**
  * Counts every authenticated logs request — a 4xx included, so probing is not free — and puts the
@@ -86,13 +85,13 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
       response: 'ExecutionDetail',
     }),
     async (c) => {
-      const executionId = parseWith(id, c.req.param('executionId'), 'execution id', 'executionId');
+      const executionId = parseId(c.req.param('executionId'), 'execution id', 'executionId');
       const detail = await getExecutionDetail(c.get('app').logsDb, c.get('principal'), executionId);
       return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
     },
   )
   .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, response: 'LogDetail' }), async (c) => {
-    const logId = parseWith(id, c.req.param('logId'), 'log id', 'id');
+    const logId = parseId(c.req.param('logId'), 'log id', 'id');
     const detail = await getLogDetail(c.get('app').logsDb, c.get('principal'), logId, c.get('app').files.storage);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });
   });

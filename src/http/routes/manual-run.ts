@@ -9,12 +9,12 @@ import { manualAnswer, manualRunBody, prepareManualRun, runManual, type ManualRu
 import { requireApiKey } from '../auth.js';
 import { parseJsonRequestBody, readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
-import { id } from '../schemas.js';
 import { streamRun } from '../sse.js';
-import { parseWith } from '../validation.js';
+import { parseId, parseWith } from '../validation.js';
 
 /** Authenticates unless an enclosing guard already did (the /workflows guard covers these paths too). */
 const authenticated = createMiddleware<AppEnv>(async (c, next) => {
@@ -62,12 +62,12 @@ export const manualRunRoutes = new OpenAPIHono<AppEnv>().openapi(manualRun, asyn
   const app = c.get('app');
   const run = await prepareManualRun(app, {
     principal: c.get('principal'),
-    workflowId: parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId'),
+    workflowId: parseId(c.req.param('workflowId'), 'workflow id', 'workflowId'),
     readBody: () => readManualBody(c),
     origin: runOrigin(c),
   });
   if (wantsJson(c)) {
-    return sendResponse(c, manualAnswer(await runManual(app, run, { signal: c.req.raw.signal })), run.headers);
+    return sendResponse(c, manualAnswer(await runManual(app, run, { signal: clientGoneSignal(c) })), run.headers);
   }
   return streamRun(c, { headers: run.headers, keepaliveMs: app.config.sseKeepaliveMs }, async ({ send, signal }) => {
     const outcome = await runManual(app, run, { signal, onProgress: send });

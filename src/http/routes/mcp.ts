@@ -32,6 +32,8 @@ export const mcpRoutes = new OpenAPIHono<AppEnv>().openapi(
     const app = c.get('app');
     // Only those who can edit agents may make the service connect somewhere: the workspace says whose request this is.
     await requireRole(app.db, c.get('principal'), body.workspaceId, 'editor', 'list MCP tools');
+    // The request's own signal, not the connection's (node-bindings.ts clientGoneSignal): the MCP client is not known to
+    // remove its listeners, and a keep-alive connection's signal would collect them.
     const tools = await listMcpServerTools(app.blockServices, { url: body.url, headers: body.headers }, c.req.raw.signal);
     return c.json({ data: tools });
   },

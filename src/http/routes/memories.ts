@@ -11,8 +11,7 @@ import { getWorkflowForPrincipal } from '../../services/workflows.js';
 import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { id } from '../schemas.js';
-import { parseWith, readQuery } from '../validation.js';
+import { parseId, parseWith, readQuery } from '../validation.js';
 
 const page = (max: number, byDefault: number) =>
   z.object({
@@ -30,7 +29,7 @@ const authenticated = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 async function loadWorkflow(c: Context<AppEnv>) {
-  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const workflowId = parseId(c.req.param('workflowId'), 'workflow id', 'workflowId');
   return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
 }
 

@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { prepareWebhookCall, queueWebhookCall, runWebhookCall } from '../../triggers/webhook.js';
 import { readBodyLimited } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { clientGoneSignal } from '../node-bindings.js';
 import { operation } from '../operation.js';
 import { sendResponse } from '../execution-response.js';
 import { runOrigin } from '../observe.js';
@@ -43,5 +44,5 @@ export const webhookTriggerRoutes = routes.post('/trigger/:path{.+}', async (c) 
     origin: runOrigin(c),
   });
   if (call.mode === 'queued') return sendResponse(c, await queueWebhookCall(app, call), call.run.headers);
-  return sendResponse(c, await runWebhookCall(app, call.run, c.req.raw.signal), call.run.headers);
+  return sendResponse(c, await runWebhookCall(app, call.run, clientGoneSignal(c)), call.run.headers);
 });

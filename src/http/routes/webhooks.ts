@@ -23,7 +23,7 @@ import { limitBody } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, readBody, readQuery } from '../validation.js';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -66,7 +66,7 @@ const authenticated = createMiddleware<AppEnv>(async (c, next) => {
 const smallBody = limitBody(64 * 1024);
 
 function loadWorkflow(c: Context<AppEnv>) {
-  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const workflowId = parseId(c.req.param('workflowId'), 'workflow id', 'workflowId');
   return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
 }
 
@@ -81,7 +81,7 @@ async function loadWorkflowToChange(c: Context<AppEnv>) {
 
 async function loadSubscription(c: Context<AppEnv>, forChange = false) {
   const workflow = forChange ? await loadWorkflowToChange(c) : await loadWorkflow(c);
-  const subscriptionId = parseWith(id, c.req.param('subscriptionId'), 'subscription id', 'subscriptionId');
+  const subscriptionId = parseId(c.req.param('subscriptionId'), 'subscription id', 'subscriptionId');
   return getSubscription(c.get('app').db, workflow.id, subscriptionId);
 }
 
@@ -124,7 +124,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
     }),
     async (c) => {
       const workflow = await loadWorkflowToChange(c);
-      const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+      const deliveryId = parseId(c.req.param('deliveryId'), 'delivery id', 'deliveryId');
       return c.json({ data: await redeliver(c.get('app'), { workflowId: workflow.id }, deliveryId) }, 202);
     },
   )
@@ -204,7 +204,7 @@ export const webhookRoutes = new OpenAPIHono<AppEnv>()
     }),
     async (c) => {
       const row = await loadSubscription(c, true);
-      const deliveryId = parseWith(id, c.req.param('deliveryId'), 'delivery id', 'deliveryId');
+      const deliveryId = parseId(c.req.param('deliveryId'), 'delivery id', 'deliveryId');
       return c.json({ data: await redeliver(c.get('app'), { workflowId: row.workflowId, subscriptionId: row.id }, deliveryId) }, 202);
     },
   );

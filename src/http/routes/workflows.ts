@@ -21,7 +21,7 @@ import { requireApiKey } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
 import { id, name } from '../schemas.js';
-import { parseWith, readBody, readQuery } from '../validation.js';
+import { parseId, parseWith, readBody, readQuery } from '../validation.js';
 
 const workflowCreate = z.strictObject({
   workspaceId: id,
@@ -58,7 +58,7 @@ const queuedRunsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100
 const versionParam = z.coerce.number().int().min(1).max(1_000_000);
 
 function loadWorkflow(c: Context<AppEnv>) {
-  const workflowId = parseWith(id, c.req.param('workflowId'), 'workflow id', 'workflowId');
+  const workflowId = parseId(c.req.param('workflowId'), 'workflow id', 'workflowId');
   return getWorkflowForPrincipal(c.get('app').db, c.get('principal'), workflowId);
 }
 

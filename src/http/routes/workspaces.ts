@@ -15,8 +15,8 @@ import {
 } from '../../services/workspaces.js';
 import type { AppEnv } from '../env.js';
 import { operation } from '../operation.js';
-import { id, name } from '../schemas.js';
-import { parseWith, readBody } from '../validation.js';
+import { name } from '../schemas.js';
+import { parseId, parseWith, readBody } from '../validation.js';
 
 const workspaceCreate = z.strictObject({ name });
 /** `member`, the name editors had before viewers existed, is still taken on input. */
@@ -69,7 +69,7 @@ const workspaces = new OpenAPIHono<AppEnv>()
 // OpenAPIHono's, so the chain can go on declaring.)
 export const workspaceRoutes = $(
   workspaces.use('/:workspaceId/*', async (c, next) => {
-    const workspaceId = parseWith(id, c.req.param('workspaceId'), 'workspace id', 'workspaceId');
+    const workspaceId = parseId(c.req.param('workspaceId'), 'workspace id', 'workspaceId');
     await assertWorkspaceAccess(c.get('app').db, c.get('principal'), workspaceId);
     await next();
   }),
@@ -112,7 +112,7 @@ export const workspaceRoutes = $(
       const member = await changeMemberRole(c.get('app').db, {
         workspaceId: c.req.param('workspaceId'),
         actor: c.get('principal'),
-        userId: parseWith(id, c.req.param('userId'), 'user id', 'userId'),
+        userId: parseId(c.req.param('userId'), 'user id', 'userId'),
         role: body.role,
       });
       return c.json({ data: member });
@@ -122,7 +122,7 @@ export const workspaceRoutes = $(
     await removeMember(c.get('app').db, {
       workspaceId: c.req.param('workspaceId'),
       actor: c.get('principal'),
-      userId: parseWith(id, c.req.param('userId'), 'user id', 'userId'),
+      userId: parseId(c.req.param('userId'), 'user id', 'userId'),
     });
     return c.body(null, 204);
   })
@@ -155,7 +155,7 @@ export const workspaceRoutes = $(
   .openapi(
     operation({ method: 'delete', path: '/{workspaceId}/invites/{inviteId}', summary: 'Revoke a pending invite', success: 204 }),
     async (c) => {
-      const inviteId = parseWith(id, c.req.param('inviteId'), 'invite id', 'inviteId');
+      const inviteId = parseId(c.req.param('inviteId'), 'invite id', 'inviteId');
       await revokeInvite(c.get('app').db, c.get('principal'), c.req.param('workspaceId'), inviteId);
       return c.body(null, 204);
     },

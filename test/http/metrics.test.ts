@@ -99,6 +99,9 @@ describe('GET /metrics after traffic', () => {
       expect([runs('success'), runs('error'), runs('cancelled'), runs('timeout')]).toEqual([4, 1, 1, 1]);
       expect(m.value('sluice_execution_duration_seconds_count', { trigger: 'api', outcome: 'timeout' })).toBe(1);
       expect(m.value('sluice_execution_duration_seconds_sum', { trigger: 'api', outcome: 'timeout' })).toBeGreaterThanOrEqual(2.9); // the 3 s limit, less the moment between arming the timer and stamping the start
+      // Its buckets count it from the first bound that holds ~3 s, cumulatively up to +Inf.
+      const timeoutBucket = (le: string) => m.value('sluice_execution_duration_seconds_bucket', { trigger: 'api', outcome: 'timeout', le });
+      expect(['1', '2.5', '5', '10', '+Inf'].map(timeoutBucket)).toEqual([0, 0, 1, 1, 1]);
       // Blocks by type and outcome: every run starts with its trigger; the slow runs' calls were cut off.
       expect(m.value('sluice_block_runs_total', { type: 'api_trigger', outcome: 'success' })).toBe(7);
       expect(m.value('sluice_block_runs_total', { type: 'response', outcome: 'success' })).toBe(4);
@@ -110,6 +113,8 @@ describe('GET /metrics after traffic', () => {
       expect([execCalls('200'), execCalls('500'), execCalls('202'), execCalls('429'), execCalls('408')]).toEqual([4, 1, 1, 1, 1]);
       expect(m.value('sluice_http_requests_total', { method: 'POST', route: '/api/v1/executions/:executionId/cancel', status: cancelled.status.toString() })).toBe(1);
       expect(m.value('sluice_http_request_duration_seconds_count', { method: 'POST', route: EXECUTE_ROUTE })).toBe(8);
+      expect(m.value('sluice_http_request_duration_seconds_bucket', { method: 'POST', route: EXECUTE_ROUTE, le: '+Inf' })).toBe(8);
+      expect(m.value('sluice_http_request_duration_seconds_bucket', { method: 'POST', route: EXECUTE_ROUTE, le: '0.005' })).toBeLessThan(8); // the slow runs took seconds
       for (const sample of m.samples) {
         for (const value of Object.values(sample.labels)) expect(value).not.toMatch(/(wf|exec|job|log|dlv)_[A-Za-z0-9]{20}/);
       }

@@ -90,7 +90,7 @@ function prepare(
     input = notes.usedEnv
       ? run.outputs.resolve(block.name, block.config, { ...createMaskingResolver(run, scope), ...(keep ? { keep } : {}) }, scanned)
       : resolved;
-    parsed = definition.configSchema.safeParse(resolved);
+    parsed = compiled ? compiled.check(resolved) : definition.configSchema.safeParse(resolved);
   }
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {

@@ -2,6 +2,7 @@
 // the size cap, and report either a response or a classified failure. The retry loop decides what to do with it.
 import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
+import { whenAborted } from '../abort-listeners.js';
 import { formatByteLimit } from '../byte-limit.js';
 import { findPolicyError } from './policy-error.js';
 import { readLimitedBody } from './read-limited-body.js';
@@ -134,8 +135,9 @@ export async function runAttempt(url: URL, settings: AttemptSettings): Promise<A
   const stop = new AbortController();
   const caller = settings.signal;
   const onCaller = () => stop.abort(caller?.reason);
+  let stopWaiting: (() => void) | undefined;
   if (caller?.aborted) onCaller();
-  else caller?.addEventListener('abort', onCaller, { once: true });
+  else if (caller) stopWaiting = whenAborted(caller, onCaller);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -159,6 +161,6 @@ export async function runAttempt(url: URL, settings: AttemptSettings): Promise<A
     return { kind: 'failure', error: message, retryable };
   } finally {
     clearTimeout(timer);
-    caller?.removeEventListener('abort', onCaller);
+    stopWaiting?.();
   }
 }

@@ -4,7 +4,7 @@
 // webhook subscriptions come from the caches.
 import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
-import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
+import { CANCELLED_MESSAGE, RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -90,9 +90,10 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   const started = { marker, state: input.state };
   await app.recorder.begin(started, { markNow: input.markBeforeStart });
 
-  // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
+  // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere. The engine
+  // runs on this controller itself (RunWorkflowOptions.controller): nothing here listens to it.
   const stop = new AbortController();
-  const stopWith = () => stop.abort();
+  const stopWith = () => stop.abort(new RunStop('cancelled', CANCELLED_MESSAGE));
   // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory), and one nobody
   // waits on may park in a long wait.
   const parks = input.canPark === true && !input.parent && canPark(input.state);
@@ -193,7 +194,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       trigger: { type: input.trigger, input: storableValue(input.input), blockId: input.triggerBlockId },
       env,
       services,
-      signal: stop.signal,
+      controller: stop,
       timeoutMs: input.timeoutMs,
       timeLimitMs: input.timeLimitMs,
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },

@@ -2,6 +2,7 @@
 // and shapes the result. Knows no database and no HTTP; listeners on the events do the persisting and streaming.
 import { whenAborted } from '../abort-listeners.js';
 import { blockRegistry } from '../blocks/registry.js';
+import { isoTime } from '../iso-time.js';
 import { DEFAULT_MAX_BLOCK_OUTPUT_BYTES, DEFAULT_MAX_RUN_OUTPUT_BYTES } from '../workflow/index.js';
 import { errorMessage } from './abort.js';
 import { buildGraph } from './graph.js';
@@ -46,7 +47,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
     type: 'run_started',
     executionId: options.executionId,
     workflowId: options.workflowId,
-    startedAt: new Date(startedAtMs).toISOString(),
+    startedAt: isoTime(startedAtMs),
   });
 
   // The caller's own abort reason may be anything; the run always reports the same message for a cancellation.
@@ -110,15 +111,15 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   const result: ExecutionResult = {
     success: outcome.status === 'completed',
     output: outcome.lastOutput ?? {},
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    ...(outcome.status !== 'completed' && stopped ? { stopReason: stopped.reason } : {}),
-    ...(run?.response ? { response: run.response } : {}),
     traceSpans: outcome.spans,
     blockOutputs: Object.fromEntries(scope.outputs),
-    startedAt: new Date(startedAtMs).toISOString(),
-    endedAt: new Date(endedAtMs).toISOString(),
+    startedAt: isoTime(startedAtMs),
+    endedAt: isoTime(endedAtMs),
     durationMs: endedAtMs - startedAtMs,
   };
+  if (outcome.error !== undefined) result.error = outcome.error;
+  if (outcome.status !== 'completed' && stopped) result.stopReason = stopped.reason;
+  if (run?.response) result.response = run.response;
   emit({ type: 'run_finished', result });
   return result;
 }

@@ -14,7 +14,7 @@ import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import { memoryForRun } from '../services/agent-memory.js';
-import type { SubWorkflowRequest } from '../blocks/types.js';
+import type { BlockServices, SubWorkflowRequest } from '../blocks/types.js';
 import { loadOperationForRun } from '../services/connectors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import { readStoredFile } from '../services/files/read-stored-file.js';
@@ -124,7 +124,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     chain: [...(input.parent?.chain ?? []), input.workflow.id],
     drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
   };
-  const services = {
+  const services: BlockServices = {
     ...app.blockServices,
     tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
@@ -134,9 +134,13 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
     connectorOperation: (connectorId: string, operationId: string) => loadOperationForRun(app.db, input.workflow.workspaceId, connectorId, operationId),
     readFile: (url: string, maxBytes: number) => readStoredFile(app, url, maxBytes),
-    ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
-    ...(pauses && parks ? { waitUntil: pauses.waitUntil } : {}),
   };
+  // Set only when the run can pause (not spread in: a spread per run showed in profiles).
+  if (pauses) {
+    services.awaitApproval = pauses.awaitApproval;
+    services.approvalCheckpoint = pauses.approvalCheckpoint;
+    if (parks) services.waitUntil = pauses.waitUntil;
+  }
 
   // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
   // is the whole run's; the owner is charged what the earlier parts were not.
@@ -161,19 +165,22 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       models: Object.keys(cost.models),
       traceSpans: kept === 'full' ? result.traceSpans : summarizeTrace(result.traceSpans),
       traceKept: kept,
-      ...(pause
-        ? { status: 'paused', pause, finalOutput: {} }
-        : {
-            status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
-            level: result.success ? 'info' : 'error',
-            endedAt: new Date(result.endedAt),
-            totalDurationMs: activeMs,
-            finalOutput: result.output,
-            error: result.error === undefined ? null : storableText(result.error),
-            blockErrorCount: reportedBlockErrors(result.success ? 'success' : 'error', result.traceSpans).length,
-            pause: pauses?.summary() ?? null,
-          }),
     };
+    // The marker's own fields, overwritten in place (a spread of either set per run showed in profiles).
+    if (pause) {
+      log.status = 'paused';
+      log.pause = pause;
+      log.finalOutput = {};
+    } else {
+      log.status = result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error';
+      log.level = result.success ? 'info' : 'error';
+      log.endedAt = new Date(result.endedAt);
+      log.totalDurationMs = activeMs;
+      log.finalOutput = result.output;
+      log.error = result.error === undefined ? null : storableText(result.error);
+      log.blockErrorCount = reportedBlockErrors(result.success ? 'success' : 'error', result.traceSpans).length;
+      log.pause = pauses?.summary() ?? null;
+    }
     const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
     const idempotency = input.idempotency && {
       workflowId: input.workflow.id,

@@ -2,6 +2,7 @@
 // keeps its running marker and commits its log together with the owner's usage, its completion webhook deliveries
 // and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
 // webhook subscriptions come from the caches.
+import { whenAborted } from '../abort-listeners.js';
 import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
 import { CANCELLED_MESSAGE, RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
@@ -106,8 +107,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     input.parent || !(input.resumption || canPause(input.state) || parks)
       ? undefined
       : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
+  let stopWaiting: (() => void) | undefined;
   if (input.signal?.aborted) stopWith();
-  else input.signal?.addEventListener('abort', stopWith, { once: true });
+  else if (input.signal) stopWaiting = whenAborted(input.signal, stopWith);
   const untrack = app.cancellations.track({ executionId, workspaceId: input.workflow.workspaceId }, stopWith);
   const observer = observeRun(app, {
     workflowId: input.workflow.id,
@@ -221,7 +223,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     result = engineFault(startedAt);
   } finally {
     untrack();
-    input.signal?.removeEventListener('abort', stopWith);
+    stopWaiting?.();
   }
 
   try {

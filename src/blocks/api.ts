@@ -82,6 +82,8 @@ function parseAbsoluteHttpUrl(input: string): URL | string {
 
 export const apiBlock = defineBlock<ApiBlockConfig>(apiForm, {
   configSchema: apiBlockConfigSchema,
+  // The body is sent as it is; the schema's refinement reads only url and operation.
+  dataFields: ['body'],
   async run(ctx) {
     const config = await withOperation(ctx.config, ctx.services);
     if (typeof config === 'string') return failure(config);

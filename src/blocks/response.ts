@@ -47,6 +47,8 @@ function headerObject(headers: ResponseConfig['headers']): Record<string, string
 
 export const responseBlock = defineBlock<ResponseConfig>(responseForm, {
   configSchema: responseConfigSchema,
+  // The body is answered as it is (status and headers are checked: a reference there is checked per run).
+  dataFields: ['body'],
   // Has no effect outside the run: after a pause it runs again rather than being replayed.
   replay: 'rerun',
   async run(ctx) {

@@ -191,6 +191,12 @@ export interface BlockDefinition<Config = Record<string, unknown>> {
   /** False for blocks whose config holds code: references reach them as data via lookupReference, never spliced. */
   resolveReferences?: boolean;
   /**
+   * Config fields that are data the block takes as they are: typed unknown in the schema, and read by none of its
+   * refinements. A deployed config whose references all sit in them is checked against the schema once, not per run
+   * (engine/compiled-config.ts): no value they resolve to could change the check's outcome.
+   */
+  dataFields?: readonly string[];
+  /**
    * References the block fills in itself, left as written by the engine and not checked against block names when
    * the workflow is saved (the agent's `<args.x>` in a tool's request). `path` is where the text sits in the config.
    */

@@ -1,5 +1,6 @@
 // Cancellation plumbing. Child controllers let a failing branch stop its siblings without touching the rest of
 // the run; racing handlers against the signal guarantees a run ends on time even if a block ignores its signal.
+import { whenAborted } from '../abort-listeners.js';
 
 export interface LinkedController {
   controller: AbortController;
@@ -13,9 +14,7 @@ export function linkedController(parent: AbortSignal): LinkedController {
     controller.abort(parent.reason);
     return { controller, release: () => {} };
   }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, release: () => parent.removeEventListener('abort', onAbort) };
+  return { controller, release: whenAborted(parent, () => controller.abort(parent.reason)) };
 }
 
 export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -25,15 +24,14 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopWaiting = whenAborted(signal, () => reject(signal.reason));
     work.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWaiting();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWaiting();
         reject(error);
       },
     );

@@ -1,6 +1,7 @@
 // A block's policy applied to its handler: each attempt under its own time limit, retried with backoff on the kinds
 // of failure the policy names. A time limit is the block's own failure ("Block … timed out"), never the run's
 // time-out or a cancellation: when the run's signal aborts, the attempt in flight ends and nothing is retried.
+import { whenAborted } from '../abort-listeners.js';
 import { backoffBefore, POLICY_DEFAULTS, type BlockPolicy, type RetryOn } from '../workflow/index.js';
 import { abortMessage, errorMessage, linkedController, raceAbort } from './abort.js';
 import type { BlockOutput, TraceSpan } from './types.js';
@@ -122,10 +123,10 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      stopWaiting();
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    const stopWaiting = whenAborted(signal, done);
   });
 }

@@ -6,7 +6,7 @@ import type { BlockRunContext } from '../blocks/types.js';
 import { MAX_OUTPUT_DEPTH, nestsDeeperThan, type Block } from '../workflow/index.js';
 import { abortMessage, errorMessage } from './abort.js';
 import { compiledConfig } from './compiled-config.js';
-import { runAttempts, type Attempt, type AttemptRecord, type AttemptsOutcome } from './attempts.js';
+import { runAttempts, type Attempt, type AttemptRecord, type AttemptResult, type AttemptsOutcome } from './attempts.js';
 import { reportNodeStart } from './node-report.js';
 import type { NodeRunner, RunContext } from './run-context.js';
 import { createMaskingResolver, createResolver, newNotes, type ResolutionNotes } from './resolver.js';
@@ -55,10 +55,8 @@ export const runBlock: NodeRunner = async (run, node, scope, signal, path) => {
     sourceHandle,
     continueOnError,
     recorded: rerun ? recorded : undefined,
-    children: ran.result.childSpans,
-    ...(attemptsShown
-      ? { children: attemptSpans(block, ran.attempts), usage: sumUsage(ran.attempts.map((a) => liftUsage(a.result.output))) }
-      : {}),
+    children: attemptsShown ? attemptSpans(block, ran.attempts) : ran.result.childSpans,
+    usage: attemptsShown ? sumUsage(ran.attempts.map((a) => liftUsage(a.result.output))) : undefined,
   });
   return { output, error, sourceHandle, continueOnError, span };
 };
@@ -74,7 +72,8 @@ function prepare(
   const definition = run.registry[block.type];
   if (!definition) throw new Error(`Unknown block type "${block.type}"`);
   const keep = definition.keepsReference;
-  const resolver = { ...createResolver(run, scope, notes), ...(keep ? { keep } : {}) };
+  const resolver = createResolver(run, scope, notes);
+  if (keep) resolver.keep = keep;
   const compiled = compiledConfig(block, definition);
   let input: unknown;
   let parsed: ReturnType<typeof definition.configSchema.safeParse>;
@@ -87,10 +86,14 @@ function prepare(
     const resolved =
       definition.resolveReferences === false ? block.config : run.outputs.resolve(block.name, block.config, resolver, scanned);
     run.outputs.admit(block.name, 'configuration', resolved);
-    input = notes.usedEnv
-      ? run.outputs.resolve(block.name, block.config, { ...createMaskingResolver(run, scope), ...(keep ? { keep } : {}) }, scanned)
-      : resolved;
-    parsed = definition.configSchema.safeParse(resolved);
+    if (notes.usedEnv) {
+      const masking = createMaskingResolver(run, scope);
+      if (keep) masking.keep = keep;
+      input = run.outputs.resolve(block.name, block.config, masking, scanned);
+    } else {
+      input = resolved;
+    }
+    parsed = compiled ? compiled.check(resolved) : definition.configSchema.safeParse(resolved);
   }
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {
@@ -122,8 +125,8 @@ function prepare(
       },
       trigger: { type: run.trigger.type, input: run.trigger.input },
       services: run.services,
-      ...(run.rerunOf === undefined ? {} : { idempotencyKey: rerunIdempotencyKey(run.rerunOf, block.id, path) }),
     };
+    if (run.rerunOf !== undefined) ctx.idempotencyKey = rerunIdempotencyKey(run.rerunOf, block.id, path);
     const result = await definition.run(ctx);
     const output = isOutputRecord(result?.output) ? result.output : { result: result?.output ?? null };
     if (nestsDeeperThan(output, MAX_OUTPUT_DEPTH)) {
@@ -132,12 +135,9 @@ function prepare(
     run.outputs.admit(block.name, 'output', output);
     const childSpans = result?.childSpans && result.childSpans.length > 0 ? (result.childSpans as TraceSpan[]) : undefined;
     if (childSpans) run.outputs.admit(block.name, 'sub-workflow trace', childSpans);
-    return {
-      output,
-      sourceHandle: result?.sourceHandle,
-      continueOnError: result?.continueOnError === true,
-      ...(childSpans ? { childSpans } : {}),
-    };
+    const ran: AttemptResult = { output, sourceHandle: result?.sourceHandle, continueOnError: result?.continueOnError === true };
+    if (childSpans) ran.childSpans = childSpans;
+    return ran;
   };
   return { input, attempt };
 }

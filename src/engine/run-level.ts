@@ -47,7 +47,9 @@ export function runLevel(
     release();
     const status = failure !== undefined ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
     const error = failure ?? (signal.aborted ? abortMessage(signal) : undefined);
-    settle({ status, ...(error === undefined ? {} : { error }), lastOutput, spans: sortByStart(spans) });
+    const outcome: LevelOutcome = { status, lastOutput, spans: sortByStart(spans) };
+    if (error !== undefined) outcome.error = error;
+    settle(outcome);
   };
 
   const launchAll = (settled: Settled) => {

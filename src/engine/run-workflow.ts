@@ -1,6 +1,8 @@
 // Entry point of one run: wires cancellation (caller's signal, time-out), builds the graph, runs the top level
 // and shapes the result. Knows no database and no HTTP; listeners on the events do the persisting and streaming.
+import { whenAborted } from '../abort-listeners.js';
 import { blockRegistry } from '../blocks/registry.js';
+import { isoTime } from '../iso-time.js';
 import { DEFAULT_MAX_BLOCK_OUTPUT_BYTES, DEFAULT_MAX_RUN_OUTPUT_BYTES } from '../workflow/index.js';
 import { errorMessage } from './abort.js';
 import { buildGraph } from './graph.js';
@@ -45,16 +47,17 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
     type: 'run_started',
     executionId: options.executionId,
     workflowId: options.workflowId,
-    startedAt: new Date(startedAtMs).toISOString(),
+    startedAt: isoTime(startedAtMs),
   });
 
   // The caller's own abort reason may be anything; the run always reports the same message for a cancellation.
-  const controller = new AbortController();
+  const controller = options.controller ?? new AbortController();
   const external = options.signal;
   const onCancel = () =>
     controller.abort(external?.reason instanceof RunStop ? external.reason : new RunStop('cancelled', CANCELLED_MESSAGE));
+  let stopWaiting: (() => void) | undefined;
   if (external?.aborted) onCancel();
-  else external?.addEventListener('abort', onCancel, { once: true });
+  else if (external) stopWaiting = whenAborted(external, onCancel);
   const timer =
     options.timeoutMs !== undefined
       ? setTimeout(
@@ -92,14 +95,14 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
         (node.kind === 'block' ? runBlock : runContainer)(run!, node, nodeScope, signal, path),
     };
     // The top level stops on the run's controller: a failure there ends the run's other branches, which is all a
-    // linked child would stop. The controller is this function's alone (the caller's signal only feeds it), so a
-    // block's failure aborting it reaches no one outside the run.
+    // linked child would stop. The controller is the run's alone (the caller's signal only feeds it; a caller that
+    // hands one over listens to it no more), so a block's failure aborting it reaches no one outside the run.
     outcome = await runLevel(run, graph.levels.get(null)!, scope, controller.signal, [], controller);
   } catch (error) {
     outcome = { status: 'failed', error: `Internal engine error: ${errorMessage(error)}`, lastOutput: null, spans: [] };
   } finally {
     if (timer) clearTimeout(timer);
-    external?.removeEventListener('abort', onCancel);
+    stopWaiting?.();
     if (run) run.finished = true;
   }
 
@@ -108,15 +111,15 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Executio
   const result: ExecutionResult = {
     success: outcome.status === 'completed',
     output: outcome.lastOutput ?? {},
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    ...(outcome.status !== 'completed' && stopped ? { stopReason: stopped.reason } : {}),
-    ...(run?.response ? { response: run.response } : {}),
     traceSpans: outcome.spans,
     blockOutputs: Object.fromEntries(scope.outputs),
-    startedAt: new Date(startedAtMs).toISOString(),
-    endedAt: new Date(endedAtMs).toISOString(),
+    startedAt: isoTime(startedAtMs),
+    endedAt: isoTime(endedAtMs),
     durationMs: endedAtMs - startedAtMs,
   };
+  if (outcome.error !== undefined) result.error = outcome.error;
+  if (outcome.status !== 'completed' && stopped) result.stopReason = stopped.reason;
+  if (run?.response) result.response = run.response;
   emit({ type: 'run_finished', result });
   return result;
 }

@@ -1,6 +1,7 @@
 // Trace span construction. Usage fields (tokens, cost, model) are lifted from a block's output by shape, so a
 // block reporting them (the agent block) needs no engine change of its own.
 import { randomUUID } from 'node:crypto';
+import { isoTime } from '../iso-time.js';
 import type { CostBreakdown, SpanStatus, TokenUsage, TraceSpan } from './types.js';
 
 export interface SpanInit {
@@ -33,8 +34,8 @@ export function makeSpan(init: SpanInit): TraceSpan {
     name: init.name,
     type: init.type,
     status: init.status,
-    startTime: new Date(init.startedAtMs).toISOString(),
-    endTime: new Date(init.endedAtMs).toISOString(),
+    startTime: isoTime(init.startedAtMs),
+    endTime: isoTime(init.endedAtMs),
     duration: init.endedAtMs - init.startedAtMs,
     input: init.input,
     output: init.output,

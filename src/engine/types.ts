@@ -36,6 +36,12 @@ export interface RunWorkflowOptions {
   /** Block types by type name; defaults to the built-in registry. */
   registry?: Record<string, BlockDefinition>;
   signal?: AbortSignal;
+  /**
+   * The run's own controller, made by a caller that stops the run from several places itself (a cancel request, a
+   * pause): abort it with a RunStop. The run aborts it too (a failure at the top level, the time-out), so nothing
+   * else may listen to it. Spares a controller and the listener linking the caller's signal to it, per run.
+   */
+  controller?: AbortController;
   timeoutMs?: number;
   /** The whole run's time limit, named by the time-out's message when `timeoutMs` is only what is left of it. */
   timeLimitMs?: number;

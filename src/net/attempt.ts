@@ -1,10 +1,11 @@
 // One attempt of an outbound request: follow redirects (each hop re-checked against the policy), read the body under
 // the size cap, and report either a response or a classified failure. The retry loop decides what to do with it.
 import { STATUS_CODES } from 'node:http';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { whenAborted } from '../abort-listeners.js';
 import { formatByteLimit } from '../byte-limit.js';
 import { findPolicyError } from './policy-error.js';
-import { readLimitedBody } from './read-limited-body.js';
+import { exchange, ExchangeStop } from './exchange.js';
 
 export const MAX_REDIRECTS = 5;
 
@@ -53,15 +54,6 @@ const BODY_HEADERS = new Set([
 /** A redirect we will not follow; the same on every attempt, so never retried. */
 class RedirectError extends Error {}
 
-function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
 function withoutHeaders(headers: Record<string, string>, names: Set<string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
 }
@@ -77,24 +69,22 @@ function describeTransportError(error: unknown): { message: string; retryable: b
   return { message: `Connection failed: ${detail}`, retryable: true };
 }
 
-async function followHops(start: URL, settings: AttemptSettings, signal: AbortSignal): Promise<AttemptResponse> {
+async function followHops(start: URL, settings: AttemptSettings, stop: ExchangeStop): Promise<AttemptResponse> {
   let url = start;
   let { method, headers, body } = settings;
+  // A redirect's body is not wanted: it is read and dropped, and its Location followed.
+  const discardsBody = (status: number, head: Record<string, string>) =>
+    settings.followRedirects && REDIRECT_STATUSES.has(status) && head.location !== undefined;
   for (let hop = 0; ; hop++) {
-    const response = await request(url, {
-      dispatcher: settings.dispatcher,
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      signal,
+    const response = await exchange(
+      settings.dispatcher,
       // Our own timer bounds the whole attempt; undici's are set no tighter so they never fire first with a
       // different message.
-      headersTimeout: settings.timeoutMs,
-      bodyTimeout: settings.timeoutMs,
-    });
+      { url, method, headers, body, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxResponseBytes, discardsBody },
+      stop,
+    );
     const location = response.headers.location;
-    if (settings.followRedirects && REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
-      await response.body.dump().catch(() => undefined);
+    if (discardsBody(response.status, response.headers) && location !== undefined) {
       if (hop >= MAX_REDIRECTS) throw new RedirectError(`Too many redirects (more than ${MAX_REDIRECTS})`);
       let target: string;
       try {
@@ -104,7 +94,7 @@ async function followHops(start: URL, settings: AttemptSettings, signal: AbortSi
       }
       const next = settings.checkUrl(target);
       // As fetch does: 303 always becomes a GET; 301/302 turn only a POST into a GET; 307/308 keep method and body.
-      const status = response.statusCode;
+      const status = response.status;
       const becomesGet = status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
       if (becomesGet) {
         method = 'GET';
@@ -115,34 +105,33 @@ async function followHops(start: URL, settings: AttemptSettings, signal: AbortSi
       url = next;
       continue;
     }
-    const responseHeaders = flattenHeaders(response.headers);
-    const limited = await readLimitedBody(response.body, settings.maxResponseBytes, responseHeaders['content-length']);
     return {
       kind: 'response',
-      status: response.statusCode,
-      statusText: response.statusText || STATUS_CODES[response.statusCode] || '',
-      headers: responseHeaders,
-      body: limited.body,
-      error: limited.exceeded ? `Response body exceeds ${formatByteLimit(settings.maxResponseBytes)} limit` : undefined,
+      status: response.status,
+      statusText: response.statusText || STATUS_CODES[response.status] || '',
+      headers: response.headers,
+      body: response.body,
+      error: response.exceeded ? `Response body exceeds ${formatByteLimit(settings.maxResponseBytes)} limit` : undefined,
     };
   }
 }
 
 export async function runAttempt(url: URL, settings: AttemptSettings): Promise<AttemptOutcome> {
-  // One controller stopped by the caller's signal or by the time-out. Not AbortSignal.any: on Node 20 it costs a
-  // composite signal per request and keeps it reachable from the (long-lived) run signal it follows.
-  const stop = new AbortController();
+  // The exchange is stopped by the caller's signal or by the time-out, through one shared listener on the caller's
+  // signal: no controller of its own per attempt, and none of undici's listeners.
+  const stop = new ExchangeStop();
   const caller = settings.signal;
-  const onCaller = () => stop.abort(caller?.reason);
+  const onCaller = () => stop.stop(caller?.reason instanceof Error ? caller.reason : new Error('aborted'));
+  let stopWaiting: (() => void) | undefined;
   if (caller?.aborted) onCaller();
-  else caller?.addEventListener('abort', onCaller, { once: true });
+  else if (caller) stopWaiting = whenAborted(caller, onCaller);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    stop.abort();
+    stop.stop(new Error(`Request timed out after ${settings.timeoutMs} ms`));
   }, settings.timeoutMs);
   try {
-    return await followHops(url, settings, stop.signal);
+    return await followHops(url, settings, stop);
   } catch (error) {
     // Checked in this order: the caller's cancellation wins over anything it caused along the way.
     if (caller?.aborted) return { kind: 'failure', error: 'aborted', retryable: false };
@@ -159,6 +148,6 @@ export async function runAttempt(url: URL, settings: AttemptSettings): Promise<A
     return { kind: 'failure', error: message, retryable };
   } finally {
     clearTimeout(timer);
-    caller?.removeEventListener('abort', onCaller);
+    stopWaiting?.();
   }
 }

@@ -15,7 +15,7 @@ import type { StoredResponse } from './idempotency.js';
 import type { DeployedWorkflow, RunTarget } from './deployed-workflow.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 import { runExecution } from './run-execution.js';
-import type { ExecutionOutcome, RerunOf } from './types.js';
+import type { ExecutionOutcome, RerunOf, RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { freeSlot, runFlowOf, runHoldingSlot, takeSlotForCall, type FlowWait, type RunFlow } from './flow-slots.js';
 import { runThrottleOf, takeStart, throttledError, type RunThrottle } from './flow-throttle.js';
@@ -74,13 +74,12 @@ export function prepareRun(fields: Omit<PreparedRun, 'headers'> & { admissionHea
   const priority = run.priority ?? target.state.flowControl?.priority;
   // A draft's throttle too (the editor's Run, a re-run on the draft): like its limit, it protects what the workflow calls.
   const throttle = run.throttle ?? runThrottleOf(target.workflow.id, target.state, run.input);
-  return {
-    ...run,
-    ...(flow ? { flow } : {}),
-    ...(throttle ? { throttle } : {}),
-    ...(priority !== undefined ? { priority } : {}),
-    headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId },
-  };
+  // `run` is this call's own copy: completed in place (a spread followed by new properties takes V8's slow path).
+  const prepared: PreparedRun = Object.assign(run, { headers: { ...admissionHeaders, [EXECUTION_ID_HEADER]: run.executionId } });
+  if (flow) prepared.flow = flow;
+  if (throttle) prepared.throttle = throttle;
+  if (priority !== undefined) prepared.priority = priority;
+  return prepared;
 }
 
 export interface RunOptions {
@@ -129,14 +128,17 @@ export async function holdThrottleStart(app: AppContext, run: PreparedRun): Prom
 export async function runPrepared(app: AppContext, run: PreparedRun, options: RunOptions = {}): Promise<ExecutionOutcome> {
   // A trigger that did not take the slot and the throttle start while preparing (a sync re-run) still obeys them (its
   // refusal may come inside a stream).
-  const held = await holdThrottleStart(app, await holdFlowSlot(app, run));
+  // Most runs have neither to take (or took them while preparing): they go on without an await each.
+  let held = run;
+  if (held.flow && !held.flowWait) held = await holdFlowSlot(app, held);
+  if (held.throttle && !held.throttleStartedAt) held = await holdThrottleStart(app, held);
   if (!held.flowWait) return runPreparedNow(app, held, options);
   // Freed with the log; a run whose log could not be stored frees it here.
   return runHoldingSlot(app, held.executionId, () => runPreparedNow(app, held, options));
 }
 
 function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions): Promise<ExecutionOutcome> {
-  return runExecution(app, {
+  const input: RunExecutionInput = {
     workflow: run.target.workflow,
     state: run.target.state,
     stateHash: run.target.stateHash,
@@ -151,10 +153,15 @@ function runPreparedNow(app: AppContext, run: PreparedRun, options: RunOptions):
     timeoutMs: runTimeLimitMs(run.target.state.flowControl, app.config.executionTimeoutMs, true),
     origin: run.origin,
     rerun: run.rerun,
-    ...(run.flowWait ? { flowWait: run.flowWait, holdsFlowSlot: true } : {}),
-    ...(run.throttleStartedAt ? { startedAt: run.throttleStartedAt } : {}),
     ...options,
-  });
+  };
+  // Set only when there (not spread in: spreads per run showed in profiles).
+  if (run.flowWait) {
+    input.flowWait = run.flowWait;
+    input.holdsFlowSlot = true;
+  }
+  if (run.throttleStartedAt) input.startedAt = run.throttleStartedAt;
+  return runExecution(app, input);
 }
 
 /** Queues the run for a worker: the same execution id and stored files, run from the same deployment version. */

@@ -2,9 +2,10 @@
 // keeps its running marker and commits its log together with the owner's usage, its completion webhook deliveries
 // and its idempotency answer (group commit). Nothing here reads the database on the way: environment variables and
 // webhook subscriptions come from the caches.
+import { whenAborted } from '../abort-listeners.js';
 import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
-import { RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
+import { CANCELLED_MESSAGE, RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
 import { newId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -14,7 +15,7 @@ import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
 import { memoryForRun } from '../services/agent-memory.js';
-import type { SubWorkflowRequest } from '../blocks/types.js';
+import type { BlockServices, SubWorkflowRequest } from '../blocks/types.js';
 import { loadOperationForRun } from '../services/connectors.js';
 import { loadCredentialForRun } from '../services/credentials.js';
 import { readStoredFile } from '../services/files/read-stored-file.js';
@@ -75,6 +76,11 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     models: [],
     finalOutput: null,
     traceSpans: null,
+    // Named from the start, unset: the log copied from the marker and the recorder's copy of it with its stored
+    // values (run-recorder.ts) then add no property to it. A spread that adds one to an object this size takes V8's
+    // slow path, ~10 us each (measured); one that only overwrites is ~0.8 us.
+    traceKept: undefined,
+    stored: undefined,
     files,
     error: null,
     blockErrorCount: 0,
@@ -90,9 +96,10 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
   const started = { marker, state: input.state };
   await app.recorder.begin(started, { markNow: input.markBeforeStart });
 
-  // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere.
+  // Stopped by its caller (a closed connection, a stopping worker) or by a cancel request from anywhere. The engine
+  // runs on this controller itself (RunWorkflowOptions.controller): nothing here listens to it.
   const stop = new AbortController();
-  const stopWith = () => stop.abort();
+  const stopWith = () => stop.abort(new RunStop('cancelled', CANCELLED_MESSAGE));
   // A root run may pause for an approval (a sub-workflow may not: its parent waits for it in memory), and one nobody
   // waits on may park in a long wait.
   const parks = input.canPark === true && !input.parent && canPark(input.state);
@@ -100,8 +107,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     input.parent || !(input.resumption || canPause(input.state) || parks)
       ? undefined
       : createPauseTracker({ state: input.state, resumption: input.resumption, stop: (reason: RunStop) => stop.abort(reason) });
+  let stopWaiting: (() => void) | undefined;
   if (input.signal?.aborted) stopWith();
-  else input.signal?.addEventListener('abort', stopWith, { once: true });
+  else if (input.signal) stopWaiting = whenAborted(input.signal, stopWith);
   const untrack = app.cancellations.track({ executionId, workspaceId: input.workflow.workspaceId }, stopWith);
   const observer = observeRun(app, {
     workflowId: input.workflow.id,
@@ -123,8 +131,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     chain: [...(input.parent?.chain ?? []), input.workflow.id],
     drafts: input.parent ? input.parent.drafts : input.deploymentVersion === null,
   };
-  const services = {
-    ...app.blockServices,
+  // The app's services with this run's own, assigned rather than spread: a spread followed by new properties takes
+  // V8's slow path (~10 us a run, measured).
+  const services: BlockServices = Object.assign({}, app.blockServices, {
     tenant: input.workflow.workspaceId,
     runSubWorkflow: (request: SubWorkflowRequest) => runSubWorkflow(app, runExecution, parentRun, request),
     describeSubWorkflow: (workflowId: string) => describeSubWorkflow(app, parentRun, workflowId),
@@ -133,9 +142,13 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     memory: memoryForRun(app.db, app.logger, { workflowId: input.workflow.id, executionId }),
     connectorOperation: (connectorId: string, operationId: string) => loadOperationForRun(app.db, input.workflow.workspaceId, connectorId, operationId),
     readFile: (url: string, maxBytes: number) => readStoredFile(app, url, maxBytes),
-    ...(pauses ? { awaitApproval: pauses.awaitApproval, approvalCheckpoint: pauses.approvalCheckpoint } : {}),
-    ...(pauses && parks ? { waitUntil: pauses.waitUntil } : {}),
-  };
+  });
+  // Set only when the run can pause (not spread in: a spread per run showed in profiles).
+  if (pauses) {
+    services.awaitApproval = pauses.awaitApproval;
+    services.approvalCheckpoint = pauses.approvalCheckpoint;
+    if (parks) services.waitUntil = pauses.waitUntil;
+  }
 
   // A run tree pays the base charge once: at its root. A resumed run's trace replays its earlier part, so its cost
   // is the whole run's; the owner is charged what the earlier parts were not.
@@ -160,19 +173,22 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       models: Object.keys(cost.models),
       traceSpans: kept === 'full' ? result.traceSpans : summarizeTrace(result.traceSpans),
       traceKept: kept,
-      ...(pause
-        ? { status: 'paused', pause, finalOutput: {} }
-        : {
-            status: result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error',
-            level: result.success ? 'info' : 'error',
-            endedAt: new Date(result.endedAt),
-            totalDurationMs: activeMs,
-            finalOutput: result.output,
-            error: result.error === undefined ? null : storableText(result.error),
-            blockErrorCount: reportedBlockErrors(result.success ? 'success' : 'error', result.traceSpans).length,
-            pause: pauses?.summary() ?? null,
-          }),
     };
+    // The marker's own fields, overwritten in place (a spread of either set per run showed in profiles).
+    if (pause) {
+      log.status = 'paused';
+      log.pause = pause;
+      log.finalOutput = {};
+    } else {
+      log.status = result.success ? 'success' : result.stopReason === 'cancelled' ? 'cancelled' : 'error';
+      log.level = result.success ? 'info' : 'error';
+      log.endedAt = new Date(result.endedAt);
+      log.totalDurationMs = activeMs;
+      log.finalOutput = result.output;
+      log.error = result.error === undefined ? null : storableText(result.error);
+      log.blockErrorCount = reportedBlockErrors(result.success ? 'success' : 'error', result.traceSpans).length;
+      log.pause = pauses?.summary() ?? null;
+    }
     const outcome: ExecutionOutcome = { executionId, logId, result, cost, stored: 'full' };
     const idempotency = input.idempotency && {
       workflowId: input.workflow.id,
@@ -193,7 +209,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       trigger: { type: input.trigger, input: storableValue(input.input), blockId: input.triggerBlockId },
       env,
       services,
-      signal: stop.signal,
+      controller: stop,
       timeoutMs: input.timeoutMs,
       timeLimitMs: input.timeLimitMs,
       limits: { maxBlockOutputBytes: app.config.maxBlockOutputBytes, maxRunOutputBytes: app.config.maxRunOutputBytes },
@@ -207,7 +223,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     result = engineFault(startedAt);
   } finally {
     untrack();
-    input.signal?.removeEventListener('abort', stopWith);
+    stopWaiting?.();
   }
 
   try {

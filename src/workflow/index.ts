@@ -25,6 +25,7 @@ export {
   MAX_APPROVAL_TIMEOUT_MS,
 } from './limits.js';
 export { nestsDeeperThan } from './depth.js';
+export { isPlainObject } from './plain.js';
 export { jsonSize, TextTooLongError } from './size.js';
 export {
   BlockPolicySchema,

@@ -1,6 +1,6 @@
 // A deployed state is frozen and shared by every run of its deployment (runs/deployed-workflow.ts), so what its
 // configs cost is worked out once (engine/compiled-config.ts): the references in its texts, and for a config with
-// none, its size and its schema check. These runs check that a frozen state answers run after run exactly as the same
+// none, its size and its schema check (for one whose references sit only in data fields, the check of the rest). These runs check that a frozen state answers run after run exactly as the same
 // state unfrozen (a draft) does: references still resolve per run, and the checks still fail the block every time.
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/deep-freeze.js';
@@ -66,5 +66,37 @@ describe('a deployed (frozen) state', () => {
     const expected = (await run(draft, {}, { limits })).result.error;
     expect(expected).toContain("the limit on one run's output");
     await expectFailingEveryRun(deployed, limits, expected);
+  });
+
+  it('answers with the data fields each run resolved, checking the rest of the config as a draft does', async () => {
+    const { draft, deployed } = draftAndDeployed(() =>
+      state({
+        blocks: [apiTrigger([{ name: 'name' }]), block('out', 'response', { status: 201, body: { greeting: 'hi <start.name>', raw: '<start.name>' } })],
+        edges: chain('start', 'out'),
+      }),
+    );
+    for (const name of ['ada', 'grace']) {
+      const fromDraft = await run(draft, { name });
+      const fromDeployed = await run(deployed, { name });
+      expect(fromDeployed.result.response).toEqual({ status: 201, headers: {}, body: { greeting: `hi ${name}`, raw: name } });
+      expect(fromDeployed.result.response).toEqual(fromDraft.result.response);
+    }
+  });
+
+  it('still checks a reference outside the data fields on every run, failing as a draft does', async () => {
+    const { draft, deployed } = draftAndDeployed(() =>
+      state({
+        blocks: [apiTrigger([{ name: 'code' }]), block('out', 'response', { status: '<start.code>', body: '<start.code>' })],
+        edges: chain('start', 'out'),
+      }),
+    );
+    const expected = (await run(draft, { code: 'ada' })).result.error;
+    expect(expected).toContain('Invalid configuration: status:');
+    for (let i = 0; i < 2; i++) {
+      const { result } = await run(deployed, { code: 'ada' });
+      expect(result.success).toBe(false);
+      expect(result.error).toBe(expected);
+    }
+    expect((await run(deployed, { code: '202' })).result.response).toEqual({ status: 202, headers: {}, body: '202' });
   });
 });

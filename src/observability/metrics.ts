@@ -2,11 +2,12 @@
 // registry — tests run several apps in one process — while the process metrics (CPU, memory, event-loop lag, GC) are
 // collected once per process (process-metrics.ts) and appended to every scrape.
 //
-// The hot path stays cheap: the counters it bumps on every request, run and block are tallied in plain nested maps
-// (no label object, no hashing) and handed to prom-client when Prometheus scrapes; the two duration histograms of
-// every request and run are tallied the same way and written out at scrape by tallyHistogram (prom-client's own
-// validates and hashes the labels of each observation: ~1.5 % of an execute call's CPU). Everything that needs a look elsewhere (the job queue, the database pool, the
-// sandbox pool) is read at scrape time too. bench/metrics.bench.ts measures what is left.
+// The hot path stays cheap: the counters it bumps on every request, run and block are tallied in plain nested maps (no
+// label object, no hashing) and handed to prom-client when Prometheus scrapes; the two duration histograms of every
+// request and run are tallied the same way and written out at scrape by tallyHistogram (prom-client's own validates and
+// hashes the labels of each observation: ~1 % of an execute call's CPU). Everything that needs a look elsewhere (the
+// job queue, the database pool, the sandbox pool) is read at scrape time too. bench/metrics.bench.ts measures what is
+// left.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processMetricsText, startProcessMetrics } from './process-metrics.js';
 

@@ -78,9 +78,19 @@ export function rateLimitExceeded(decision: RateDecision, what: string): AppErro
   );
 }
 
-/** `YYYY-MM-01` of the calendar month (UTC) that contains `now`. */
-export function currentPeriod(now = new Date()): string {
-  return `${now.toISOString().slice(0, 7)}-01`;
+/** The month currentPeriod answered last and the epoch ms it spans: the few calls of every run nearly all fall in it. */
+let knownPeriod = { from: 0, until: 0, period: '' };
+
+/** `YYYY-MM-01` of the calendar month (UTC) that contains `now` (epoch ms). */
+export function currentPeriod(now = Date.now()): string {
+  if (now >= knownPeriod.from && now < knownPeriod.until) return knownPeriod.period;
+  const date = new Date(now);
+  knownPeriod = {
+    from: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+    until: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+    period: `${date.toISOString().slice(0, 7)}-01`,
+  };
+  return knownPeriod.period;
 }
 
 export interface UsageState {

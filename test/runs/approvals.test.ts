@@ -62,6 +62,20 @@ const resume = (executionId: string, body: unknown, apiKey?: string) =>
 const pausedRuns = async () => (await t.request('GET', `/api/v1/executions?workspaceId=${t.workspaceId}&status=paused`)).body.data;
 
 
+/** An async call of `workflowId`: its job is seen paused, the run approved, and the completed job answered. */
+async function approvedAsyncRun(workflowId: string, body: Record<string, unknown>) {
+  const queued = await execute(workflowId, body, { 'X-Execution-Mode': 'async' });
+  expect(queued.status).toBe(202);
+  const job = (status: string) =>
+    eventually(async () => {
+      const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
+      return res.body.status === status ? res.body : undefined;
+    }, 15_000, `the job to be ${status}`);
+  await job('paused');
+  expect((await resume(queued.body.executionId, { approved: true })).status).toBe(202);
+  return job('completed');
+}
+
 describe('approval', () => {
   it('pauses a sync call (202 with a resume link), waits in the paused list, and goes on when approved', async () => {
     const receiver = await startReceiver((_req, res) => res.end('ok'));
@@ -153,16 +167,7 @@ describe('approval', () => {
     expect((await resume(executionId, { approved: true })).status).toBe(202);
     expect((await logDetailOf(t, executionId)).executionData.finalOutput.result).toMatchObject({ approved: true, item: 'cup' });
 
-    const queued = await execute(wf, { item: 'mug' }, { 'X-Execution-Mode': 'async' });
-    expect(queued.status).toBe(202);
-    const job = (status: string) =>
-      eventually(async () => {
-        const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
-        return res.body.status === status ? res.body : undefined;
-      }, 15_000, `the job to be ${status}`);
-    await job('paused');
-    expect((await resume(queued.body.executionId, { approved: true })).status).toBe(202);
-    const done = await job('completed');
+    const done = await approvedAsyncRun(wf, { item: 'mug' });
     expect(done.output.result).toMatchObject({ approved: true, item: 'mug' });
   });
 
@@ -182,16 +187,7 @@ describe('approval', () => {
         ],
       ),
     );
-    const queued = await execute(wf, {}, { 'X-Execution-Mode': 'async' });
-    expect(queued.status).toBe(202);
-    const job = (status: string) =>
-      eventually(async () => {
-        const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
-        return res.body.status === status ? res.body : undefined;
-      }, 15_000, `the job to be ${status}`);
-    await job('paused');
-    expect((await resume(queued.body.executionId, { approved: true })).status).toBe(202);
-    const done = await job('completed');
+    const done = await approvedAsyncRun(wf, {});
     expect(done.output.result.text).toBe('z'.repeat(100_000));
   });
 

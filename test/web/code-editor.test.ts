@@ -135,6 +135,14 @@ async function codeJourney() {
 
   // A response block's JSON body: text that stops being JSON is marked where it goes wrong.
   const body = codeBox('Body (JSON)');
+  // On a loaded machine a click landing while the redo re-renders the canvas may select nothing (seen in CI): the
+  // block is clicked again until its panel shows.
+  await expect
+    .poll(async () => {
+      if ((await body.count()) === 0) await block('Response 1').click();
+      return body.count();
+    }, { timeout: 15_000 })
+    .toBe(1);
   await body.click();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('{"sum": "<function1.result.total>", "from": "<function1.result.input>"');

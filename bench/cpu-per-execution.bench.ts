@@ -13,6 +13,15 @@
 //      BENCH_CPU_PROF_DIR=/dir starts this checkout's servers with `node --cpu-prof` writing there (the profile is
 //      written when the server stops; the profiler's own cost shows in the figures, so compare without it).
 //      BENCH_CPU_DATABASES=postgres (or pglite) measures on that database only.
+//      BENCH_NODE_RED_DIR=/path (where `npm install node-red` was run) adds Node-RED doing the same flow (its CPU
+//      from /proc), the peer the execute bench's throughput is compared with.
+//      BENCH_CPU_PERF_DIR=/dir records an on-CPU profile of this checkout's servers in the first round with Linux
+//      `perf record -e cpu-clock -g` (package linux-perf; JIT frames named by node's --perf-basic-prof): unlike
+//      `--cpu-prof`, which samples wall time while JavaScript is on the stack, a system call that wakes another
+//      process and loses the CPU to it is not counted as the caller's. Read with `perf report -i <file> --no-children`.
+// PostgreSQL rows also give the CPU of the database's backends per request (from /proc): on a 2-core host it comes
+// out of the same cores, and a peer that stores nothing has none.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +29,8 @@ import pg from 'pg';
 import { Agent } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { load } from './support/load.js';
-import { cpuTimeMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { startNodeRed } from './support/node-red.js';
+import { cpuSince, cpuTimeMs, databaseCpuMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -54,6 +64,11 @@ interface Target {
   headers: Record<string, string>;
   /** Ratio of the server's CPU time to the requests answered, per round, in ms. */
   cpuMs: number[];
+  /** PostgreSQL only: the bench database's name, and its backends' CPU time per request, per round, in ms. */
+  database?: string;
+  databaseCpuMs: number[];
+  /** Recorded with perf in the first round (BENCH_CPU_PERF_DIR). */
+  perf?: boolean;
   rps: number[];
   errors: number;
   cleanup(): Promise<void>;
@@ -62,6 +77,7 @@ interface Target {
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const baselineDir = process.env.BENCH_BASELINE_DIR;
 const profileDir = process.env.BENCH_CPU_PROF_DIR;
+const perfDir = process.env.BENCH_CPU_PERF_DIR;
 const admin = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
 
 async function startSluice(label: string, echoUrl: string, options: { postgres: boolean; bin?: string }): Promise<Target> {
@@ -81,7 +97,7 @@ async function startSluice(label: string, echoUrl: string, options: { postgres: 
     await admin!.query(`CREATE DATABASE "${dbName}"`);
     env.DATABASE_URL = Object.assign(new URL(databaseUrl!), { pathname: `/${dbName}` }).toString();
   }
-  const nodeArgs = profileDir && !options.bin ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = options.bin ? [] : [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(perfDir ? ['--perf-basic-prof'] : [])];
   const server = await startSluiceServer(env, { bin: options.bin, nodeArgs });
   const me = await api(server.url, key, 'GET', '/api/v1/me');
   const created = await api(server.url, key, 'POST', '/api/v1/workflows', { workspaceId: me.workspaces[0].id, name: 'bench', state: flow(echoUrl) });
@@ -92,6 +108,9 @@ async function startSluice(label: string, echoUrl: string, options: { postgres: 
     url: `${server.url}/api/workflows/${created.data.id}/execute`,
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     cpuMs: [],
+    database: dbName,
+    databaseCpuMs: [],
+    perf: Boolean(perfDir) && !options.bin,
     rps: [],
     errors: 0,
     cleanup: async () => {
@@ -102,11 +121,17 @@ async function startSluice(label: string, echoUrl: string, options: { postgres: 
   };
 }
 
-/** The floor's CPU comes from /proc: it has no probe (utime + stime in clock ticks of 10 ms, enough over seconds). */
-async function procCpuMs(server: BenchProcess): Promise<number> {
-  const { readFileSync } = await import('node:fs');
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** The floor's and Node-RED's CPU come from /proc: they have no probe (clock ticks of 10 ms, enough over seconds). */
+const procCpuOf = async (server: BenchProcess) => procCpuMs(server.child.pid!);
+
+/** Records `pid` on-CPU with perf until the returned stop is called. */
+function recordPerf(pid: number, file: string): () => Promise<void> {
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '999', '-g', '-p', String(pid), '-o', file], { stdio: 'ignore' });
+  const exited = new Promise<void>((done) => perf.once('exit', () => done()).once('error', () => done()));
+  return async () => {
+    perf.kill('SIGINT');
+    await exited;
+  };
 }
 
 const median = (values: number[]) => {
@@ -127,12 +152,29 @@ try {
     url: `${floor.url}/`,
     headers: { 'content-type': 'application/json' },
     cpuMs: [],
+    databaseCpuMs: [],
     rps: [],
     errors: 0,
     cleanup: () => floor.stop(),
   };
   targets.push(floorTarget);
-  cpuOf.set(floorTarget, procCpuMs);
+  cpuOf.set(floorTarget, procCpuOf);
+  if (process.env.BENCH_NODE_RED_DIR) {
+    const nodeRed = await startNodeRed(process.env.BENCH_NODE_RED_DIR, echo.url);
+    const nodeRedTarget: Target = {
+      label: `Node-RED ${nodeRed.version} (stores nothing)`,
+      server: nodeRed,
+      url: `${nodeRed.url}/flow`,
+      headers: { 'content-type': 'application/json' },
+      cpuMs: [],
+      databaseCpuMs: [],
+      rps: [],
+      errors: 0,
+      cleanup: () => nodeRed.stop(),
+    };
+    targets.push(nodeRedTarget);
+    cpuOf.set(nodeRedTarget, procCpuOf);
+  }
   const only = process.env.BENCH_CPU_DATABASES;
   const databases = [{ postgres: false, name: 'PGlite' }, ...(databaseUrl ? [{ postgres: true, name: 'PostgreSQL' }] : [])].filter(
     (database) => only === undefined || database.name.toLowerCase().startsWith(only),
@@ -153,10 +195,14 @@ try {
     for (const target of order) {
       const cpu = cpuOf.get(target) ?? cpuTimeMs;
       const before = await cpu(target.server);
+      const databaseBefore = target.database ? await databaseCpuMs(admin!, target.database) : undefined;
+      const stopPerf = target.perf && round === 0 ? recordPerf(target.server.child.pid!, join(perfDir!, `${target.label.replace(/\W+/g, '-')}.perf.data`)) : undefined;
       const result = await load(dispatcher, [target.url], target.headers, SECONDS, CONCURRENCY);
+      await stopPerf?.();
       const used = (await cpu(target.server)) - before;
       const requests = result.rps * SECONDS;
       target.cpuMs.push(used / requests);
+      if (databaseBefore) target.databaseCpuMs.push(cpuSince(databaseBefore, await databaseCpuMs(admin!, target.database!)) / requests);
       target.rps.push(result.rps);
       target.errors += result.errors;
       note(`round ${round + 1} ${target.label}: ${result.rps.toFixed(0)} req/s, ${(used / requests).toFixed(3)} ms CPU/request`);
@@ -173,12 +219,15 @@ const floorCpu = median(targets[0].cpuMs);
 const lines = [
   `CPU per execution — ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent, alternating — ${cpus()[0]?.model} ×${cpus().length}, Node ${process.version}`,
   'flow: POST JSON → HTTP POST to a local echo → answer with its JSON; each server its own process; CPU = user + system of the server process',
+  '(PGlite runs in the server process: its CPU is in the server column); database = the PostgreSQL backends of its database',
   '',
-  '| | CPU ms/request per round | median CPU ms/request | × floor CPU | median req/s | errors |',
-  '|---|---|---|---|---|---|',
+  '| | CPU ms/request per round | median CPU ms/request | database CPU ms/request | server + database | × floor CPU | median req/s | errors |',
+  '|---|---|---|---|---|---|---|---|',
   ...targets.map((t) => {
     const cpu = median(t.cpuMs);
-    return `| ${t.label} | ${t.cpuMs.map((v) => v.toFixed(3)).join(' ')} | ${cpu.toFixed(3)} | ${(cpu / floorCpu).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${t.errors} |`;
+    const database = t.databaseCpuMs.length > 0 ? median(t.databaseCpuMs) : undefined;
+    const both = cpu + (database ?? 0);
+    return `| ${t.label} | ${t.cpuMs.map((v) => v.toFixed(3)).join(' ')} | ${cpu.toFixed(3)} | ${database?.toFixed(3) ?? '—'} | ${both.toFixed(3)} | ${(cpu / floorCpu).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${t.errors} |`;
   }),
 ];
 await new Promise((resolve) => process.stdout.write(`${lines.join('\n')}\n`, resolve));

@@ -9,13 +9,13 @@
 // Run: node --import tsx bench/flow-control.bench.ts [seconds] [concurrency] [rounds]
 //      BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres runs it on PostgreSQL (bench/run.ts runs it on
 //      both databases). BENCH_CPU_PROF_DIR=/dir writes a `node --cpu-prof` profile of the server there.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
-import { startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { cpuSince, databaseCpuMs, procCpuMs, startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -104,22 +104,8 @@ if (databaseUrl) {
 }
 const totals = VARIANTS.map(() => ({ rps: [] as number[], errors: 0, serverCpuMs: 0, databaseCpuMs: 0, requests: 0 }));
 
-/** CPU time (user + system) of a process so far, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0; // a backend that ended meanwhile
-  }
-}
-
-/** CPU time of the PostgreSQL backends serving the bench database (their pids from pg_stat_activity). */
-async function databaseCpuMs(): Promise<Map<number, number>> {
-  if (!admin) return new Map();
-  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName]);
-  return new Map(rows.map((row) => [row.pid, cpuMsOf(row.pid)]));
-}
+/** CPU time of the PostgreSQL backends serving the bench database. */
+const backendsCpuMs = async () => (admin ? databaseCpuMs(admin, dbName!) : new Map<number, number>());
 try {
   if (!databaseUrl) await (await startSluiceServer(serverEnv)).stop();
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
@@ -132,11 +118,11 @@ try {
     for (const url of urls) await load(url, headers, 2); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, url] of urls.entries()) {
-        const serverBefore = cpuMsOf(server.child.pid!);
-        const databaseBefore = await databaseCpuMs();
+        const serverBefore = procCpuMs(server.child.pid!);
+        const databaseBefore = await backendsCpuMs();
         const result = await load(url, headers, SECONDS);
-        totals[i].serverCpuMs += cpuMsOf(server.child.pid!) - serverBefore;
-        for (const [pid, after] of await databaseCpuMs()) totals[i].databaseCpuMs += after - (databaseBefore.get(pid) ?? 0);
+        totals[i].serverCpuMs += procCpuMs(server.child.pid!) - serverBefore;
+        totals[i].databaseCpuMs += cpuSince(databaseBefore, await backendsCpuMs());
         totals[i].requests += result.rps * SECONDS;
         note(`round ${round + 1}, ${VARIANTS[i].label}: ${result.rps.toFixed(0)} req/s`);
         totals[i].rps.push(result.rps);

@@ -2,7 +2,9 @@
 // as it would in production. Servers print (or log) their URL; the Sluice ones are started the way `npm start` starts
 // them, with a probe preloaded that reports event-loop lag and memory over IPC (server-probe.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export const SLUICE_BIN = fileURLToPath(new URL('../../bin/sluice.mjs', import.meta.url));
@@ -100,3 +102,23 @@ export const resetLag = (server: BenchProcess) => ask(server, 'lag-reset', 'lag-
 /** CPU time (user + system, every thread) the server process has used since it started, in ms. */
 export const cpuTimeMs = async (server: BenchProcess) => (await ask<{ micros: number }>(server, 'cpu', 'cpu')).micros / 1000;
 export const probe = (server: BenchProcess) => ask<ProbeReading>(server, 'probe', 'probe');
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (clock ticks of 10 ms; 0 once it is gone). */
+export function procCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0; // a backend that ended meanwhile
+  }
+}
+
+/** CPU time so far of each PostgreSQL backend connected to `database` (pid → ms), read with `admin`. */
+export async function databaseCpuMs(admin: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
+  return new Map(rows.map((row) => [row.pid, procCpuMs(row.pid)]));
+}
+
+/** What the backends in `after` used since `before` (a backend that connected meanwhile counts from 0). */
+export const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);

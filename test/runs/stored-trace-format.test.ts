@@ -1,8 +1,9 @@
 // The stored trace format (src/services/logs/stored-trace.ts) read back through JSON, as the database hands it back:
 // values that look like its own references, shared and repeated values, outputs that are not objects.
 import { randomUUID } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
+import { DICTIONARY, packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 
 const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -76,6 +77,22 @@ describe('stored trace format', () => {
     expect(unpackTrace(packed)).toEqual(format2);
     expect(readTrace(packed, throughJson(final)).spans).toEqual(throughJson(spans));
     expect(readTrace(packed, throughJson(final)).spans).toEqual(readTrace(format2, throughJson(final)).spans);
+  });
+
+  it('compresses traces of every size as well as zlib with its default window, and reads each back', () => {
+    // The window is sized to the text (packed-trace.ts deflateOptions): each size lands on another window.
+    const words = Array.from({ length: 4000 }, (_, i) => `w${(i * 7919) % 1009}`);
+    for (const chars of [10, 300, 2_000, 9_000, 30_000, 120_000]) {
+      const text = words.join(' ').repeat(Math.ceil(chars / 20_000)).slice(0, chars);
+      const spans = [span('start', {}, { input: { text } }), span('out', { text }, { status: 200, body: { text, n: chars } })];
+      const format2 = throughJson(storeTrace(spans, null));
+      const packed = throughJson(packTrace(storeTrace(spans, null))) as { z: string };
+      expect(unpackTrace(packed)).toEqual(format2);
+      const atDefaults = deflateRawSync(inflateRawSync(Buffer.from(packed.z, 'base64'), { dictionary: DICTIONARY }), {
+        dictionary: DICTIONARY,
+      });
+      expect(Buffer.from(packed.z, 'base64').length, `${chars} characters`).toBeLessThanOrEqual(atDefaults.length);
+    }
   });
 
   it('keeps times and ids that do not round-trip as they were, whatever came before them on the same day', () => {

@@ -31,7 +31,7 @@ const UNPACKED_FORMAT = 2;
  * What deflate may refer back to before the first byte: the keys, block types, statuses and upstream headers most
  * traces hold. Rows are written with it: changing it is a new format.
  */
-const DICTIONARY = Buffer.from(
+export const DICTIONARY = Buffer.from(
   '"error","model","tokens":{"prompt":,"completion":,"total":},"cost":"unresolvedReferences":["<"children":[' +
     '"loop","loop_iteration","parallel","parallel_iteration","condition","router","function","variables","wait",' +
     '"agent","workflow","webhook_trigger","schedule_trigger","api","response","error","skipped",' +
@@ -161,9 +161,18 @@ export function packedText(trace: { spans: unknown[]; format?: unknown; offloade
   return toJsonText(top);
 }
 
+/**
+ * Deflate's options for a text of `length` characters: a window that holds the dictionary and the text (so every match
+ * zlib's default 32 KB window would find is found) and a hash table in proportion (zlib's own ratio, memLevel =
+ * windowBits − 7). zlib sets up and clears its window and hash table at every call; at the defaults that cost more
+ * than compressing a small run's ~1 KB. Inflate's default window reads a stream made with any smaller one.
+ */
+const DEFLATE_OPTIONS = Array.from({ length: 16 }, (_, bits) => ({ dictionary: DICTIONARY, windowBits: bits, memLevel: Math.max(1, bits - 7) }));
+const deflateOptions = (length: number) => DEFLATE_OPTIONS[Math.min(15, Math.max(9, Math.ceil(Math.log2(DICTIONARY.length + length))))];
+
 /** The column of a trace whose packed JSON is `text` (packedText). */
 export function compressPacked(text: string, offloaded?: unknown): PackedTrace {
-  const z = deflateRawSync(text, { dictionary: DICTIONARY }).toString('base64');
+  const z = deflateRawSync(text, deflateOptions(text.length)).toString('base64');
   return offloaded !== undefined ? { format: PACKED_TRACE_FORMAT, z, offloaded } : { format: PACKED_TRACE_FORMAT, z };
 }
 

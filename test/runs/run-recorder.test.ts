@@ -8,9 +8,11 @@ import { deliveries, executions, jobs, webhookSubscriptions } from '../../src/db
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createRunRecorder } from '../../src/runs/run-recorder.js';
-import type { ExecutionRecord } from '../../src/runs/record-statement.js';
+import { recordStatement, type ExecutionRecord } from '../../src/runs/record-statement.js';
 import { completionDeliveries } from '../../src/services/completion-webhooks/outbox.js';
+import { deleteWorkflow } from '../../src/services/workflows.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, makeState } from '../support/workflows.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { readTrace } from '../../src/services/logs/stored-trace.js';
@@ -177,6 +179,39 @@ describe('run recorder', () => {
     expect((await t.request('DELETE', `/api/v1/workflows/${doomed}`)).status).toBe(204);
     expect(await Promise.all(runs.map((run) => t.app.recorder.complete(run)))).toEqual(['full', 'full']);
     expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+  });
+
+  it('deletes the logs of a deleted workflow, and only those', async () => {
+    const kept = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const doomed = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const runs = [completedRun(kept, { kept: true }), completedRun(doomed, { kept: false }), completedRun(doomed, { kept: false })];
+    expect(await Promise.all(runs.map((run) => t.app.recorder.complete(run)))).toEqual(['full', 'full', 'full']);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(2);
+    expect((await t.request('DELETE', `/api/v1/workflows/${doomed}`)).status).toBe(204);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
+    const listed = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&workflowIds=${doomed}`);
+    expect(listed.body).toMatchObject({ data: [] });
+  });
+
+  // Two sessions at once: PostgreSQL only (PGlite has one session, so a deletion cannot run inside a batch's write).
+  it.runIf(TEST_DATABASE_URL)('a workflow deleted while a batch writes its log waits for that batch, then deletes the log too', async () => {
+    const doomed = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const run = completedRun(doomed, { late: true });
+    const batch = { snapshots: [{ hash: run.log.snapshotHash, state: run.started.state }], markers: [], completions: [run.log], usage: [], deliveries: [], idempotency: [], followUps: [] };
+    let deleting: Promise<void> | undefined;
+    let deleted = false;
+    await t.app.db.transaction(async (tx) => {
+      await tx.execute(recordStatement(batch, { durable: true }));
+      deleting = deleteWorkflow(t.app.db, doomed).then(() => {
+        deleted = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The batch holds the workflow's row (`for key share`): the deletion cannot go ahead of its commit.
+      expect(deleted).toBe(false);
+    });
+    await deleting;
     expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
   });
 });

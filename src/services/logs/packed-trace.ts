@@ -181,6 +181,16 @@ export function unpackTrace(column: unknown): unknown {
   return { format: UNPACKED_FORMAT, ...rest, ...offloaded, spans: (spans as unknown[]).map(unpack) };
 }
 
+/**
+ * What a trace column says of its values in file storage (offloaded-values.ts), read without unpacking: format 2
+ * and the packed formats keep `offloaded` at the top of the column, outside `z`. undefined when nothing is offloaded
+ * (and for a format-1 span array or null).
+ */
+export function offloadedOf(column: unknown): { final: boolean } | undefined {
+  if (!isRecord(column) || !isRecord(column.offloaded)) return undefined;
+  return { final: column.offloaded.final === true };
+}
+
 /** Whether a column's `format` is one of the packed ones (3 or 4). */
 export const isPackedFormat = (format: unknown) => format === PACKED_TRACE_FORMAT || format === KEY_ORDERED_FORMAT;
 

@@ -54,6 +54,20 @@ const BODY_HEADERS = new Set([
 /** A redirect we will not follow; the same on every attempt, so never retried. */
 class RedirectError extends Error {}
 
+/**
+ * Where a redirect points: Location holds one URL (RFC 9110 10.2.2), so a repeat of the same value counts once and
+ * different values are refused, as browsers refuse them — undici would follow the values joined into one URL that
+ * neither names, and whichever one we picked could be the one the server did not mean.
+ */
+function onlyLocation(locations: readonly string[]): string {
+  const distinct = [...new Set(locations)];
+  if (distinct.length > 1) {
+    const shown = distinct.map((value) => JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value)).join(', ');
+    throw new RedirectError(`Redirect not followed: the response has ${distinct.length} different Location headers (${shown})`);
+  }
+  return distinct[0]!;
+}
+
 function withoutHeaders(headers: Record<string, string>, names: Set<string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
 }
@@ -83,9 +97,9 @@ async function followHops(start: URL, settings: AttemptSettings, stop: ExchangeS
       { url, method, headers, body, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxResponseBytes, discardsBody },
       stop,
     );
-    const location = response.headers.location;
-    if (discardsBody(response.status, response.headers) && location !== undefined) {
+    if (discardsBody(response.status, response.headers)) {
       if (hop >= MAX_REDIRECTS) throw new RedirectError(`Too many redirects (more than ${MAX_REDIRECTS})`);
+      const location = onlyLocation(response.locations);
       let target: string;
       try {
         target = new URL(location, url).href;

@@ -26,6 +26,8 @@ export interface ExchangeResponse {
   statusText: string;
   /** Lowercase names; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** Each Location line's value, in order (`headers.location` joins them, which is no URL when there are two). */
+  locations: readonly string[];
   body: Buffer;
   /** True when the body was longer than the cap; `body` then holds only its first maxBodyBytes bytes. */
   exceeded: boolean;
@@ -61,6 +63,17 @@ function headersOf(raw: Buffer[]): Record<string, string> {
   return headers;
 }
 
+const NO_LOCATIONS: readonly string[] = Object.freeze([]);
+
+/** The values of every line of the header `name` (lowercase), in the order they came. */
+function valuesOf(raw: Buffer[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === name.length && raw[i]!.toString('latin1').toLowerCase() === name) values.push(raw[i + 1]!.toString('latin1'));
+  }
+  return values;
+}
+
 export function exchange(dispatcher: Dispatcher, request: ExchangeRequest, stop: ExchangeStop): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -85,7 +98,7 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest, stop:
         // Interim (1xx) answers come before the real one.
         if (status < 200) return true;
         const headers = headersOf(rawHeaders);
-        head = { status, statusText, headers };
+        head = { status, statusText, headers, locations: headers.location === undefined ? NO_LOCATIONS : valuesOf(rawHeaders, 'location') };
         discarding = request.discardsBody(status, headers);
         const declared = headers['content-length'];
         if (!discarding && declared !== undefined && Number(declared) > request.maxBodyBytes) {

@@ -18,6 +18,7 @@ import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { restoreFinalOutput } from '../services/logs/offloaded-values.js';
+import { offloadedOf } from '../services/logs/packed-trace.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
@@ -249,16 +250,12 @@ function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutio
 
 /** `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts). */
 async function resultFromRow(storage: FileStorage, row: typeof executions.$inferSelect): Promise<ExecutionJobResult> {
-  // Every stored format that can say so (2, and the packed ones, which keep it outside their compressed part) has
-  // `offloaded` at the top of the column.
-  const column = row.traceSpans;
-  const offloaded = typeof column === 'object' && column !== null && !Array.isArray(column) ? (column as { offloaded?: unknown }).offloaded : undefined;
   return {
     executionId: row.executionId,
     success: row.status === 'success',
     ...(row.status === 'cancelled' ? { cancelled: true } : {}),
     ...(PAUSED_STATUSES.includes(row.status) ? { paused: true } : {}),
-    output: (await restoreFinalOutput(storage, row.finalOutput, offloaded)) ?? {},
+    output: (await restoreFinalOutput(storage, row.finalOutput, offloadedOf(row.traceSpans))) ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
     startTime: row.startedAt.toISOString(),

@@ -216,6 +216,29 @@ describe('API block outputs', () => {
     expect(output).toMatchObject({ status: 200, data: null, error: 'Response body exceeds 10 MB limit' });
   });
 
+  it('refuses a redirect with two different Location headers, naming both, and goes to neither', async () => {
+    const upstream = await upstreamFor((req, res) =>
+      req.url === '/moved' ? res.writeHead(302, [['Location', '/first'], ['Location', '/second']]).end() : res.end(`at ${req.url}`),
+    );
+    const { output } = await runApiBlock({ url: `${upstream.url}/moved` });
+    expect(output).toMatchObject({
+      status: 0,
+      data: null,
+      error: 'Redirect not followed: the response has 2 different Location headers ("/first", "/second")',
+    });
+    // Not retried either: the answer would be the same.
+    expect(upstream.requests.map((r) => r.url)).toEqual(['/moved']);
+  });
+
+  it('follows a redirect whose Location is repeated with the same value', async () => {
+    const upstream = await upstreamFor((req, res) =>
+      req.url === '/moved' ? res.writeHead(301, [['Location', '/landing'], ['location', '/landing']]).end() : res.end(`at ${req.url}`),
+    );
+    const { output } = await runApiBlock({ url: `${upstream.url}/moved` });
+    expect(output).toMatchObject({ status: 200, data: 'at /landing' });
+    expect(upstream.requests.map((r) => r.url)).toEqual(['/moved', '/landing']);
+  });
+
   it('reports a transport failure with status 0', async () => {
     const port = await unusedPort();
     const { output } = await runApiBlock({ url: `http://127.0.0.1:${port}/`, retries: 0 });

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DICTIONARY, packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
+import { DICTIONARY, offloadedOf, packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 
 const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -149,5 +149,19 @@ describe('stored trace format', () => {
     const format2 = throughJson(storeTrace(spans, null));
     expect(unpackTrace(format2)).toBe(format2);
     expect(readTrace(format2, null).spans).toEqual(throughJson(spans));
+  });
+
+  it('tells which values are in file storage from any stored column, packed or not, as unpacking it would', () => {
+    const stored = storeTrace([span('a', { x: 1 }, { y: 2 })], { big: 'marker here' });
+    const columns = [
+      { offloaded: { final: true } },
+      { offloaded: { final: false } },
+      {},
+    ].flatMap((extra) => [throughJson(packTrace({ ...stored, ...extra })), throughJson({ ...stored, ...extra })]);
+    for (const column of columns) {
+      expect(offloadedOf(column)).toEqual((unpackTrace(column) as { offloaded?: unknown }).offloaded);
+    }
+    expect(columns.map(offloadedOf).map((o) => o?.final)).toEqual([true, true, false, false, undefined, undefined]);
+    for (const column of [null, [span('a', 1, 2)], 'text']) expect(offloadedOf(column)).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { toJsonText } from '../../db/json.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
-import { compressPacked, packedText, unpackTrace, type PackedTrace } from './packed-trace.js';
+import { compressPacked, offloadedOf, packedText, unpackTrace, type PackedTrace } from './packed-trace.js';
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
@@ -204,11 +204,14 @@ export async function restoreValues<F>(
   row: { traceSpans: unknown; finalOutput: F },
   logger?: Logger,
 ): Promise<{ traceSpans: unknown; finalOutput: F }> {
+  // Said outside the packed part: a row with nothing offloaded (most) is not unpacked here.
+  const offloaded = offloadedOf(row.traceSpans);
+  if (!offloaded) return row;
   // Packed spans (packed-trace.ts) hold their inputs in array slots: unpacked first, to find the markers among them.
   const stored = unpackTrace(row.traceSpans);
-  if (!isStoredTrace(stored) || !stored.offloaded) return row;
+  if (!isStoredTrace(stored)) return row;
   const fetch = (value: unknown) => (isMarker(value) ? fetchValue(storage, value, logger) : value);
-  const finalOutput = stored.offloaded.final ? ((await fetch(row.finalOutput)) as F) : row.finalOutput;
+  const finalOutput = offloaded.final ? ((await fetch(row.finalOutput)) as F) : row.finalOutput;
   const outputs = await Promise.all(stored.outputs.map(fetch));
   const restoreSpans = (spans: StoredSpan[]): Promise<StoredSpan[]> =>
     Promise.all(

@@ -20,6 +20,7 @@
 // 2, key for key, so everything downstream of unpackTrace sees what it saw before.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { compareJsonbKeys, inJsonbKeyOrder, toJsonText } from '../../db/json.js';
+import { canonicalIsoTimeMs } from '../../iso-time.js';
 
 export const PACKED_TRACE_FORMAT = 4;
 /** Format 3: format 4 with the packed JSON written in jsonb's key order (read as it is). */
@@ -48,48 +49,6 @@ type StoredSpan = Record<string, unknown>;
 type PackedSpan = unknown[];
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const DAY_MS = 86_400_000;
-/**
- * The day part (`YYYY-MM-DDT`) of the last time that round-tripped, and its epoch ms: a run's spans nearly all fall
- * on one day, so their times are checked digit by digit against it instead of being parsed and written out again.
- */
-let knownDay = '';
-let knownDayMs = 0;
-
-/** Epoch ms of an ISO time that round-trips exactly (so it can be rewritten as it was), else undefined. */
-function exactTime(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  if (knownDay !== '' && value.length === 24 && value.startsWith(knownDay)) {
-    const ms = timeOfDay(value);
-    if (ms !== undefined) return knownDayMs + ms;
-  }
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms) || new Date(ms).toISOString() !== value) return undefined;
-  if (value.length === 24) {
-    knownDay = value.slice(0, 11);
-    knownDayMs = ms - ((ms % DAY_MS) + DAY_MS) % DAY_MS;
-  }
-  return ms;
-}
-
-/**
- * Ms after midnight of the `hh:mm:ss.mmmZ` that ends a 24-character ISO time, when it is written as toISOString
- * writes it (each field in range: no `24:00`, which Date.parse reads as the next day); else undefined.
- */
-function timeOfDay(text: string): number | undefined {
-  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90) return undefined;
-  const digit = (i: number) => {
-    const d = text.charCodeAt(i) - 48;
-    return d >= 0 && d <= 9 ? d : NaN;
-  };
-  const hours = digit(11) * 10 + digit(12);
-  const minutes = digit(14) * 10 + digit(15);
-  const seconds = digit(17) * 10 + digit(18);
-  const ms = digit(20) * 100 + digit(21) * 10 + digit(22);
-  if (!(hours < 24 && minutes < 60 && seconds < 60 && ms >= 0)) return undefined; // NaN fails every comparison
-  return ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
-}
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -178,18 +137,18 @@ export function compressPacked(text: string, offloaded?: unknown): PackedTrace {
 
 /** The span's start in epoch ms when its envelope fits the packed form's slots (its id is checked apart), else undefined. */
 function fitsEnvelope(span: StoredSpan): number | undefined {
-  const start = exactTime(span.startTime);
+  const start = canonicalIsoTimeMs(span.startTime);
   const { blockId, name, type, status, duration } = span;
   if (start === undefined) return undefined;
   if (typeof blockId !== 'string' || typeof name !== 'string' || typeof type !== 'string' || typeof status !== 'string') return undefined;
-  if (typeof duration !== 'number' || !Number.isInteger(duration) || exactTime(span.endTime) !== start + duration) return undefined;
+  if (typeof duration !== 'number' || !Number.isInteger(duration) || canonicalIsoTimeMs(span.endTime) !== start + duration) return undefined;
   if (span.out !== undefined && typeof span.out !== 'number') return undefined;
   return start;
 }
 
 function firstStart(spans: StoredSpan[]): number | undefined {
   for (const span of spans) {
-    const start = exactTime(span.startTime);
+    const start = canonicalIsoTimeMs(span.startTime);
     if (start !== undefined) return start;
   }
   return undefined;
@@ -229,6 +188,16 @@ export function unpackTrace(column: unknown): unknown {
   const { t0: _, spans, ...rest } = packed;
   const offloaded = column.offloaded !== undefined ? { offloaded: column.offloaded } : {};
   return { format: UNPACKED_FORMAT, ...rest, ...offloaded, spans: (spans as unknown[]).map(unpack) };
+}
+
+/**
+ * What a trace column says of its values in file storage (offloaded-values.ts), read without unpacking: format 2
+ * and the packed formats keep `offloaded` at the top of the column, outside `z`. undefined when nothing is offloaded
+ * (and for a format-1 span array or null).
+ */
+export function offloadedOf(column: unknown): { final: boolean } | undefined {
+  if (!isRecord(column) || !isRecord(column.offloaded)) return undefined;
+  return { final: column.offloaded.final === true };
 }
 
 /** Whether a column's `format` is one of the packed ones (3 or 4). */

@@ -22,7 +22,7 @@
 // PostgreSQL rows also give the CPU of the database's backends per request (from /proc): on a 2-core host it comes
 // out of the same cores, and a peer that stores nothing has none.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -70,6 +70,8 @@ interface Target {
   /** Recorded with perf in the first round (BENCH_CPU_PERF_DIR). */
   perf?: boolean;
   rps: number[];
+  /** Share of the machine's CPU time left idle while it was loaded, per round (/proc/stat). */
+  idle: number[];
   errors: number;
   cleanup(): Promise<void>;
 }
@@ -110,6 +112,7 @@ async function startSluice(label: string, echoUrl: string, options: { postgres: 
     cpuMs: [],
     database: dbName,
     databaseCpuMs: [],
+    idle: [],
     perf: Boolean(perfDir) && !options.bin,
     rps: [],
     errors: 0,
@@ -123,6 +126,15 @@ async function startSluice(label: string, echoUrl: string, options: { postgres: 
 
 /** The floor's and Node-RED's CPU come from /proc: they have no probe (clock ticks of 10 ms, enough over seconds). */
 const procCpuOf = async (server: BenchProcess) => procCpuMs(server.child.pid!);
+
+/**
+ * The machine's CPU time so far, all cores, idle and in all (/proc/stat, clock ticks): idle time left while a server
+ * is loaded says whether CPU is what bounds its throughput at this concurrency, or the time each request waits.
+ */
+function machineTicks(): { idle: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3]! + fields[4]!, total: fields.reduce((sum, n) => sum + n, 0) };
+}
 
 /** Records `pid` on-CPU with perf until the returned stop is called. */
 function recordPerf(pid: number, file: string): () => Promise<void> {
@@ -153,6 +165,7 @@ try {
     headers: { 'content-type': 'application/json' },
     cpuMs: [],
     databaseCpuMs: [],
+    idle: [],
     rps: [],
     errors: 0,
     cleanup: () => floor.stop(),
@@ -168,6 +181,7 @@ try {
       headers: { 'content-type': 'application/json' },
       cpuMs: [],
       databaseCpuMs: [],
+      idle: [],
       rps: [],
       errors: 0,
       cleanup: () => nodeRed.stop(),
@@ -197,7 +211,10 @@ try {
       const before = await cpu(target.server);
       const databaseBefore = target.database ? await databaseCpuMs(admin!, target.database) : undefined;
       const stopPerf = target.perf && round === 0 ? recordPerf(target.server.child.pid!, join(perfDir!, `${target.label.replace(/\W+/g, '-')}.perf.data`)) : undefined;
+      const machineBefore = machineTicks();
       const result = await load(dispatcher, [target.url], target.headers, SECONDS, CONCURRENCY);
+      const machineAfter = machineTicks();
+      target.idle.push((machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total));
       await stopPerf?.();
       const used = (await cpu(target.server)) - before;
       const requests = result.rps * SECONDS;
@@ -221,13 +238,13 @@ const lines = [
   'flow: POST JSON → HTTP POST to a local echo → answer with its JSON; each server its own process; CPU = user + system of the server process',
   '(PGlite runs in the server process: its CPU is in the server column); database = the PostgreSQL backends of its database',
   '',
-  '| | CPU ms/request per round | median CPU ms/request | database CPU ms/request | server + database | × floor CPU | median req/s | errors |',
-  '|---|---|---|---|---|---|---|---|',
+  '| | CPU ms/request per round | median CPU ms/request | database CPU ms/request | server + database | × floor CPU | median req/s | machine idle | errors |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...targets.map((t) => {
     const cpu = median(t.cpuMs);
     const database = t.databaseCpuMs.length > 0 ? median(t.databaseCpuMs) : undefined;
     const both = cpu + (database ?? 0);
-    return `| ${t.label} | ${t.cpuMs.map((v) => v.toFixed(3)).join(' ')} | ${cpu.toFixed(3)} | ${database?.toFixed(3) ?? '—'} | ${both.toFixed(3)} | ${(cpu / floorCpu).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${t.errors} |`;
+    return `| ${t.label} | ${t.cpuMs.map((v) => v.toFixed(3)).join(' ')} | ${cpu.toFixed(3)} | ${database?.toFixed(3) ?? '—'} | ${both.toFixed(3)} | ${(cpu / floorCpu).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${(100 * median(t.idle)).toFixed(0)} % | ${t.errors} |`;
   }),
 ];
 await new Promise((resolve) => process.stdout.write(`${lines.join('\n')}\n`, resolve));

@@ -12,8 +12,8 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     // Vitest keeps each file's duration from the last run, per project name, and starts the longest first. Named
-    // apart, the PostgreSQL pass never reads the PGlite pass's: there its PostgreSQL-only files (the longest of that
-    // pass) took no time, so they came last and one worker ran them while the other was idle.
+    // apart, the PostgreSQL pass never reads the PGlite pass's (CI runs it right after): there its PostgreSQL-only
+    // files, among the longest of this pass, were skipped in no time, so they were ordered as instant and ran last.
     ...(onPostgres ? { name: 'postgres' } : {}),
     include: onPostgres
       ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients']).filter((file) => !file.startsWith('test/web/'))

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import { migratedDataDir } from '../support/data-dir.js';
 import { SLUICE_BIN, startSluice, type SluiceProcess } from '../support/process.js';
 import { makeState } from '../support/workflows.js';
 
@@ -26,7 +27,8 @@ beforeAll(async () => {
     if (path === '/b' && failB) return json(res, 500, { down: true });
     json(res, 200, { path });
   });
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-runs-'));
+  // Not a first start (that is serve.test.ts's): a copy of the migrated database, as an earlier start left it.
+  dataDir = migratedDataDir('sluice-runs-');
   home = mkdtempSync(join(tmpdir(), 'sluice-runs-home-'));
   Object.assign(env, { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
   if (TEST_DATABASE_URL) {

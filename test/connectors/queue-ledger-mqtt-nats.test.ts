@@ -58,6 +58,7 @@ async function natsBroker(): Promise<Broker & { close(): Promise<void> }> {
 async function withWorkers(
   brokerOf: () => Promise<Broker & { close(): Promise<void> }>,
   body: (ctx: { t: TestApp; broker: Broker; name: string; wf: string; start(): Promise<WorkerProcess>; successes(): Promise<(number | undefined)[]>; all(): Promise<number> }) => Promise<void>,
+  extraEnv: Record<string, string> = {},
 ) {
   const t = await startTestApp();
   const dataDir = mkdtempSync(join(tmpdir(), 'sluice-queue-ledger-'));
@@ -90,6 +91,7 @@ async function withWorkers(
       SLUICE_DATA_DIR: dataDir,
       SLUICE_WORKER_POLL_MS: '200',
       SLUICE_EXECUTION_TIMEOUT_MS: '60000',
+      ...extraEnv,
     };
     const start = async () => {
       const worker = await startWorkerProcess(workerEnv);
@@ -153,6 +155,8 @@ describe.runIf(TEST_DATABASE_URL).each([
       expect([...seen].sort((a, b) => a! - b!)).toEqual(everyMessage);
       // The kill caught runs in hand: their messages, never acknowledged, ran again.
       expect(await all()).toBeGreaterThan(MESSAGES);
-    });
+      // NATS sends the dead worker's messages again after the ack wait: 8 s here instead of 30 s (both workers have
+      // it, so neither puts the consumer back to 30 s). The first test keeps 30 s: it counts exactly one run each.
+    }, { SLUICE_TEST_NATS_ACK_WAIT_MS: '8000' });
   });
 });

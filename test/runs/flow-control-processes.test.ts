@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { executions } from '../../src/db/schema.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
-import { startSluice } from '../support/process.js';
+import { QUICK_CRASH_BOUND, startSluice } from '../support/process.js';
 import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.js';
 import { useFlowCluster } from './flow-cluster.js';
 import { noOverlapPerKey } from './flow-support.js';
@@ -147,8 +147,10 @@ describe.skipIf(!TEST_DATABASE_URL)('flow control across processes on PostgreSQL
   });
 
   it('a process killed with SIGKILL mid-run does not leave its key blocked', async () => {
-    const survivor = await startSluice(cluster.env, ['serve']);
-    const doomed = await startSluice(cluster.env, ['serve', '--no-worker']);
+    // Dead after 6 s rather than 20 s (both processes: each judges the other by its own bound).
+    const env = { ...cluster.env, ...QUICK_CRASH_BOUND };
+    const survivor = await startSluice(env, ['serve']);
+    const doomed = await startSluice(env, ['serve', '--no-worker']);
     try {
       const wf = await deploy(survivor, 'Singleton queue', { singleton: { key: '<api.customer>', mode: 'queue' } });
       const gate = cluster.recorder.hold();

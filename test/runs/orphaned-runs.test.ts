@@ -12,7 +12,7 @@ import { DEAD_AFTER_MS, HEARTBEAT_MS } from '../../src/runs/runners.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 import { migratedDataDir } from '../support/data-dir.js';
-import { startSluice, type SluiceProcess } from '../support/process.js';
+import { QUICK_CRASH_BOUND, startSluice, type SluiceProcess } from '../support/process.js';
 import { eventually, makeState } from '../support/workflows.js';
 
 let hanging: FakeUpstream;
@@ -156,6 +156,8 @@ describe('runs interrupted by a killed process', { timeout: 120_000 }, () => {
         SLUICE_WORKER_POLL_MS: '100',
         // The test polls the logs API; its per-minute limit is not what it is about.
         SLUICE_LIMIT_LOGS_FREE: 'unlimited',
+        // Dead after 6 s rather than 20 s: the survivor notices the same way, sooner.
+        ...QUICK_CRASH_BOUND,
       };
       const survivor = await startSluice(env);
       const doomed = await startSluice(env, ['serve', '--no-worker']);

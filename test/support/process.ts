@@ -17,6 +17,13 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, PORT: '0', LOG_LEVEL: 'info', ...env };
 }
 
+/**
+ * For tests that SIGKILL a process and wait for another to notice (the crash recovery, runners.ts): a heartbeat each
+ * second and dead after 6 s instead of 5 s and 20 s (src/runs/runner-id.ts). Give it to every process of the test:
+ * each judges the others' heartbeats by its own bound.
+ */
+export const QUICK_CRASH_BOUND = { SLUICE_TEST_HEARTBEAT_MS: '1000', SLUICE_TEST_DEAD_AFTER_MS: '6000' } as const;
+
 /** Starts a sluice command without waiting for anything (a start-up the test holds up); output() is all it wrote. */
 export function spawnSluice(
   env: Record<string, string>,

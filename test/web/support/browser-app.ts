@@ -1,6 +1,8 @@
-// One Sluice server and one headless chromium per browser-test file, and the page moves every journey uses (drop a
-// palette block, connect two handles, wait for the autosave). Each file starts its own server, so files run in
-// parallel workers and a failure in one file cannot leave another's data behind.
+// One Sluice server and one headless chromium context per browser-test file, and the page moves every journey uses
+// (drop a palette block, connect two handles, wait for the autosave). Each file starts its own server, so files run in
+// parallel workers and a failure in one file cannot leave another's data behind. The chromium process is the worker
+// process's, shared by the files it runs one after another (isolate: false): a context is a browser profile of its own
+// (cookies, storage, cache), and every context a file opened is closed when it ends.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -78,6 +80,40 @@ async function createOwner(sluice: SluiceProcess): Promise<string> {
   return ((await key.json()) as { data: { key: string } }).data.key;
 }
 
+const SHARED_BROWSER = Symbol.for('sluice.test.web.browser');
+type Shared = typeof globalThis & { [SHARED_BROWSER]?: Promise<Browser> };
+
+/**
+ * This worker process's chromium, launched by the first browser-test file it runs (~1 s of CPU a launch, more on a
+ * loaded machine). Kept on globalThis, so a module evaluated again still finds it; Playwright kills it when the
+ * process exits. A browser that crashed or failed to launch is launched afresh by the next file.
+ */
+function processBrowser(): Promise<Browser> {
+  const shared = globalThis as Shared;
+  if (!shared[SHARED_BROWSER]) {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+    const launched = chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
+    shared[SHARED_BROWSER] = launched;
+    const forget = () => {
+      if (shared[SHARED_BROWSER] === launched) delete shared[SHARED_BROWSER];
+    };
+    void launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared[SHARED_BROWSER]!;
+}
+
 /** Registers the file's beforeAll/afterAll; the fields are filled in before the first test runs. */
 export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
   const app = { apiKey: undefined, errors: [] } as unknown as BrowserApp;
@@ -103,20 +139,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
     app.url = app.sluice.url;
     if (options.owner) app.apiKey = await createOwner(app.sluice);
 
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
-    app.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    app.browser = await processBrowser();
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     app.page = await context.newPage();
     app.page.setDefaultTimeout(15_000);
@@ -124,7 +147,8 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
   }, 120_000);
 
   afterAll(async () => {
-    await app.browser?.close();
+    // Every context of the file (its page's and any a test opened): the next file's start as a fresh browser would.
+    if (app.browser) await Promise.all(app.browser.contexts().map((context) => context.close()));
     await app.sluice?.stop();
     if (testDb) await testDb.drop().catch(() => undefined);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 import { AckPolicy, jetstream, jetstreamManager, JetStreamApiError, type PubAck } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { raceAbort } from '../engine/abort.js';
+import { testKnobMs } from '../test-knobs.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
@@ -98,19 +99,12 @@ export interface NatsConsumeOptions {
 
 /**
  * How long the server waits for an ack before sending a message again; a run in hand says it is working more often.
- * `SLUICE_TEST_NATS_ACK_WAIT_MS` is a test knob, not a setting: it shortens the wait for a test that kills a worker
- * and waits for its messages to be sent again (every worker on the consumer must have the same, or they undo each
- * other's consumer update).
+ * `SLUICE_TEST_NATS_ACK_WAIT_MS` (a test knob, src/test-knobs.ts) shortens it for a test that kills a worker and
+ * waits for its messages to be sent again (every worker on the consumer must have the same, or they undo each other's
+ * consumer update).
  */
-export const NATS_ACK_WAIT_MS = natsAckWaitMs(process.env.SLUICE_TEST_NATS_ACK_WAIT_MS);
+export const NATS_ACK_WAIT_MS = testKnobMs('SLUICE_TEST_NATS_ACK_WAIT_MS', 30_000, 1_000);
 const WORKING_EVERY_MS = Math.min(10_000, Math.floor(NATS_ACK_WAIT_MS / 3));
-
-function natsAckWaitMs(text: string | undefined): number {
-  if (text === undefined || text === '') return 30_000;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1_000) throw new Error('SLUICE_TEST_NATS_ACK_WAIT_MS must be a whole number of milliseconds, at least 1000');
-  return value;
-}
 
 /**
  * Consumes a JetStream durable pull consumer (explicit acks, created or updated on open) on a connection of its own.

@@ -157,37 +157,28 @@ const targets: Target[] = [];
 const cpuOf = new Map<Target, (server: BenchProcess) => Promise<number>>();
 try {
   if (admin) await admin.connect();
-  const floor = await startFloorProxy(echo.url);
-  const floorTarget: Target = {
-    label: 'floor: bare node:http proxy',
-    server: floor,
-    url: `${floor.url}/`,
-    headers: { 'content-type': 'application/json' },
-    cpuMs: [],
-    databaseCpuMs: [],
-    idle: [],
-    rps: [],
-    errors: 0,
-    cleanup: () => floor.stop(),
-  };
-  targets.push(floorTarget);
-  cpuOf.set(floorTarget, procCpuOf);
-  if (process.env.BENCH_NODE_RED_DIR) {
-    const nodeRed = await startNodeRed(process.env.BENCH_NODE_RED_DIR, echo.url);
-    const nodeRedTarget: Target = {
-      label: `Node-RED ${nodeRed.version} (stores nothing)`,
-      server: nodeRed,
-      url: `${nodeRed.url}/flow`,
+  /** A server without Sluice's probe (the floor, Node-RED): its CPU is read from /proc. */
+  const addPeer = (label: string, server: BenchProcess, url: string) => {
+    const target: Target = {
+      label,
+      server,
+      url,
       headers: { 'content-type': 'application/json' },
       cpuMs: [],
       databaseCpuMs: [],
       idle: [],
       rps: [],
       errors: 0,
-      cleanup: () => nodeRed.stop(),
+      cleanup: () => server.stop(),
     };
-    targets.push(nodeRedTarget);
-    cpuOf.set(nodeRedTarget, procCpuOf);
+    targets.push(target);
+    cpuOf.set(target, procCpuOf);
+  };
+  const floor = await startFloorProxy(echo.url);
+  addPeer('floor: bare node:http proxy', floor, `${floor.url}/`);
+  if (process.env.BENCH_NODE_RED_DIR) {
+    const nodeRed = await startNodeRed(process.env.BENCH_NODE_RED_DIR, echo.url);
+    addPeer(`Node-RED ${nodeRed.version} (stores nothing)`, nodeRed, `${nodeRed.url}/flow`);
   }
   const only = process.env.BENCH_CPU_DATABASES;
   const databases = [{ postgres: false, name: 'PGlite' }, ...(databaseUrl ? [{ postgres: true, name: 'PostgreSQL' }] : [])].filter(

@@ -30,7 +30,7 @@ const UNPACKED_FORMAT = 2;
 
 /**
  * What deflate may refer back to before the first byte: the keys, block types, statuses and upstream headers most
- * traces hold. Rows are written with it: changing it is a new format.
+ * traces hold. Rows are written with it: changing it is a new format. Exported for the tests.
  */
 export const DICTIONARY = Buffer.from(
   '"error","model","tokens":{"prompt":,"completion":,"total":},"cost":"unresolvedReferences":["<"children":[' +
@@ -122,9 +122,10 @@ export function packedText(trace: { spans: unknown[]; format?: unknown; offloade
 
 /**
  * Deflate's options for a text of `length` characters: a window that holds the dictionary and the text (so every match
- * zlib's default 32 KB window would find is found) and a hash table in proportion (zlib's own ratio, memLevel =
- * windowBits − 7). zlib sets up and clears its window and hash table at every call; at the defaults that cost more
- * than compressing a small run's ~1 KB. Inflate's default window reads a stream made with any smaller one.
+ * zlib's default 32 KB window would find is found; a text mostly of non-ASCII characters, longer in bytes, may lose a
+ * little compression, never correctness) and a hash table in proportion (zlib's own ratio, memLevel = windowBits − 7).
+ * zlib sets up and clears its window and hash table at every call; at the defaults that cost more than compressing a
+ * small run's ~1 KB. Inflate's default window reads a stream made with any smaller one.
  */
 const DEFLATE_OPTIONS = Array.from({ length: 16 }, (_, bits) => ({ dictionary: DICTIONARY, windowBits: bits, memLevel: Math.max(1, bits - 7) }));
 const deflateOptions = (length: number) => DEFLATE_OPTIONS[Math.min(15, Math.max(9, Math.ceil(Math.log2(DICTIONARY.length + length))))];

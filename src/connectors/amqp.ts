@@ -1,7 +1,8 @@
 // RabbitMQ (AMQP 0-9-1) through amqplib: one connection per credential version and process (ConnectionCache), a
 // confirm channel per publish so the answer says the broker took the message, and consumers for queue triggers.
-import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { raceAbort } from '../engine/abort.js';
+import { onFirstUse } from '../lazy-import.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
@@ -12,11 +13,13 @@ export const AMQP_CONNECT_TIMEOUT_MS = 10_000;
 
 type AmqpCredential = ResolvedCredential<'amqp'>;
 
+const amqplib = onFirstUse(() => import('amqplib'));
+
 /** Opens a connection with the credential's data, to the address the host policy allows. */
 export async function openAmqp(credential: AmqpCredential, policy: HostPolicy): Promise<ChannelModel> {
   const { host, port, user, password, vhost, tls } = credential.data;
   const address = await checkedConnectorAddress(host, policy);
-  const model = await amqp.connect(
+  const model = await (await amqplib()).connect(
     {
       protocol: tls ? 'amqps' : 'amqp',
       hostname: address,

@@ -1,8 +1,9 @@
 // MQTT through mqtt.js (protocol 5, so a broker's refusal comes back as a reason code): one client per credential
 // version and process (ConnectionCache); QoS 1 publishes answer once the broker's PUBACK came back. Queue triggers
 // consume a shared subscription in a persistent session of their own (consumeMqtt).
-import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import { raceAbort } from '../engine/abort.js';
+import { onFirstUse } from '../lazy-import.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
@@ -12,6 +13,8 @@ import { decodeBody, waitForRuns, type MessageHandler, type QueueConsumer, type 
 export const MQTT_CONNECT_TIMEOUT_MS = 10_000;
 
 type MqttCredential = ResolvedCredential<'mqtt'>;
+
+const mqttjs = onFirstUse(() => import('mqtt'));
 
 /** Client options for the credential, connecting to the address the host policy allows. */
 export async function mqttOptions(credential: MqttCredential, policy: HostPolicy, extra: IClientOptions = {}): Promise<IClientOptions> {
@@ -32,7 +35,7 @@ export async function mqttOptions(credential: MqttCredential, policy: HostPolicy
 }
 
 export async function openMqtt(credential: MqttCredential, policy: HostPolicy, extra: IClientOptions = {}): Promise<MqttClient> {
-  const client = mqtt.connect(await mqttOptions(credential, policy, extra));
+  const client = (await mqttjs()).connect(await mqttOptions(credential, policy, extra));
   // Errors after connecting surface as a closed client; an unheard 'error' event would crash the process.
   let lastError: Error | undefined;
   client.on('error', (error) => (lastError = error));
@@ -118,7 +121,8 @@ interface MqttInternals {
  * messages still in hand are recognised by their packet id and skipped.
  */
 export async function consumeMqtt(credential: MqttCredential, policy: HostPolicy, options: MqttConsumeOptions, handle: MessageHandler): Promise<QueueConsumer> {
-  const client = mqtt.connect(
+  const { connect } = await mqttjs();
+  const client = connect(
     await mqttOptions(credential, policy, {
       clientId: options.clientId,
       clean: false,

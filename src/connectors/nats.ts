@@ -1,9 +1,10 @@
 // NATS through @nats-io/transport-node: one connection per credential version and process (ConnectionCache). Core
 // publishes are confirmed by a flush (the server has read them); JetStream publishes by the stream's ack. Queue
 // triggers consume a JetStream durable consumer on a connection of their own (consumeNats).
-import { AckPolicy, jetstream, jetstreamManager, JetStreamApiError, type PubAck } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import type { PubAck } from '@nats-io/jetstream';
+import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 import { raceAbort } from '../engine/abort.js';
+import { onFirstUse } from '../lazy-import.js';
 import { testKnobMs } from '../test-knobs.js';
 import type { ConnectionCache, ConnectionOpener } from './connection-cache.js';
 import type { ResolvedCredential } from './credential-data.js';
@@ -15,10 +16,14 @@ export const NATS_CONNECT_TIMEOUT_MS = 10_000;
 
 type NatsCredential = ResolvedCredential<'nats'>;
 
+const natsClient = onFirstUse(() => import('@nats-io/transport-node'));
+const natsJetStream = onFirstUse(() => import('@nats-io/jetstream'));
+
 export async function openNats(credential: NatsCredential, policy: HostPolicy, name = 'sluice'): Promise<NatsConnection> {
   const { host, port, user, password, token, tls } = credential.data;
   const address = await checkedConnectorAddress(host, policy);
   const hostPart = address.includes(':') ? `[${address}]` : address;
+  const { connect } = await natsClient();
   return connect({
     servers: `${hostPart}:${port ?? 4222}`,
     name,
@@ -56,14 +61,14 @@ export async function publishNats(
   signal: AbortSignal,
 ): Promise<NatsPublishResult> {
   return useLiveConnection(connections, credential, natsOpener(credential, policy), (nc) => !nc.isClosed(), async (nc) => {
-    let h: ReturnType<typeof natsHeaders> | undefined;
+    let h: MsgHdrs | undefined;
     if (request.headers && Object.keys(request.headers).length > 0) {
-      h = natsHeaders();
+      h = (await natsClient()).headers();
       for (const [key, value] of Object.entries(request.headers)) h.set(key, value);
     }
     if (request.jetstream) {
       try {
-        const ack = await raceAbort(jetstream(nc).publish(request.subject, request.message, { ...(h ? { headers: h } : {}) }), signal);
+        const ack = await raceAbort((await natsJetStream()).jetstream(nc).publish(request.subject, request.message, { ...(h ? { headers: h } : {}) }), signal);
         return { subject: request.subject, stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
@@ -117,6 +122,7 @@ export async function consumeNats(credential: NatsCredential, policy: HostPolicy
   let stopping = false;
   const closed = nc.closed().then((error) => (stopping ? undefined : (error ?? new Error('The NATS connection closed'))));
   try {
+    const { AckPolicy, jetstream, jetstreamManager, JetStreamApiError } = await natsJetStream();
     const jsm = await jetstreamManager(nc);
     const stream = options.stream ?? (await jsm.streams.find(options.subject).catch(() => undefined));
     if (!stream) throw new Error(`No JetStream stream captures subject "${options.subject}": a NATS queue trigger consumes a stream (core NATS subjects are at most once)`);

@@ -1,7 +1,8 @@
 // Redis for the redis block: one command per use on a client kept per credential version and process (ioredis
 // pipelines concurrent commands over its one connection). A command waits at most COMMAND_TIMEOUT_MS; a server that
 // is down fails the command instead of queueing it.
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { onFirstUse } from '../lazy-import.js';
 import { untilAborted } from './abortable.js';
 import type { ConnectionOpener } from './connection-cache.js';
 import { tlsServername, type ConnectorRun } from './connector-run.js';
@@ -44,9 +45,11 @@ async function redisOptions(data: CredentialData<'redis'>, policy: HostPolicy): 
   };
 }
 
+const ioredis = onFirstUse(() => import('ioredis'));
+
 /** Connects, or rejects with the server's error and stops the client from retrying in the background. */
 async function connected(options: RedisOptions): Promise<Redis> {
-  const client = new Redis(options);
+  const client = new (await ioredis()).Redis(options);
   // Errors reach the commands that were waiting; the client's own event would otherwise be printed to the console.
   let lastError: unknown;
   client.on('error', (error: unknown) => (lastError = error));

@@ -1,8 +1,9 @@
 // SMTP for the email block, through nodemailer: a small pooled transport per credential version and process, TLS
 // from the start when the credential says `secure` (port 465), otherwise STARTTLS whenever the server offers it.
 // Attachments are bytes the block hands over; nodemailer is never let to read a local path or fetch a URL.
-import nodemailer, { type Transporter as NodemailerTransporter } from 'nodemailer';
+import type { Transporter as NodemailerTransporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { onFirstUse } from '../lazy-import.js';
 import { untilAborted } from './abortable.js';
 import type { ConnectionOpener } from './connection-cache.js';
 import { tlsServername, type ConnectorRun } from './connector-run.js';
@@ -40,6 +41,8 @@ export interface MailReceipt {
 
 type Transporter = NodemailerTransporter<SMTPPool.SentMessageInfo>;
 
+const nodemailer = onFirstUse(() => import('nodemailer'));
+
 async function smtpOptions(data: CredentialData<'smtp'>, policy: HostPolicy): Promise<SMTPPool.Options> {
   const address = await checkedConnectorAddress(data.host, policy);
   const secure = data.secure ?? false;
@@ -65,7 +68,7 @@ function smtpTransport(credential: ResolvedCredential<'smtp'>, policy: HostPolic
   return {
     kind: 'smtp',
     open: async () => {
-      const transport = nodemailer.createTransport(await smtpOptions(credential.data, policy));
+      const transport = (await nodemailer()).createTransport(await smtpOptions(credential.data, policy));
       // A pooled connection's failure reaches the message it was sending; as an event it would crash the process.
       transport.on('error', () => {});
       return transport;
@@ -97,7 +100,7 @@ export function sendMail(credential: ResolvedCredential<'smtp'>, run: ConnectorR
 
 /** Connects and logs in on a connection of its own (nodemailer's verify), without sending anything. */
 export async function testSmtpCredential(credential: ResolvedCredential<'smtp'>, ctx: { policy: HostPolicy; signal: AbortSignal }): Promise<string> {
-  const transport = nodemailer.createTransport({ ...(await smtpOptions(credential.data, ctx.policy)), pool: false } as never) as Transporter;
+  const transport = (await nodemailer()).createTransport({ ...(await smtpOptions(credential.data, ctx.policy)), pool: false } as never) as Transporter;
   try {
     await untilAborted(transport.verify(), ctx.signal);
     return credential.data.user ? 'Connected and signed in' : 'Connected';

@@ -2,13 +2,16 @@
 // (PostgreSQL's extended protocol, MySQL's prepared statements), so nothing a run resolves is ever spliced into SQL.
 // Each credential version gets one pool per process (at most SQL_POOL_MAX connections, closed when idle), rows past
 // the cap are counted but not kept, and a statement that runs past its time-out is cancelled on the server.
-import mysql from 'mysql2';
+import type mysql from 'mysql2';
 import pg from 'pg';
+import { onFirstUse } from '../lazy-import.js';
 import { abortReason, untilAborted } from './abortable.js';
 import type { ConnectionOpener } from './connection-cache.js';
 import { tlsServername, type ConnectorRun } from './connector-run.js';
 import type { CredentialData, ResolvedCredential } from './credential-data.js';
 import { checkedConnectorAddress, type HostPolicy } from './host-policy.js';
+
+const mysql2 = onFirstUse(() => import('mysql2'));
 
 /** Most connections one credential holds open in one process, so a workspace cannot take a shared server's all. */
 export const SQL_POOL_MAX = 5;
@@ -61,7 +64,7 @@ export async function testSqlCredential(credential: SqlCredential, ctx: { policy
       closeClient();
     }
   }
-  const connection = mysql.createConnection(await mysqlOptions(credential.data, ctx.policy));
+  const connection = (await mysql2()).createConnection(await mysqlOptions(credential.data, ctx.policy));
   connection.on('error', () => {});
   const closeConnection = () => connection.destroy();
   ctx.signal.addEventListener('abort', closeConnection, { once: true });
@@ -183,7 +186,7 @@ function mysqlPool(credential: SqlCredential, policy: HostPolicy): ConnectionOpe
     kind: 'mysql',
     async open() {
       const options = await mysqlOptions(credential.data, policy);
-      const pool = mysql.createPool({
+      const pool = (await mysql2()).createPool({
         ...options,
         connectionLimit: SQL_POOL_MAX,
         maxIdle: SQL_POOL_MAX,
@@ -261,10 +264,11 @@ function mysqlStatement(connection: mysql.PoolConnection, statement: SqlStatemen
 }
 
 /** Best effort: stops a statement on the server once its connection is given up (time-out, cancelled run). */
-function killMysqlQuery(options: mysql.ConnectionOptions, threadId: number | null): Promise<void> {
-  if (threadId === null) return Promise.resolve();
+async function killMysqlQuery(options: mysql.ConnectionOptions, threadId: number | null): Promise<void> {
+  if (threadId === null) return;
+  const { createConnection } = await mysql2();
   return new Promise<void>((resolve) => {
-    const connection = mysql.createConnection(options);
+    const connection = createConnection(options);
     connection.on('error', () => resolve());
     // The id is the driver's number for the connection, not anything from a run.
     connection.query(`KILL QUERY ${Math.trunc(threadId)}`, () => connection.end(() => resolve()));

@@ -1,6 +1,7 @@
 // Anthropic's Messages API through @anthropic-ai/sdk, streamed.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { onFirstUse } from '../lazy-import.js';
 import { toLlmError, truncatedStream } from './errors.js';
 import { jsonInstruction } from './json-output.js';
 import { sdkClientOptions } from './sdk-client-options.js';
@@ -8,6 +9,7 @@ import type { ChatRequest, ChatResult, ConversationTurn, LlmProvider, ProviderCo
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const LABEL = 'Anthropic';
+const anthropicSdk = onFirstUse(() => import('@anthropic-ai/sdk'));
 /** The Messages API requires max_tokens; this is used when the block leaves it unset. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
@@ -71,7 +73,8 @@ const count = (value: number | null | undefined) => (typeof value === 'number' &
 export const anthropicProvider: LlmProvider = {
   label: LABEL,
   async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
-    const client = new Anthropic({
+    const { default: AnthropicClient } = await anthropicSdk();
+    const client = new AnthropicClient({
       ...sdkClientOptions(connection),
       openTelemetry: false,
     });
@@ -137,7 +140,7 @@ export const anthropicProvider: LlmProvider = {
         }
       }
     } catch (error) {
-      throw toLlmError(LABEL, error, Anthropic);
+      throw toLlmError(LABEL, error, AnthropicClient);
     }
     if (!hooks.signal.aborted && !stopped) throw truncatedStream(LABEL);
     const usage = sawUsage

@@ -1,12 +1,13 @@
 // Any OpenAI-compatible chat-completions API (OpenAI, Ollama, vLLM, LM Studio, OpenRouter, …) through the official SDK.
-import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { onFirstUse } from '../lazy-import.js';
 import { toLlmError, truncatedStream } from './errors.js';
 import { sdkClientOptions } from './sdk-client-options.js';
 import type { ChatRequest, ChatResult, ConversationTurn, LlmProvider, ProviderConnection, TokenCounts, ToolCallRequest } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const LABEL = 'OpenAI';
+const openAiSdk = onFirstUse(() => import('openai'));
 
 function isOpenAiItself(baseUrl: string): boolean {
   try {
@@ -80,6 +81,7 @@ function buildParams(request: ChatRequest, baseUrl: string): ChatCompletionCreat
 export const openAiProvider: LlmProvider = {
   label: LABEL,
   async streamChat(connection: ProviderConnection, request: ChatRequest, hooks): Promise<ChatResult> {
+    const { default: OpenAI } = await openAiSdk();
     const client = new OpenAI({
       ...sdkClientOptions(connection),
     });

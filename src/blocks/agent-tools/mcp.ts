@@ -1,15 +1,22 @@
 // MCP tools: the tools of a remote MCP server (streamable HTTP transport, the official SDK's client), listed when the
 // agent block starts and called through the same guarded network path as the API block and the model SDKs, so the
 // private-network policy holds on every connection (after DNS, on each redirect).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { guardedFetch } from '../../llm/guarded-fetch.js';
+import { onFirstUse } from '../../lazy-import.js';
 import type { AgentTool, ToolApproval } from '../../llm/tools.js';
 import { assertUrlAllowed, NetworkPolicyError } from '../../net/index.js';
 import { findPolicyError } from '../../net/policy-error.js';
 import { SLUICE_VERSION } from '../../version.js';
 import type { BlockServices } from '../types.js';
+
+/** The official SDK's client, its streamable HTTP transport and its error type, loaded when an agent first uses MCP. */
+const mcpSdk = onFirstUse(() =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]),
+);
 
 export interface McpServerConfig {
   url: string;
@@ -100,6 +107,7 @@ export async function openMcpTools(
   }
   signal.throwIfAborted();
 
+  const [{ Client }, { StreamableHTTPClientTransport }, { McpError }] = await mcpSdk();
   const transport = new StreamableHTTPClientTransport(target, {
     fetch: guardedFetch(services.allowPrivateNetwork),
     requestInit: { headers: config.headers ?? {} },

@@ -2,6 +2,7 @@
 // at most ~limit bytes and its connection is closed instead of being read to the end, and nothing beyond the limit is
 // ever held in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../errors.js';
@@ -163,17 +164,25 @@ function refuseBody(c: Context, maxBytes: number): AppError {
 }
 
 /**
- * Stops reading the request and closes its connection gently once the response is out. Node would destroy the
- * socket right after a `Connection: close` answer; with upload bytes still unread, that sends a TCP reset which can
- * reach the client before it has read the 413 (an uploading client then sees only EPIPE/ECONNRESET). So: FIN after
- * the answer, nothing read meanwhile (the client's window fills and it stops sending), then destroy after a short
- * linger. @hono/node-server would also resume an unfinished request after the response to drain it (up to 64 MB);
- * this one's `resume` is disabled so it stays unread.
+ * Stops reading the request and closes its connection gently once the response is out (closeGently). @hono/node-server
+ * would also resume an unfinished request after the response to drain it (up to 64 MB); this one's `resume` is
+ * disabled so it stays unread: the client's window fills and it stops sending.
  */
 function leaveRestUnread(incoming: IncomingMessage, outgoing: ServerResponse): void {
   incoming.pause();
   incoming.resume = () => incoming;
-  const socket = incoming.socket;
+  // Also when the error answer was shaped without `Connection: close`: the connection cannot carry another request.
+  outgoing.once('finish', closeGently(incoming.socket));
+}
+
+/**
+ * Makes the socket's close after a `Connection: close` answer a FIN once the answer is written, then a destroy after
+ * LINGER_MS. Node's own `destroySoon` destroys the socket as soon as the answer is handed to the kernel: with request
+ * bytes still unread, that sends a TCP reset, which discards whatever of the answer was not delivered yet (the
+ * endpoint fuzz saw a 243 KB /metrics answer cut at 65 KB) or reaches the client before it has read the answer.
+ * Returns the close, for a caller that closes the connection itself.
+ */
+function closeGently(socket: Socket): () => void {
   let closing = false;
   const lingerThenDestroy = () => {
     if (closing) return;
@@ -182,19 +191,20 @@ function leaveRestUnread(incoming: IncomingMessage, outgoing: ServerResponse): v
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
   socket.destroySoon = lingerThenDestroy;
-  // Also when the error answer was shaped without `Connection: close`: the connection cannot carry another request.
-  outgoing.once('finish', lingerThenDestroy);
+  return lingerThenDestroy;
 }
 
 /**
  * A request answered before its body has fully arrived is answered with `Connection: close`: @hono/node-server then
  * drains the rest for at most 500 ms and destroys the socket, so a client that kept the connection alive would send
- * its next request into a closing socket (found by the endpoint fuzz, issue 21).
+ * its next request into a closing socket (found by the endpoint fuzz, issue 21). The close is a gentle one
+ * (closeGently), or the answer could be cut short.
  */
 export const closeWhenBodyUnfinished: MiddlewareHandler = async (c, next) => {
   await next();
   const node = nodeBindings(c);
   if (!node || node.incoming.complete || node.outgoing.headersSent) return;
+  closeGently(node.incoming.socket);
   try {
     c.res.headers.set('Connection', 'close');
   } catch {

@@ -17,6 +17,8 @@ let f: FuzzFixture;
 const ledger = new RunLedger();
 /** Draws per run of the suite (sized for CI: the whole fuzz directory in well under a minute); FUZZ_RUNS explores longer. */
 const DRAWS = Number(process.env.FUZZ_RUNS ?? 600);
+/** A seed given to replay (FUZZ_SEED) is the only one drawn. */
+const FUZZ_SEED_GIVEN = process.env.FUZZ_SEED !== undefined;
 const HOSTILE_WORKFLOWS = Math.round(DRAWS / 7.5);
 /** Generous: the machine is shared, and a property's many requests slow down with it (no timing is asserted). */
 const SLOW_TEST_MS = 180_000 * Math.max(1, DRAWS / 600);
@@ -193,18 +195,24 @@ function toRequest(d: Drawn): RawRequest {
   return { method: route.method, path, headers, body };
 }
 
+/**
+ * Seeds that found a bug, drawn again after each run's own draw so that what they found stays fixed:
+ * - 530081650 (on PostgreSQL): a 243 KB /metrics answer to a GET carrying a 200 KB body arrived cut at 65 KB, the
+ *   connection closed with the body unread and the reset discarding the answer's tail (http/body.ts closeGently).
+ */
+const FOUND_SEEDS = [530081650];
+
 describe('fuzzing every route', () => {
   it('answers whatever is drawn without a 5xx, a stack trace or a malformed error, and keeps serving', async () => {
     const seen = new Set<string>();
     const statuses = new Map<number, number>();
-    await fc.assert(
-      fc.asyncProperty(drawn, async (d) => {
-        seen.add(`${d.route.method} ${d.route.pattern}`);
-        const res = await fuzzRequest(f, ledger, toRequest(d));
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      }),
-      fuzzParameters(DRAWS),
-    );
+    const property = fc.asyncProperty(drawn, async (d) => {
+      seen.add(`${d.route.method} ${d.route.pattern}`);
+      const res = await fuzzRequest(f, ledger, toRequest(d));
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    });
+    await fc.assert(property, fuzzParameters(DRAWS));
+    if (!replaying) for (const seed of FUZZ_SEED_GIVEN ? [] : FOUND_SEEDS) await fc.assert(property, { ...fuzzParameters(DRAWS), seed });
     if (replaying) return;
     const successes = [...statuses].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
     // A draw this size reaches (nearly) every route, and a good share gets past validation to the handler's work;

@@ -30,7 +30,7 @@ import { Agent } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { load } from './support/load.js';
 import { startNodeRed } from './support/node-red.js';
-import { cpuSince, cpuTimeMs, databaseCpuMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { cpuSince, cpuMsOfBackends, cpuTimeMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -200,7 +200,7 @@ try {
     for (const target of order) {
       const cpu = cpuOf.get(target) ?? cpuTimeMs;
       const before = await cpu(target.server);
-      const databaseBefore = target.database ? await databaseCpuMs(admin!, target.database) : undefined;
+      const databaseBefore = target.database ? await cpuMsOfBackends(admin!, target.database) : undefined;
       const stopPerf = target.perf && round === 0 ? recordPerf(target.server.child.pid!, join(perfDir!, `${target.label.replace(/\W+/g, '-')}.perf.data`)) : undefined;
       const machineBefore = machineTicks();
       const result = await load(dispatcher, [target.url], target.headers, SECONDS, CONCURRENCY);
@@ -210,7 +210,7 @@ try {
       const used = (await cpu(target.server)) - before;
       const requests = result.rps * SECONDS;
       target.cpuMs.push(used / requests);
-      if (databaseBefore) target.databaseCpuMs.push(cpuSince(databaseBefore, await databaseCpuMs(admin!, target.database!)) / requests);
+      if (databaseBefore) target.databaseCpuMs.push(cpuSince(databaseBefore, await cpuMsOfBackends(admin!, target.database!)) / requests);
       target.rps.push(result.rps);
       target.errors += result.errors;
       note(`round ${round + 1} ${target.label}: ${result.rps.toFixed(0)} req/s, ${(used / requests).toFixed(3)} ms CPU/request`);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
-import { cpuSince, databaseCpuMs, procCpuMs, startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { cpuMsOfBackends, cpuSince, procCpuMs, startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -105,7 +105,7 @@ if (databaseUrl) {
 const totals = VARIANTS.map(() => ({ rps: [] as number[], errors: 0, serverCpuMs: 0, databaseCpuMs: 0, requests: 0 }));
 
 /** CPU time of the PostgreSQL backends serving the bench database. */
-const backendsCpuMs = async () => (admin ? databaseCpuMs(admin, dbName!) : new Map<number, number>());
+const backendsCpuMs = async () => (admin ? cpuMsOfBackends(admin, dbName!) : new Map<number, number>());
 try {
   if (!databaseUrl) await (await startSluiceServer(serverEnv)).stop();
   const profileDir = process.env.BENCH_CPU_PROF_DIR;

@@ -114,7 +114,7 @@ export function procCpuMs(pid: number): number {
 }
 
 /** CPU time so far of each PostgreSQL backend connected to `database` (pid → ms), read with `admin`. */
-export async function databaseCpuMs(admin: pg.Client, database: string): Promise<Map<number, number>> {
+export async function cpuMsOfBackends(admin: pg.Client, database: string): Promise<Map<number, number>> {
   const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
   return new Map(rows.map((row) => [row.pid, procCpuMs(row.pid)]));
 }

@@ -127,8 +127,10 @@ export function packedText(trace: { spans: unknown[]; format?: unknown; offloade
  * zlib sets up and clears its window and hash table at every call; at the defaults that cost more than compressing a
  * small run's ~1 KB. Inflate's default window reads a stream made with any smaller one.
  */
-const DEFLATE_OPTIONS = Array.from({ length: 16 }, (_, bits) => ({ dictionary: DICTIONARY, windowBits: bits, memLevel: Math.max(1, bits - 7) }));
-const deflateOptions = (length: number) => DEFLATE_OPTIONS[Math.min(15, Math.max(9, Math.ceil(Math.log2(DICTIONARY.length + length))))];
+const MIN_WINDOW_BITS = 9; // raw deflate's smallest window; 15 is zlib's largest (its default)
+const DEFLATE_OPTIONS = [9, 10, 11, 12, 13, 14, 15].map((bits) => ({ dictionary: DICTIONARY, windowBits: bits, memLevel: bits - 7 }));
+const deflateOptions = (length: number) =>
+  DEFLATE_OPTIONS[Math.min(DEFLATE_OPTIONS.length - 1, Math.max(0, Math.ceil(Math.log2(DICTIONARY.length + length)) - MIN_WINDOW_BITS))];
 
 /** The column of a trace whose packed JSON is `text` (packedText). */
 export function compressPacked(text: string, offloaded?: unknown): PackedTrace {

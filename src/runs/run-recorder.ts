@@ -12,7 +12,7 @@
 // Nothing is lost to a bad row: a failed batch is written again run by run, and a run whose full log still cannot be
 // written gets a minimal error log saying so (with its webhooks), so no completed run is ever left unlogged.
 import type { Db } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
+import { rowsOfPrepared } from '../db/rows.js';
 import { storableText } from '../db/storable.js';
 import type { Logger } from '../logger.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
@@ -190,7 +190,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
   async function write(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {
     const batch = batchOf(items, markers);
     // A marker someone waits for (markNow) must survive a crash: the job that waits on it relies on it.
-    const [row] = await rowsOf<{ woke_slots?: number }>(db, recordStatement(batch, { durable: markers.some((m) => m.done) }));
+    const [row] = await rowsOfPrepared<{ woke_slots?: number }>(db, recordStatement(batch, { durable: markers.some((m) => m.done) }));
     const wokeForSlots = Number(row?.woke_slots ?? 0) > 0;
     if (batch.freedSlots && batch.freedSlots.length > 0) slotsFreed(db, batch.freedSlots);
     batch.snapshots.forEach((s) => knownSnapshots.add(s.hash));

@@ -1,0 +1,72 @@
+// rowsOfPrepared (db/rows.ts), which the run recorder's batch statement goes through: a statement is prepared once per
+// session under a name of its text and keeps a generic plan, yet every call answers with its own values (on PGlite
+// they travel as literals: quotes, dollar signs and backslashes included), each shape has its own name, and a table
+// dropped and made again under a prepared statement (retention drops whole partitions) does not break it.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { rowsOf, rowsOfPrepared } from '../../src/db/rows.js';
+import { createBlankPostgresDatabase, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
+
+describe('statements prepared by name', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    if (TEST_DATABASE_URL) {
+      // One connection, so that pg_prepared_statements (which lists the asking session's own) sees every call.
+      const blank = await createBlankPostgresDatabase();
+      database = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 1 });
+      drop = async () => {
+        await database.close();
+        await blank.drop();
+      };
+    } else {
+      const test: TestDatabase = await createTestDatabase();
+      database = test.database;
+      drop = test.drop;
+    }
+  });
+  afterAll(() => drop?.());
+
+  it('answers every call with its own values, and one prepared statement per shape is planned once', async () => {
+    const { db } = database;
+    const texts = ["it's", '$v$ and $v0$', 'back\\slash \\\' quote', '{"a": "b\\"c"}', 'é ✓ 𝄞', ''];
+    for (let n = 0; n < 8; n++) {
+      expect(await rowsOfPrepared<{ v: number }>(db, sql`select ${n}::int + 1 as v`)).toEqual([{ v: n + 1 }]);
+      const text = texts[n % texts.length];
+      expect(await rowsOfPrepared<{ s: string }>(db, sql`select ${text}::text || 'y' as s`)).toEqual([{ s: `${text}y` }]);
+    }
+    expect(await rowsOfPrepared<{ j: unknown }>(db, sql`select ${JSON.stringify({ q: "it's", d: '$v$' })}::jsonb as j`)).toEqual([
+      { j: { q: "it's", d: '$v$' } },
+    ]);
+    expect(await rowsOfPrepared<{ n: null }>(db, sql`select ${null}::int as n`)).toEqual([{ n: null }]);
+    const prepared = await rowsOf<{ statement: string; generic: number; custom: number }>(
+      db,
+      sql`select statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
+          where statement like '%$1::int + 1 as v' or statement like '%$1::text || ''y'' as s' order by statement`,
+    );
+    // PGlite's are prepared in SQL, so the listing shows the PREPARE command.
+    expect(prepared.map((p) => p.statement.replace(/^prepare \w+ as /, ''))).toEqual(['select $1::int + 1 as v', "select $1::text || 'y' as s"]);
+    for (const p of prepared) {
+      expect(p.generic + p.custom).toBe(8);
+      // PostgreSQL plans the first five calls for their values, then keeps a generic plan when it costs no more.
+      expect(p.generic).toBe(3);
+    }
+  });
+
+  it('keeps working when a table it reads is dropped and made again', async () => {
+    const { db } = database;
+    await db.execute(sql`create table prepared_probe (x int)`);
+    await db.execute(sql`insert into prepared_probe values (1)`);
+    const read = () => rowsOfPrepared<{ x: number }>(db, sql`select x from prepared_probe where x >= ${0}::int order by x`);
+    for (let n = 0; n < 6; n++) expect(await read()).toEqual([{ x: 1 }]);
+    await db.execute(sql`drop table prepared_probe`);
+    const gone = (await read().catch((error: Error & { cause?: Error }) => error)) as Error & { cause?: Error };
+    expect(gone).toBeInstanceOf(Error);
+    expect(gone.cause?.message ?? gone.message).toMatch(/"prepared_probe" does not exist/);
+    await db.execute(sql`create table prepared_probe (x int)`);
+    await db.execute(sql`insert into prepared_probe values (2), (3)`);
+    expect(await read()).toEqual([{ x: 2 }, { x: 3 }]);
+  });
+});

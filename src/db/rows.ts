@@ -14,8 +14,8 @@ export async function rowsOf<Row = Record<string, unknown>>(db: Db, statement: S
 /** Statement names by text; a statement run this way comes in a few shapes, so this stays small. */
 const namesByText = new Map<string, string>();
 const MAX_NAMES = 1_000;
-/** PGlite: the names prepared in each database's one session. */
-const preparedIn = new WeakMap<Db, Set<string>>();
+/** PGlite: the statements prepared (or being prepared) in each database's one session, by name. */
+const preparedIn = new WeakMap<Db, Map<string, Promise<void>>>();
 
 /**
  * `rowsOf` for a statement run very often in a few shapes (the run recorder's batch): it is prepared once per
@@ -39,14 +39,17 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
   }
   // PGlite's client prepares every query unnamed, so the statement is prepared in SQL, and EXECUTE, which takes no
   // bind parameters, gets the values as literals (one session: what it prepared stays until the database closes).
+  // Calls that overlap wait for the same PREPARE; one that failed is tried again by the next call.
   let prepared = preparedIn.get(db);
-  if (!prepared) preparedIn.set(db, (prepared = new Set()));
-  const execute = sql.raw(`execute ${name}(${query.params.map(literal).join(', ')})`);
-  if (!prepared.has(name)) {
-    await db.execute(sql.raw(`prepare ${name} as ${query.sql}`));
-    prepared.add(name);
+  if (!prepared) preparedIn.set(db, (prepared = new Map()));
+  let preparing = prepared.get(name);
+  if (!preparing) {
+    preparing = db.execute(sql.raw(`prepare ${name} as ${query.sql}`)).then(() => undefined);
+    prepared.set(name, preparing);
+    preparing.catch(() => prepared.delete(name!));
   }
-  return rowsOf<Row>(db, execute);
+  await preparing;
+  return rowsOf<Row>(db, sql.raw(`execute ${name}(${query.params.map(literal).join(', ')})`));
 }
 
 /** A value as an SQL literal of unknown type, which EXECUTE turns into its parameter's type as a bind value would. */

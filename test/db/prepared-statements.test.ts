@@ -55,6 +55,18 @@ describe('statements prepared by name', () => {
     }
   });
 
+  it('prepares a shape once when calls of it overlap, and again after a failed attempt', async () => {
+    const { db } = database;
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => rowsOfPrepared<{ v: number }>(db, sql`select ${i}::int * 2 as v`)));
+    expect(answers).toEqual(Array.from({ length: 6 }, (_, i) => [{ v: i * 2 }]));
+    const later = () => rowsOfPrepared<{ x: number }>(db, sql`select x from prepared_later where x > ${0}::int`);
+    const failed = (await later().catch((error: Error & { cause?: Error }) => error)) as Error & { cause?: Error };
+    expect(failed.cause?.message ?? failed.message).toMatch(/"prepared_later" does not exist/);
+    await db.execute(sql`create table prepared_later (x int)`);
+    await db.execute(sql`insert into prepared_later values (4)`);
+    expect(await later()).toEqual([{ x: 4 }]);
+  });
+
   it('keeps working when a table it reads is dropped and made again', async () => {
     const { db } = database;
     await db.execute(sql`create table prepared_probe (x int)`);

@@ -1,7 +1,7 @@
 // Raw statements (data-modifying CTEs, SKIP LOCKED claims) through Drizzle's `execute`: both drivers answer with
 // `{ rows }`, typed here once instead of at every call.
 import { createHash } from 'node:crypto';
-import { is, sql, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError, is, sql, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import type { Db } from './client.js';
@@ -49,7 +49,14 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
     preparing.catch(() => prepared.delete(name!));
   }
   await preparing;
-  return rowsOf<Row>(db, sql.raw(`execute ${name}(${query.params.map(literal).join(', ')})`));
+  try {
+    return await rowsOf<Row>(db, sql.raw(`execute ${name}(${query.params.map(literal).join(', ')})`));
+  } catch (error) {
+    // The EXECUTE's text holds the values (request bodies, traces), and a failed query's text is what gets logged
+    // (log-errors.ts): the error names the statement's own SQL and keeps the values apart, as the driver's would.
+    const cause = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : (error as Error);
+    throw new DrizzleQueryError(query.sql, query.params, cause);
+  }
 }
 
 /** A value as an SQL literal of unknown type, which EXECUTE turns into its parameter's type as a bind value would. */

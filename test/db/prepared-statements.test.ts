@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { rowsOf, rowsOfPrepared } from '../../src/db/rows.js';
+import { serializeError } from '../../src/log-errors.js';
 import { createBlankPostgresDatabase, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 
 describe('statements prepared by name', () => {
@@ -65,6 +66,19 @@ describe('statements prepared by name', () => {
     await db.execute(sql`create table prepared_later (x int)`);
     await db.execute(sql`insert into prepared_later values (4)`);
     expect(await later()).toEqual([{ x: 4 }]);
+  });
+
+  it('fails naming the statement and not its values: a failed batch logs no user data', async () => {
+    const { db } = database;
+    const failed = (await rowsOfPrepared(db, sql`select ${'{"card": "4111-secret"'}::jsonb as j`).catch((error: Error) => error)) as Error & {
+      query?: string;
+    };
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed.query).toBe('select $1::jsonb as j');
+    const logged = JSON.stringify(serializeError(failed));
+    expect(logged).toContain('Failed query: select $1::jsonb as j');
+    expect(logged).toMatch(/invalid input syntax for type json/);
+    expect(logged).not.toContain('4111-secret');
   });
 
   it('keeps working when a table it reads is dropped and made again', async () => {

@@ -22,7 +22,8 @@ const preparedIn = new WeakMap<Db, Map<string, Promise<void>>>();
  * database session under a name taken from its text, so the database parses it once and, after five runs, keeps a
  * generic plan instead of planning it at every call (the batch statement of the execute bench, per run: 188 → 123 µs
  * of PostgreSQL's CPU; 353 → 203 µs in PGlite). Its shape must not depend on values: the values travel apart.
- * Values must be text, numbers, booleans or null (the statements going this way pass rows as JSON text).
+ * Values must be text, numbers, booleans or null (the statements going this way pass rows as JSON text), and `db` the
+ * database itself, not a transaction: what PGlite has prepared is remembered per database.
  */
 export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, statement: SQL): Promise<Row[]> {
   const query = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(statement);

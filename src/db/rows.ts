@@ -11,47 +11,65 @@ export async function rowsOf<Row = Record<string, unknown>>(db: Db, statement: S
   return result.rows;
 }
 
-/** Statement names by text; a statement run this way comes in a few shapes, so this stays small. */
+/** Statement names by their text (a hash each). */
 const namesByText = new Map<string, string>();
 const MAX_NAMES = 1_000;
-/** PGlite: the statements prepared (or being prepared) in each database's one session, by name. */
+/**
+ * Shapes a database runs prepared, at most: each holds ~200 KB of every session that ran it (measured on PostgreSQL;
+ * on PGlite, WASM memory that is never given back). A batch's shape is the set of its CTEs (record-statement.ts): a
+ * handful recur, the rest are rare, and the first ones seen are the common ones. Beyond them a statement runs unnamed.
+ */
+const MAX_PREPARED = 32;
+/**
+ * PGlite reads a statement's values as part of its SQL text when they are literals: above this much, parsing them
+ * costs more than the plan saves (measured break-even ~64 KB), so a bigger batch runs unnamed.
+ */
+const MAX_LITERALS_LENGTH = 32 * 1024;
+/**
+ * The shapes each database runs prepared, by name; on PGlite with the PREPARE in its one session (or under way),
+ * on PostgreSQL settled at once (the driver prepares them per connection).
+ */
 const preparedIn = new WeakMap<Db, Map<string, Promise<void>>>();
+/** SQLSTATE 26000: no prepared statement of that name in this session; 42P05: one already exists. */
+const NO_SUCH_STATEMENT = '26000';
+const ALREADY_PREPARED = '42P05';
 
 /**
  * `rowsOf` for a statement run very often in a few shapes (the run recorder's batch): it is prepared once per
  * database session under a name taken from its text, so the database parses it once and, after five runs, keeps a
  * generic plan instead of planning it at every call (the batch statement of the execute bench, per run: 188 → 123 µs
  * of PostgreSQL's CPU; 353 → 203 µs in PGlite). Its shape must not depend on values: the values travel apart.
- * Values must be text, numbers, booleans or null (the statements going this way pass rows as JSON text), and `db` the
- * database itself, not a transaction: what PGlite has prepared is remembered per database.
+ * Values must be text without NUL, numbers, booleans or null (the statements going this way pass rows as JSON text).
  */
 export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, statement: SQL): Promise<Row[]> {
   const query = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(statement);
-  let name = namesByText.get(query.sql);
-  if (name === undefined) {
-    if (namesByText.size >= MAX_NAMES) namesByText.clear();
-    name = `sluice_${createHash('sha256').update(query.sql).digest('hex').slice(0, 32)}`;
-    namesByText.set(query.sql, name);
-  }
-  if (!is(db._.session, PgliteSession)) {
-    // node-postgres prepares a named statement on each pooled connection the first time it runs there.
-    const result = (await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: Row[] };
-    return result.rows;
-  }
-  // PGlite's client prepares every query unnamed, so the statement is prepared in SQL, and EXECUTE, which takes no
-  // bind parameters, gets the values as literals (one session: what it prepared stays until the database closes).
-  // Calls that overlap wait for the same PREPARE; one that failed is tried again by the next call.
   let prepared = preparedIn.get(db);
   if (!prepared) preparedIn.set(db, (prepared = new Map()));
-  let preparing = prepared.get(name);
-  if (!preparing) {
-    preparing = db.execute(sql.raw(`prepare ${name} as ${query.sql}`)).then(() => undefined);
-    prepared.set(name, preparing);
-    preparing.catch(() => prepared.delete(name!));
+  const name = nameOf(query.sql);
+  if (!prepared.has(name) && prepared.size >= MAX_PREPARED) return rowsOf<Row>(db, statement);
+  if (!is(db._.session, PgliteSession)) {
+    prepared.set(name, SETTLED);
+    // node-postgres prepares a named statement on each pooled connection the first time it runs there.
+    const run = async () => ((await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: Row[] }).rows;
+    // A session that lost it (a DISCARD ALL by a pooler) is sent the text again by the driver after this failure.
+    return run().catch((error: unknown) => (codeOf(error) === NO_SUCH_STATEMENT ? run() : Promise.reject(error)));
   }
-  await preparing;
+  // PGlite's client prepares every query unnamed, so the statement is prepared in SQL, and EXECUTE, which takes no
+  // bind parameters, gets the values as literals.
+  const literals = query.params.map(literal);
+  if (literals.reduce((sum, l) => sum + l.length, 0) > MAX_LITERALS_LENGTH) return rowsOf<Row>(db, statement);
+  const execute = sql.raw(`execute ${name}(${literals.join(', ')})`);
   try {
-    return await rowsOf<Row>(db, sql.raw(`execute ${name}(${query.params.map(literal).join(', ')})`));
+    await preparedOnce(db, name, query.sql);
+    try {
+      return await rowsOf<Row>(db, execute);
+    } catch (error) {
+      if (codeOf(error) !== NO_SUCH_STATEMENT) throw error;
+      // Deallocated in the session since (a DEALLOCATE or DISCARD): prepared again.
+      prepared.delete(name);
+      await preparedOnce(db, name, query.sql);
+      return await rowsOf<Row>(db, execute);
+    }
   } catch (error) {
     // The EXECUTE's text holds the values (request bodies, traces), and a failed query's text is what gets logged
     // (log-errors.ts): the error names the statement's own SQL and keeps the values apart, as the driver's would.
@@ -60,15 +78,58 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
   }
 }
 
-/** A value as an SQL literal of unknown type, which EXECUTE turns into its parameter's type as a bind value would. */
+const SETTLED = Promise.resolve();
+
+function nameOf(text: string): string {
+  let name = namesByText.get(text);
+  if (name === undefined) {
+    if (namesByText.size >= MAX_NAMES) namesByText.clear();
+    name = `sluice_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    namesByText.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * PGlite: PREPAREs `name` in the database's session unless it already did. Calls that overlap wait for the same
+ * PREPARE; one that failed is tried again by the next call; one that finds the name taken (another Drizzle object on
+ * the same session prepared it: the name is the text's) counts as prepared.
+ */
+function preparedOnce(db: Db, name: string, text: string): Promise<void> {
+  const prepared = preparedIn.get(db)!;
+  let preparing = prepared.get(name);
+  if (!preparing) {
+    const mine = prepared;
+    preparing = db.execute(sql.raw(`prepare ${name} as ${text}`)).then(
+      () => undefined,
+      (error: unknown) => {
+        if (codeOf(error) === ALREADY_PREPARED) return;
+        mine.delete(name);
+        throw error;
+      },
+    );
+    prepared.set(name, preparing);
+  }
+  return preparing;
+}
+
+/**
+ * A value as an SQL literal of unknown type, which EXECUTE turns into its parameter's type as a bind value would: an
+ * escape string (E'…', backslashes and quotes doubled), read the same whatever standard_conforming_strings says.
+ */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
     throw new TypeError(`rowsOfPrepared takes text, numbers, booleans and null as values, not ${typeof value}`);
   }
   const text = String(value);
-  // Dollar-quoted: nothing inside is an escape, whatever standard_conforming_strings says; the tag is one the text lacks.
-  let tag = '$v$';
-  for (let n = 0; text.includes(tag); n++) tag = `$v${n}$`;
-  return `${tag}${text}${tag}`;
+  if (text.includes('\0')) throw new TypeError('rowsOfPrepared cannot pass text holding U+0000: PostgreSQL text cannot hold it');
+  return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** The SQLSTATE of a database error, also when it is the cause of Drizzle's. */
+function codeOf(error: unknown): string | undefined {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : cause?.code;
+  return typeof found === 'string' ? found : undefined;
 }

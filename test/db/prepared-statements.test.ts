@@ -4,7 +4,9 @@
 // dropped and made again under a prepared statement (retention drops whole partitions) does not break it.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/client.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { openDatabase, type Database, type Db } from '../../src/db/client.js';
 import { rowsOf, rowsOfPrepared } from '../../src/db/rows.js';
 import { serializeError } from '../../src/log-errors.js';
 import { createBlankPostgresDatabase, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
@@ -32,9 +34,11 @@ describe('statements prepared by name', () => {
 
   it('answers every call with its own values, and one prepared statement per shape is planned once', async () => {
     const { db } = database;
-    const texts = ["it's", '$v$ and $v0$', 'back\\slash \\\' quote', '{"a": "b\\"c"}', 'é ✓ 𝄞', ''];
+    const texts = ["it's", '$v$ and $v0$', 'a$v', 'x$v$ y$v0', 'back\\slash \\\' quote', 'ends in \\', '{"a": "b\\"c"}', 'é ✓ 𝄞', ''];
     for (let n = 0; n < 8; n++) {
       expect(await rowsOfPrepared<{ v: number }>(db, sql`select ${n}::int + 1 as v`)).toEqual([{ v: n + 1 }]);
+    }
+    for (let n = 0; n < 8; n++) {
       const text = texts[n % texts.length];
       expect(await rowsOfPrepared<{ s: string }>(db, sql`select ${text}::text || 'y' as s`)).toEqual([{ s: `${text}y` }]);
     }
@@ -79,6 +83,43 @@ describe('statements prepared by name', () => {
     expect(logged).toContain('Failed query: select $1::jsonb as j');
     expect(logged).toMatch(/invalid input syntax for type json/);
     expect(logged).not.toContain('4111-secret');
+  });
+
+  it('answers a statement whose values are large, and refuses text holding U+0000 with a clear error', async () => {
+    const { db } = database;
+    const big = 'y'.repeat(40_000);
+    expect(await rowsOfPrepared<{ n: number }>(db, sql`select length(${big}::text) as n`)).toEqual([{ n: 40_000 }]);
+    // PGlite passes values inside the statement's text, which it parses: past 32 KB of them the statement runs unnamed.
+    const listed = await rowsOf(db, sql`select 1 from pg_prepared_statements where statement like '%length($1::text) as n'`);
+    expect(listed).toHaveLength(database.kind === 'postgres' ? 1 : 0);
+    const nul = (await rowsOfPrepared(db, sql`select ${'a\u0000b'}::text as t`).catch((error: Error) => error)) as Error;
+    expect(nul).toBeInstanceOf(Error);
+    if (database.kind === 'pglite') expect(nul.message).toMatch(/U\+0000/);
+    expect(await rowsOfPrepared<{ v: number }>(db, sql`select ${1}::int + 1 as v`)).toEqual([{ v: 2 }]);
+  });
+
+  it('prepares a statement again when the session lost it, and counts one prepared by another client as prepared', async () => {
+    const { db } = database;
+    const read = (n: number) => rowsOfPrepared<{ v: number }>(db, sql`select ${n}::int * 3 as v`);
+    expect(await read(1)).toEqual([{ v: 3 }]);
+    await db.execute(sql`deallocate all`);
+    expect(await read(2)).toEqual([{ v: 6 }]);
+    expect(await read(3)).toEqual([{ v: 9 }]);
+    if (database.kind === 'pglite') {
+      // A second Drizzle object on the same session finds the statement already there.
+      const again = drizzle({ client: (db as unknown as { $client: PGlite }).$client }) as unknown as Db;
+      expect(await rowsOfPrepared<{ v: number }>(again, sql`select ${4}::int * 3 as v`)).toEqual([{ v: 12 }]);
+    }
+  });
+
+  it('runs at most 32 shapes prepared per database, the others unnamed', async () => {
+    const { db } = database;
+    for (let n = 0; n < 40; n++) {
+      expect(await rowsOfPrepared<{ v: number }>(db, sql`select ${n}::int + ${sql.raw(String(1000 + n))} as v`)).toEqual([{ v: 1000 + 2 * n }]);
+    }
+    const [{ count }] = await rowsOf<{ count: number }>(db, sql`select count(*)::int as count from pg_prepared_statements where statement like '%::int + 10__ as v'`);
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(32);
   });
 
   it('keeps working when a table it reads is dropped and made again', async () => {

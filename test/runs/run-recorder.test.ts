@@ -1,7 +1,8 @@
 // The run recorder's promise: every completed run gets a log. A run whose full log cannot be written (here: an output
 // no JSON can hold) gets a minimal error log that says so, with its completion webhook; the runs it was batched
 // with are stored in full.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/db/rows.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { deliveries, executions, jobs, webhookSubscriptions } from '../../src/db/schema.js';
@@ -126,6 +127,12 @@ describe('run recorder', () => {
     // Far fewer statements than runs, whatever else the app did meanwhile.
     expect(t.app.database.statements() - statementsBefore).toBeLessThan(10);
     expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId))).toHaveLength(40);
+    // The batch statement is prepared once per session (db/rows.ts rowsOfPrepared), not planned at every batch. PGlite
+    // has one session, so its list holds it; on PostgreSQL each pooled connection has its own (test/db covers that).
+    if (!TEST_DATABASE_URL) {
+      const prepared = await rowsOf<{ statement: string }>(t.app.db, sql`select statement from pg_prepared_statements`);
+      expect(prepared.some((p) => /^prepare sluice_\w+ as with [\s\S]*insert into executions/.test(p.statement))).toBe(true);
+    }
   });
 
   it('leaves a log closed meanwhile (an orphan sweep) as it is, and sends no second webhook for it', async () => {

@@ -2,8 +2,8 @@
 // no JSON can hold) gets a minimal error log that says so, with its completion webhook; the runs it was batched
 // with are stored in full.
 import { eq, sql } from 'drizzle-orm';
-import { rowsOf } from '../../src/db/rows.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { deliveries, executions, jobs, webhookSubscriptions } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';

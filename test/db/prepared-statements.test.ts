@@ -1,7 +1,9 @@
 // rowsOfPrepared (db/rows.ts), which the run recorder's batch statement goes through: a statement is prepared once per
 // session under a name of its text and keeps a generic plan, yet every call answers with its own values (on PGlite
-// they travel as literals: quotes, dollar signs and backslashes included), each shape has its own name, and a table
-// dropped and made again under a prepared statement (retention drops whole partitions) does not break it.
+// they travel as literals: quotes, dollar signs and backslashes included; large ones run unnamed; U+0000 is refused
+// clearly), each shape has its own name up to 32 per database, a statement the session lost is prepared again, a
+// failure names the SQL and not the values, and a table dropped and made again under a prepared statement (retention
+// drops whole partitions) does not break it.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';

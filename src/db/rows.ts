@@ -49,10 +49,9 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
   if (!prepared.has(name) && prepared.size >= MAX_PREPARED) return rowsOf<Row>(db, statement);
   if (!is(db._.session, PgliteSession)) {
     prepared.set(name, SETTLED);
-    // node-postgres prepares a named statement on each pooled connection the first time it runs there.
-    const run = async () => ((await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: Row[] }).rows;
-    // A session that lost it (a DISCARD ALL by a pooler) is sent the text again by the driver after this failure.
-    return run().catch((error: unknown) => (codeOf(error) === NO_SUCH_STATEMENT ? run() : Promise.reject(error)));
+    // node-postgres prepares a named statement on each pooled connection the first time it runs there; one that a
+    // session lost (a DISCARD ALL by a pooler) it sends again after the failure.
+    return againIfLost(async () => ((await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: Row[] }).rows);
   }
   // PGlite's client prepares every query unnamed, so the statement is prepared in SQL, and EXECUTE, which takes no
   // bind parameters, gets the values as literals.
@@ -60,22 +59,29 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
   if (literals.reduce((sum, l) => sum + l.length, 0) > MAX_LITERALS_LENGTH) return rowsOf<Row>(db, statement);
   const execute = sql.raw(`execute ${name}(${literals.join(', ')})`);
   try {
-    await preparedOnce(db, name, query.sql);
-    try {
-      return await rowsOf<Row>(db, execute);
-    } catch (error) {
-      if (codeOf(error) !== NO_SUCH_STATEMENT) throw error;
+    return await againIfLost(
+      async () => {
+        await preparedOnce(prepared, db, name, query.sql);
+        return rowsOf<Row>(db, execute);
+      },
       // Deallocated in the session since (a DEALLOCATE or DISCARD): prepared again.
-      prepared.delete(name);
-      await preparedOnce(db, name, query.sql);
-      return await rowsOf<Row>(db, execute);
-    }
+      () => prepared.delete(name),
+    );
   } catch (error) {
     // The EXECUTE's text holds the values (request bodies, traces), and a failed query's text is what gets logged
     // (log-errors.ts): the error names the statement's own SQL and keeps the values apart, as the driver's would.
     const cause = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : (error as Error);
     throw new DrizzleQueryError(query.sql, query.params, cause);
   }
+}
+
+/** Runs `run`, and once more if the session no longer had the prepared statement (after `forget`). */
+function againIfLost<T>(run: () => Promise<T>, forget: () => void = () => {}): Promise<T> {
+  return run().catch((error: unknown) => {
+    if (codeOf(error) !== NO_SUCH_STATEMENT) throw error;
+    forget();
+    return run();
+  });
 }
 
 const SETTLED = Promise.resolve();
@@ -95,16 +101,14 @@ function nameOf(text: string): string {
  * PREPARE; one that failed is tried again by the next call; one that finds the name taken (another Drizzle object on
  * the same session prepared it: the name is the text's) counts as prepared.
  */
-function preparedOnce(db: Db, name: string, text: string): Promise<void> {
-  const prepared = preparedIn.get(db)!;
+function preparedOnce(prepared: Map<string, Promise<void>>, db: Db, name: string, text: string): Promise<void> {
   let preparing = prepared.get(name);
   if (!preparing) {
-    const mine = prepared;
     preparing = db.execute(sql.raw(`prepare ${name} as ${text}`)).then(
       () => undefined,
       (error: unknown) => {
         if (codeOf(error) === ALREADY_PREPARED) return;
-        mine.delete(name);
+        prepared.delete(name);
         throw error;
       },
     );

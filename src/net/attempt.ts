@@ -72,6 +72,11 @@ function withoutHeaders(headers: Record<string, string>, names: Set<string>): Re
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
 }
 
+const isUndiciTimeout = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+};
+
 function describeTransportError(error: unknown): { message: string; retryable: boolean } {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
@@ -92,8 +97,8 @@ async function followHops(start: URL, settings: AttemptSettings, stop: ExchangeS
   for (let hop = 0; ; hop++) {
     const response = await exchange(
       settings.dispatcher,
-      // Our own timer bounds the whole attempt; undici's are set no tighter so they never fire first with a
-      // different message.
+      // Our own timer bounds the whole attempt; undici's are set no tighter, and when one fires first it is reported
+      // as the same time-out (runAttempt).
       { url, method, headers, body, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxResponseBytes, discardsBody },
       stop,
     );
@@ -151,7 +156,8 @@ export async function runAttempt(url: URL, settings: AttemptSettings): Promise<A
     if (caller?.aborted) return { kind: 'failure', error: 'aborted', retryable: false };
     const policy = findPolicyError(error);
     if (policy) return { kind: 'failure', error: policy.message, retryable: false };
-    if (timedOut) {
+    // undici's own timers are set to the same bound and may fire first (under load they did): the same time-out.
+    if (timedOut || isUndiciTimeout(error)) {
       const message = `Request timed out after ${settings.timeoutMs} ms`;
       return { kind: 'failure', error: message, retryable: true };
     }

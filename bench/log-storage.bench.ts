@@ -1,11 +1,13 @@
-// Stored bytes per execution of the execute bench's flow (POST JSON → API block to a local echo → response), in the
-// log format of before issue 28 (every span holds its input and output in full) and in today's (each value once,
-// src/services/logs/stored-trace.ts, its spans packed and compressed, packed-trace.ts), side by side in one run.
+// Stored bytes per execution of the execute bench's flow (POST JSON → API block to a local echo → response), as logs
+// were stored when issue 28 was filed (every span holds its input and output in full, that day's indexes) and as they
+// are today (each value once, src/services/logs/stored-trace.ts, its spans packed and compressed into `trace_packed`,
+// packed-trace.ts, and today's indexes, db/schema.ts), side by side in one run.
 //
 // The flow runs for real (in-process app, real engine, real recorder) so its row is written the way runs write
-// rows; that row is then copied 10,000 times into two tables shaped like `executions` (same columns, same
-// indexes): one with the row as written, one with the trace as the logs API reads it back (which is exactly the old
-// format) and the cost object every row kept before. The figure is each table's growth (heap + TOAST + indexes) per 10,000 runs.
+// rows; that row is then copied 10,000 times into two tables shaped like `executions`: one with the row as written and
+// today's indexes, one with the trace as the logs API reads it back (which is exactly the old format), the cost
+// object every row kept before and the indexes of then. Copies get ids as long as real ones and start times one after
+// another. The figure is each table's growth (heap + TOAST + indexes) per 10,000 runs.
 //
 //   node --import tsx bench/log-storage.bench.ts            (embedded PGlite)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/log-storage.bench.ts
@@ -13,10 +15,28 @@ import { cpus } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../src/db/rows.js';
 import { toJsonText } from '../src/db/json.js';
+import { storedTrace } from '../src/services/logs/columns.js';
 import { readTrace } from '../src/services/logs/stored-trace.js';
 import { BENCH_FLOW_BODIES, benchFlowState, startBenchApp, startEcho } from './support/bench-flow.js';
 
 const RUNS = 10_000;
+/** The log's indexes when issue 28 was filed (eead723), `$t` for the table; today's are read from `executions`. */
+const INDEXES_WHEN_FILED = [
+  'alter table $t add primary key (id)',
+  'create unique index on $t (execution_id)',
+  'create index on $t (workspace_id, started_at, id)',
+  'create index on $t (workspace_id, workflow_id, started_at, id)',
+  `create index on $t (workspace_id, started_at) where status = 'running'`,
+  `create index on $t (workspace_id, started_at) where status in ('paused', 'resuming')`,
+  'create index on $t using gin (models)',
+  'create index on $t (workspace_id, total_duration_ms)',
+  `create index on $t (workspace_id, started_at, id) where level = 'error'`,
+  'create index on $t (workspace_id, started_at, id) where block_error_count > 0',
+  'create index on $t (workspace_id, trigger, started_at, id)',
+  'create index on $t (parent_execution_id) where parent_execution_id is not null',
+  'create index on $t (rerun_of, started_at) where rerun_of is not null',
+  'create index on $t (workspace_id, deployment_version, started_at, id)',
+];
 const serverUrl = process.env.BENCH_DATABASE_URL;
 const BODIES = BENCH_FLOW_BODIES;
 
@@ -34,30 +54,40 @@ try {
   const executionId = ran.headers.get('x-execution-id')!;
   await app.recorder.drain();
 
-  const [row] = await rowsOf<{ trace_spans: unknown; final_output: unknown; cost: unknown; cost_total: number }>(
+  const [row] = await rowsOf<{ trace: unknown; final_output: unknown; cost: unknown; cost_total: number }>(
     app.db,
-    sql`select trace_spans, final_output, cost, cost_total from executions where execution_id = ${executionId}`,
+    sql`select ${storedTrace} as trace, final_output, cost, cost_total from executions where execution_id = ${executionId}`,
   );
   // Before, every row kept its cost object; a run with no model now keeps none (services/cost.ts storedCost).
   const zero = { prompt: 0, completion: 0, total: 0 };
   const oldCost = row.cost ?? { total: row.cost_total, base: row.cost_total, input: 0, output: 0, tokens: zero, models: {} };
-  const oldTrace = readTrace(row.trace_spans, row.final_output).spans;
+  const oldTrace = readTrace(row.trace, row.final_output).spans;
 
-  // Two tables shaped like executions, filled with RUNS copies of the row: as stored now, and in the old format.
-  const measure = async (table: string, trace: unknown, cost: unknown) => {
+  // Two tables shaped like executions, filled with RUNS copies of the row: as stored now (with today's indexes), and
+  // as stored when issue 28 was filed (with that day's indexes). Each copy gets ids as long as real ones and a start
+  // time after the one before, as runs arrive.
+  const measure = async (table: string, format: 'now' | 'filed') => {
     await app.db.execute(sql.raw(`drop table if exists ${table}`));
-    await app.db.execute(sql.raw(`create table ${table} (like executions including defaults including indexes)`));
+    if (format === 'now') {
+      await app.db.execute(sql.raw(`create table ${table} (like executions including defaults including indexes)`));
+    } else {
+      await app.db.execute(sql.raw(`create table ${table} (like executions including defaults)`));
+      for (const index of INDEXES_WHEN_FILED) await app.db.execute(sql.raw(index.replaceAll('$t', table)));
+    }
+    const trace = format === 'now' ? sql`trace_spans, trace_packed` : sql`${toJsonText(oldTrace)}::jsonb, null::bytea`;
+    const cost = format === 'now' ? sql`cost` : sql`${toJsonText(oldCost)}::jsonb`;
     const before = await sizeOf(table);
     for (let done = 0; done < RUNS; done += 1000) {
       await app.db.execute(sql`
         insert into ${sql.raw(table)} (id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger,
-          status, level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files,
-          error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,
-          flow_control)
-        select 'log_' || ${done} || '_' || g, 'exec_' || ${done} || '_' || g, workspace_id, workflow_id,
-          deployment_version, snapshot_hash, trigger, status, level, started_at + g * interval '1 ms', ended_at, total_duration_ms,
-          cost_total, ${toJsonText(cost)}::jsonb, models, final_output, ${toJsonText(trace)}::jsonb, files, error, block_error_count, runner_id,
-          parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms, flow_control
+          status, level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, trace_packed,
+          files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block,
+          queued_ms, flow_control)
+        select 'log_' || left(md5(${table} || ${done} + g), 20), 'exec_' || left(md5(${done} + g || ${table}), 20), workspace_id,
+          workflow_id, deployment_version, snapshot_hash, trigger, status, level, started_at + (${done} + g) * interval '7 ms',
+          ended_at + (${done} + g) * interval '7 ms', total_duration_ms + g % 13, cost_total, ${cost}, models, final_output, ${trace},
+          files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,
+          flow_control
         from executions, generate_series(1, 1000) g where execution_id = ${executionId}`);
     }
     await app.db.execute(sql.raw(`analyze ${table}`));
@@ -73,22 +103,22 @@ try {
     );
     return { heap: Number(s.heap), toast: Number(s.toast), indexes: Number(s.indexes), total: Number(s.total) };
   };
-  const old = await measure('bench_old_format', oldTrace, oldCost);
-  const now = await measure('bench_new_format', row.trace_spans, row.cost);
+  const old = await measure('bench_old_format', 'filed');
+  const now = await measure('bench_new_format', 'now');
   const [widths] = await rowsOf<{ old_trace: number; new_trace: number; final: number }>(
     app.db,
-    sql`select pg_column_size(${toJsonText(oldTrace)}::jsonb) as old_trace, pg_column_size(${toJsonText(row.trace_spans)}::jsonb) as new_trace,
+    sql`select pg_column_size(${toJsonText(oldTrace)}::jsonb) as old_trace, pg_column_size(trace_packed) as new_trace,
           pg_column_size(final_output) as final from executions where execution_id = ${executionId}`,
   );
   const kb = (n: number) => `${(n / 1024).toFixed(0).padStart(6)} KiB`;
   const line = (label: string, s: typeof old) =>
     `${label}  total ${kb(s.total)} (heap ${kb(s.heap)}, toast ${kb(s.toast)}, indexes ${kb(s.indexes)}) = ${(s.total / RUNS).toFixed(0)} bytes/execution`;
   console.log(`stored bytes per execution, bench flow (${Buffer.byteLength(BODY)}-byte body), ${kind}, ${RUNS.toLocaleString('en')} runs — ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, node ${process.version}`);
-  console.log(`trace_spans column: old format ${widths.old_trace} bytes, each value once, packed ${widths.new_trace} bytes; final_output ${widths.final} bytes`);
-  console.log(line('old format (every span in full)', old));
-  console.log(line('each value once, packed       ', now));
+  console.log(`trace: old format ${widths.old_trace} bytes (jsonb), each value once, packed ${widths.new_trace} bytes (trace_packed); final_output ${widths.final} bytes`);
+  console.log(line('when filed: every span in full, its indexes', old));
+  console.log(line("now: each value once, packed, today's indexes", now));
   console.log(`ratio ${(now.total / old.total).toFixed(2)}× of before (target ≤ 0.33×)`);
-  // Which indexes the indexes' bytes are (the same in both tables): those under 1 byte/execution are left out.
+  // Which of today's indexes the bytes are: those under 1 byte/execution are left out.
   const indexes = await rowsOf<{ name: string; bytes: string }>(
     app.db,
     sql`select replace(c.relname, 'bench_new_format_', '') as name, pg_relation_size(c.oid) as bytes from pg_index x

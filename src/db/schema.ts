@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -14,6 +15,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { WorkflowState } from '../workflow/index.js';
 import { jsonb } from './json.js';
+
+/** Bytes (PostgreSQL `bytea`), written and read through SQL (encode/decode) rather than as driver values. */
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -269,7 +273,14 @@ export const executions = pgTable(
     /** Models used, for the logs API `model` filter. */
     models: text('models').array().notNull().default(sql`'{}'::text[]`),
     finalOutput: jsonb<Record<string, unknown>>('final_output'),
+    /**
+     * The trace as rows before `trace_packed` kept it (format 1, 2 or 3, services/logs/stored-trace.ts); on a row with
+     * `trace_packed`, only `{ offloaded }` when some of its values are in file storage (offloaded-values.ts), else null.
+     * Read both through services/logs/columns.ts `storedTrace`.
+     */
     traceSpans: jsonb<unknown[]>('trace_spans'),
+    /** The packed trace's compressed bytes (packed-trace.ts, format 4's `z` unencoded: a quarter fewer bytes than base64). */
+    tracePacked: bytea('trace_packed'),
     files: jsonb<unknown[]>('files'),
     error: text('error'),
     /**
@@ -300,8 +311,11 @@ export const executions = pgTable(
   (t) => [
     primaryKey({ columns: [t.id, t.startedAt] }),
     uniqueIndex('executions_execution_id_idx').on(t.executionId, t.startedAt),
+    // The workspace's own walk keeps the page's whole order (the model window, services/logs/model-window.ts, numbers
+    // rows in it); the filters' keyset indexes below end at started_at, the id that breaks ties being sorted per group
+    // of equal start times by the plan's Incremental Sort: left in, it took ~35 of each entry's ~95 bytes.
     index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
-    index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt, t.id),
+    index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt),
     index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),
     // Runs waiting for an approval: the Approvals page lists a workspace's, and the worker looks for stranded resumes.
     index('executions_waiting_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} in ('paused', 'resuming')`),
@@ -311,12 +325,12 @@ export const executions = pgTable(
     index('executions_ws_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.level} = 'error'`),
     // `blockErrors=true`: runs that succeeded while a block reported an error are as rare as failures.
     index('executions_ws_block_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.blockErrorCount} > 0`),
-    index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt, t.id),
+    index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt),
     index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
     // `rerunOf=` and an original's detail listing its re-runs.
     index('executions_rerun_of_idx').on(t.rerunOf, t.startedAt).where(sql`${t.rerunOf} is not null`),
     // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history.
-    index('executions_ws_version_started_idx').on(t.workspaceId, t.deploymentVersion, t.startedAt, t.id),
+    index('executions_ws_version_started_idx').on(t.workspaceId, t.deploymentVersion, t.startedAt),
   ],
 );
 

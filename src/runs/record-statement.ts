@@ -109,52 +109,60 @@ export interface RecordBatch {
 const EXECUTION_COLUMNS = `id text, execution_id text, workspace_id text, workflow_id text, deployment_version int,
   snapshot_hash text, trigger text, status text, level text, started_at timestamptz, ended_at timestamptz,
   total_duration_ms int, cost_total float8, cost jsonb, models text[], final_output jsonb, trace_spans jsonb,
-  files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text, request_id text, pause jsonb,
-  rerun_of text, rerun_from_block text, queued_ms int, flow_control jsonb`;
+  trace_packed text, files jsonb, error text, block_error_count int, runner_id text, parent_execution_id text,
+  request_id text, pause jsonb, rerun_of text, rerun_from_block text, queued_ms int, flow_control jsonb`;
 const EXECUTION_NAMES = `id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
-  level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, error,
-  block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms, flow_control`;
+  level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, trace_packed,
+  files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block,
+  queued_ms, flow_control`;
+/** The names as selected from the JSON: the packed trace travels as base64 there (JSON holds no bytes). */
+const EXECUTION_VALUES = EXECUTION_NAMES.replace('trace_packed', `decode(trace_packed, 'base64')`);
 
 const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
-    rows.map((r) => ({
-      id: r.id,
-      execution_id: r.executionId,
-      workspace_id: r.workspaceId,
-      workflow_id: r.workflowId,
-      deployment_version: r.deploymentVersion,
-      snapshot_hash: r.snapshotHash,
-      trigger: r.trigger,
-      status: r.status,
-      level: r.level,
-      started_at: r.startedAt.toISOString(),
-      ended_at: r.endedAt?.toISOString() ?? null,
-      total_duration_ms: r.totalDurationMs,
-      cost_total: r.costTotal,
-      cost: storedCost(r.cost),
-      models: r.models,
-      final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
+    rows.map((r) => {
       // Packed last, as the row is written (offloading, run-recorder.ts, works on the unpacked form), unless the
       // offloading found nothing to move and packed it on the way.
-      trace_spans: r.stored ? (r.stored.packed ?? packTrace(r.stored.trace)) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept)),
-      files: r.files,
-      error: r.error,
-      block_error_count: r.blockErrorCount,
-      runner_id: r.runnerId,
-      parent_execution_id: r.parentExecutionId,
-      request_id: r.requestId,
-      pause: r.pause,
-      rerun_of: r.rerunOf,
-      rerun_from_block: r.rerunFromBlock,
-      queued_ms: r.queuedMs,
-      flow_control: r.flowControl,
-    })),
+      const packed = r.stored ? (r.stored.packed ?? packTrace(r.stored.trace)) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept));
+      return {
+        id: r.id,
+        execution_id: r.executionId,
+        workspace_id: r.workspaceId,
+        workflow_id: r.workflowId,
+        deployment_version: r.deploymentVersion,
+        snapshot_hash: r.snapshotHash,
+        trigger: r.trigger,
+        status: r.status,
+        level: r.level,
+        started_at: r.startedAt.toISOString(),
+        ended_at: r.endedAt?.toISOString() ?? null,
+        total_duration_ms: r.totalDurationMs,
+        cost_total: r.costTotal,
+        cost: storedCost(r.cost),
+        models: r.models,
+        final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
+        // The compressed bytes in their own column; beside them only what the logs list reads in SQL (columns.ts).
+        trace_spans: packed && packed.offloaded !== undefined ? { offloaded: packed.offloaded } : null,
+        trace_packed: packed ? packed.z : null,
+        files: r.files,
+        error: r.error,
+        block_error_count: r.blockErrorCount,
+        runner_id: r.runnerId,
+        parent_execution_id: r.parentExecutionId,
+        request_id: r.requestId,
+        pause: r.pause,
+        rerun_of: r.rerunOf,
+        rerun_from_block: r.rerunFromBlock,
+        queued_ms: r.queuedMs,
+        flow_control: r.flowControl,
+      };
+    }),
   );
 
 /** Inserts execution rows, leaving out those whose workflow is gone; the caller adds what a conflict does. */
 const insertExecutions = (rows: ExecutionRecord[]) =>
   sql`insert into executions (${sql.raw(EXECUTION_NAMES)})
-      select ${sql.raw(EXECUTION_NAMES)} from jsonb_to_recordset(${executionJson(rows)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
+      select ${sql.raw(EXECUTION_VALUES)} from jsonb_to_recordset(${executionJson(rows)}::jsonb) as x(${sql.raw(EXECUTION_COLUMNS)})
       where exists (select 1 from workflows w where w.id = x.workflow_id)`;
 
 /**
@@ -188,6 +196,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         status = excluded.status, level = excluded.level, ended_at = excluded.ended_at,
         total_duration_ms = excluded.total_duration_ms, cost_total = excluded.cost_total, cost = excluded.cost,
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
+        trace_packed = excluded.trace_packed,
         files = excluded.files, error = excluded.error, block_error_count = excluded.block_error_count,
         pause = excluded.pause,
         -- A run resumed after a pause that waited for its flow control slot again says so (else what its start said).

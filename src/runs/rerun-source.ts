@@ -8,6 +8,7 @@ import { blockRegistry } from '../blocks/registry.js';
 import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
 import type { FileStorage } from '../services/files/storage.js';
+import { storedTrace } from '../services/logs/columns.js';
 import { restoreValues } from '../services/logs/offloaded-values.js';
 import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 import { planRerun } from './rerun-plan.js';
@@ -42,7 +43,7 @@ export async function loadOriginalRun(db: Db, storage: FileStorage, executionId:
       trigger: executions.trigger,
       deploymentVersion: executions.deploymentVersion,
       snapshotHash: executions.snapshotHash,
-      traceSpans: executions.traceSpans,
+      traceSpans: storedTrace,
       finalOutput: executions.finalOutput,
       rerunOf: executions.rerunOf,
       state: stateSnapshots.state,

@@ -27,6 +27,7 @@ import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
+import { storedTrace } from '../../src/services/logs/columns.js';
 
 const DAY_MS = 24 * 3_600_000;
 const LIMIT = 64 * 1024;
@@ -231,7 +232,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   async function rowSize(executionId: string) {
     const [row] = await rowsOf<{ trace: number; final: number }>(
       t.app.db,
-      sql`select length(trace_spans::text)::int as trace, length(final_output::text)::int as final from executions where execution_id = ${executionId}`,
+      sql`select length((${storedTrace})::text)::int as trace, length(final_output::text)::int as final from executions where execution_id = ${executionId}`,
     );
     return row;
   }

@@ -349,7 +349,7 @@ describe('refusals', () => {
     const wf = await createAndDeploy(t, chainState());
     const first = await execute(wf, { item: 'z' });
     await logDetailOf(t, first.body.executionId);
-    await t.app.db.execute(sql`update executions set trace_spans = null where execution_id = ${first.body.executionId}`);
+    await t.app.db.execute(sql`update executions set trace_spans = null, trace_packed = null where execution_id = ${first.body.executionId}`);
     const gone = await rerun(first.body.executionId, { fromBlock: 'b' });
     expect(gone.status, gone.text).toBe(410);
     expect(gone.body.code).toBe('EXECUTION_SNAPSHOT_GONE');

@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { subscribe, webhookBodyOf } from '../completion-webhooks/support.js';
+import { storedTrace } from '../../src/services/logs/columns.js';
 
 let t: TestApp;
 let upstream: FakeUpstream;
@@ -70,11 +71,13 @@ async function expectSameAnswers(executionId: string) {
  * trace would from a row of format 2 (written before packing), which the database hands back in jsonb's key order.
  */
 async function expectAnsweredAsFormat2(executionId: string) {
-  const [row] = await rowsOf<{ trace: Record<string, unknown>; final: unknown }>(
+  const [row] = await rowsOf<{ trace: Record<string, unknown>; final: unknown; jsonb_column: unknown }>(
     t.app.db,
-    sql`select trace_spans as trace, final_output as final from executions where execution_id = ${executionId}`,
+    sql`select ${storedTrace} as trace, final_output as final, trace_spans as jsonb_column from executions where execution_id = ${executionId}`,
   );
   expect(row.trace.format).toBe(4);
+  // The packed bytes are in their own column; the jsonb one holds nothing when no value went to file storage.
+  expect(row.jsonb_column).toBeNull();
   const [old] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${toJsonText(unpackTrace(row.trace))}::jsonb as trace`);
   expect((old.trace as { format: number }).format).toBe(2);
   expect(JSON.stringify(readTrace(row.trace, row.final).spans)).toBe(JSON.stringify(readTrace(old.trace, row.final).spans));
@@ -108,7 +111,7 @@ describe('a log stores each value once, and answers as the run made it', () => {
     expect(answers.traceSpans.map((s) => s.type), JSON.stringify(answers.traceSpans.slice(2))).toEqual(['api_trigger', 'variables', 'api', 'condition', 'function', 'wait', 'response']);
     expect(JSON.stringify(answers.finalOutput)).toContain(PAYLOAD);
     // The trace the answers carry holds the payload again and again; the row keeps it in far fewer places.
-    const [row] = await rowsOf<{ trace: string }>(t.app.db, sql`select trace_spans::text as trace from executions where execution_id = ${executionId}`);
+    const [row] = await rowsOf<{ trace: string }>(t.app.db, sql`select (${storedTrace})::text as trace from executions where execution_id = ${executionId}`);
     const times = (text: string) => text.split(PAYLOAD).length - 1;
     expect(times(JSON.stringify(answers.traceSpans))).toBeGreaterThanOrEqual(12);
     expect(times(row.trace)).toBeLessThanOrEqual(3);
@@ -118,6 +121,35 @@ describe('a log stores each value once, and answers as the run made it', () => {
     expect(costRow.cost).toBeNull();
     const detail = await logDetailOf(t, executionId);
     expect(JSON.stringify(detail.cost)).toBe(JSON.stringify({ total: costRow.total, tokens: { total: 0, prompt: 0, completion: 0 }, models: {} }));
+  });
+
+  it('answers for a log written before the trace had its bytes column (the packed object in trace_spans) as it did', async () => {
+    const wf = await deployWithHook(
+      makeState(
+        [
+          { id: 'start', type: 'api_trigger', name: 'API' },
+          { id: 'call', type: 'api', name: 'Call', config: { url: `${upstream.url}/echo`, method: 'POST', body: { q: '<api.q>' } } },
+          { id: 'out', type: 'response', name: 'Out', config: { body: { echoed: '<call.data>' } } },
+        ],
+        [
+          ['start', 'call'],
+          ['call', 'out'],
+        ],
+      ),
+    );
+    const executionId = await execute(wf, { q: PAYLOAD });
+    const before = await answersOf(executionId);
+    // The row as migration 0028 found the rows written before it: the whole packed object in jsonb, no bytes.
+    await t.app.db.execute(sql`update executions set trace_spans = (${storedTrace}), trace_packed = null where execution_id = ${executionId}`);
+    const [row] = await rowsOf<{ format: unknown; bytes: unknown }>(
+      t.app.db,
+      sql`select trace_spans -> 'format' as format, trace_packed as bytes from executions where execution_id = ${executionId}`,
+    );
+    expect(row).toEqual({ format: 4, bytes: null });
+    const after = await answersOf(executionId);
+    expect(after.detail).toEqual(before.detail);
+    expect(after.list).toEqual(before.list);
+    expect(JSON.stringify(after.detail.traceSpans)).toContain(PAYLOAD);
   });
 
   it('loops and parallels, with their iterations', async () => {

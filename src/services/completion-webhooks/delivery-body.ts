@@ -10,10 +10,11 @@ import type { Db } from '../../db/client.js';
 import { executions } from '../../db/schema.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
+import { storedTrace, type LogRow } from '../logs/columns.js';
 import { restoreValues } from '../logs/offloaded-values.js';
 import { completedExecution, completionPayload, type IncludeFlags, type OwnerLimits } from './payload.js';
 
-type ExecutionRow = typeof executions.$inferSelect;
+type ExecutionRow = LogRow;
 
 /** What a delivery of an execution stores in place of its body. */
 export interface DeliveryEnvelope {
@@ -53,7 +54,7 @@ const logColumns = {
   cost: executions.cost,
   files: executions.files,
   finalOutput: executions.finalOutput,
-  traceSpans: executions.traceSpans,
+  traceSpans: storedTrace,
 };
 
 /**

@@ -9,13 +9,14 @@ import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { cached, topics } from '../cache/app-caches.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
+import type { LogRow } from '../logs/columns.js';
 import type { OutboxDelivery } from './constants.js';
 import { createDeliveries } from './create-deliveries.js';
 import { encodeEnvelope } from './delivery-body.js';
 import { levelOf, needsOwnerLimits, type IncludeFlags, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
-type ExecutionRow = typeof executions.$inferSelect;
+type ExecutionRow = LogRow;
 
 async function loadActiveSubscriptions(db: Db, workflowId: string): Promise<SubscriptionRow[]> {
   return db

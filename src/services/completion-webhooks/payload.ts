@@ -3,9 +3,10 @@
 import type { executions, webhookSubscriptions } from '../../db/schema.js';
 import { toFullCost } from '../cost.js';
 import { readTrace } from '../logs/stored-trace.js';
+import type { LogRow } from '../logs/columns.js';
 import { COMPLETION_EVENT } from './constants.js';
 
-type ExecutionRow = typeof executions.$inferSelect;
+type ExecutionRow = LogRow;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
 

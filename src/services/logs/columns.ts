@@ -1,7 +1,24 @@
 // The columns of a logs page, shared by the page query (list.ts) and the model window (model-window.ts).
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { executions } from '../../db/schema.js';
+import { PACKED_TRACE_FORMAT } from './packed-trace.js';
 import type { LogsQuery } from './params.js';
+
+/** An execution row as the services read it: its trace is `traceSpans`, in the form `storedTrace` gives. */
+export type LogRow = Omit<typeof executions.$inferSelect, 'tracePacked'>;
+
+/**
+ * A log's trace column as packed-trace.ts and stored-trace.ts read it, whichever way the row keeps it: a row with
+ * `trace_packed` answers `{ format: 4, z: base64 of its bytes, offloaded? }`, the form that column replaced (the
+ * base64 is made here, on the few reads, instead of being stored); an older row answers its `trace_spans`.
+ */
+export const storedTrace = sql<unknown[] | null>`case when ${executions.tracePacked} is null then ${executions.traceSpans}
+  else jsonb_build_object('format', ${sql.raw(String(PACKED_TRACE_FORMAT))}::int, 'z', translate(encode(${executions.tracePacked}, 'base64'), chr(10), ''))
+    || coalesce(${executions.traceSpans}, '{}'::jsonb) end`;
+
+const { tracePacked: _packed, ...rowColumns } = getTableColumns(executions);
+/** A whole log row, selected as a LogRow. */
+export const logRowColumns = { ...rowColumns, traceSpans: storedTrace };
 
 /** Large columns are read only when the response carries them. Computed ones are named, as a subquery needs. */
 export function pageColumns(q: LogsQuery) {
@@ -21,7 +38,7 @@ export function pageColumns(q: LogsQuery) {
     files: executions.files,
     blockErrorCount: executions.blockErrorCount,
     cost: full ? executions.cost : sql<unknown>`null`.as('cost'),
-    traceSpans: q.includeTraceSpans ? executions.traceSpans : sql<unknown>`null`.as('trace_spans'),
+    traceSpans: q.includeTraceSpans ? storedTrace.as('trace_spans') : sql<unknown>`null`.as('trace_spans'),
     // The stored trace refers into the final output (stored-trace.ts), so it comes with the trace too.
     finalOutput: withData ? executions.finalOutput : sql<unknown>`null`.as('final_output'),
     // Whether values of the log are in file storage, and the final output among them (offloaded-values.ts).

@@ -8,6 +8,7 @@ import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import { toFullCost, type FullCost } from '../cost.js';
 import type { FileStorage } from '../files/storage.js';
+import { logRowColumns } from './columns.js';
 import { restoreValues } from './offloaded-values.js';
 import { completedOnly } from './filters.js';
 import { toExecutionData, toLogEntry, type ExecutionData, type LogEntry, type WorkflowSummary } from './views.js';
@@ -91,7 +92,7 @@ export interface Located<T> {
 
 export async function getLogDetail(db: Db, principal: Principal, logId: string, storage: FileStorage): Promise<Located<LogDetail>> {
   const [row] = await db
-    .select({ log: executions, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
+    .select({ log: logRowColumns, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
     .from(executions)
     .innerJoin(workflows, eq(workflows.id, executions.workflowId))
     .where(and(eq(executions.id, logId), completedOnly))
@@ -133,7 +134,7 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string, 
 
 export async function getExecutionDetail(db: Db, principal: Principal, executionId: string): Promise<Located<ExecutionDetail>> {
   const [row] = await db
-    .select({ log: executions, state: stateSnapshots.state })
+    .select({ log: logRowColumns, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
     .where(and(eq(executions.executionId, executionId), completedOnly))

@@ -1,6 +1,7 @@
 // The WHERE clause of the logs list: the workspace, completed runs only, and every filter of docs/api.md 6.1. Each
-// filter is written so that the workspace-leading indexes on (workspace_id, [workflow_id,] started_at, id) keep serving
-// the ORDER BY; the rest are checked on the rows the index walk produces.
+// filter is written so that the workspace-leading indexes on (workspace_id, [workflow_id,] started_at[, id]) keep
+// serving the ORDER BY (where an index ends at started_at, the id that breaks ties is sorted within equal start
+// times); the rest are checked on the rows the index walk produces.
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executions, workflows } from '../../db/schema.js';
 import type { LogOrder, LogPosition } from './cursor.js';

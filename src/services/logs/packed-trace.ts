@@ -18,6 +18,9 @@
 //   read as they are.
 // `offloaded` stays outside `z`: the logs list reads it in SQL (list.ts). Reading unpacks formats 3 and 4 to format
 // 2, key for key, so everything downstream of unpackTrace sees what it saw before.
+// Where a row keeps it: `z`'s bytes in the `trace_packed` column (bytea: base64 in jsonb cost a third more), and
+// `offloaded`, when there is one, alone in `trace_spans`; rows from before that column keep the whole object in
+// `trace_spans`. Either way it is read back as this object (services/logs/columns.ts `storedTrace`).
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { compareJsonbKeys, inJsonbKeyOrder, toJsonText } from '../../db/json.js';
 import { canonicalIsoTimeMs } from '../../iso-time.js';

@@ -3,8 +3,9 @@
 // as stored.
 import type { executions } from '../../db/schema.js';
 import { readTrace } from './stored-trace.js';
+import type { LogRow } from './columns.js';
 
-type ExecutionRow = typeof executions.$inferSelect;
+type ExecutionRow = LogRow;
 
 /** The columns a log entry is made of. */
 export type LogEntryRow = Pick<

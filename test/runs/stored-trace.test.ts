@@ -139,7 +139,7 @@ describe('a log stores each value once, and answers as the run made it', () => {
     );
     const executionId = await execute(wf, { q: PAYLOAD });
     const before = await answersOf(executionId);
-    // The row as migration 0028 found the rows written before it: the whole packed object in jsonb, no bytes.
+    // The row as migration 0027 found the rows written before it: the whole packed object in jsonb, no bytes.
     await t.app.db.execute(sql`update executions set trace_spans = (${storedTrace}), trace_packed = null where execution_id = ${executionId}`);
     const [row] = await rowsOf<{ format: unknown; bytes: unknown }>(
       t.app.db,

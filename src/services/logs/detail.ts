@@ -134,7 +134,7 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string, 
 
 export async function getExecutionDetail(db: Db, principal: Principal, executionId: string): Promise<Located<ExecutionDetail>> {
   const [row] = await db
-    .select({ log: logRowColumns, state: stateSnapshots.state })
+    .select({ log: executions, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
     .where(and(eq(executions.executionId, executionId), completedOnly))

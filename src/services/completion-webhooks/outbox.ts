@@ -4,7 +4,7 @@
 // enqueueCompletionDeliveries inside their own transaction.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { webhookSubscriptions, type executions } from '../../db/schema.js';
+import { webhookSubscriptions } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { cached, topics } from '../cache/app-caches.js';

@@ -1,6 +1,6 @@
 // The `workflow.execution.completed` payload (docs/guarantees.md 3.1), `deploymentVersion` included. The optional parts
 // appear only when the subscription asks for them; key order is fixed so bodies read the same every time.
-import type { executions, webhookSubscriptions } from '../../db/schema.js';
+import type { webhookSubscriptions } from '../../db/schema.js';
 import { toFullCost } from '../cost.js';
 import { readTrace } from '../logs/stored-trace.js';
 import type { LogRow } from '../logs/columns.js';

@@ -14,7 +14,6 @@ import { storedTrace, type LogRow } from '../logs/columns.js';
 import { restoreValues } from '../logs/offloaded-values.js';
 import { completedExecution, completionPayload, type IncludeFlags, type OwnerLimits } from './payload.js';
 
-type ExecutionRow = LogRow;
 
 /** What a delivery of an execution stores in place of its body. */
 export interface DeliveryEnvelope {
@@ -66,17 +65,17 @@ export async function deliveryBodies(
   items: StoredDelivery[],
 ): Promise<Array<string | null>> {
   const wanted = [...new Set(items.flatMap((d) => (d.body === null && d.executionId !== null ? [d.executionId] : [])))];
-  const logs = new Map<string, ExecutionRow>();
+  const logs = new Map<string, LogRow>();
   if (wanted.length > 0) {
     const rows = await deps.db.select(logColumns).from(executions).where(inArray(executions.executionId, wanted));
-    for (const row of rows) logs.set(row.executionId, row as ExecutionRow);
+    for (const row of rows) logs.set(row.executionId, row as LogRow);
   }
-  const restored = new Map<string, Promise<ExecutionRow>>();
+  const restored = new Map<string, Promise<LogRow>>();
   /** The log with its large values fetched back from file storage, once per execution. */
-  const withValues = (row: ExecutionRow) => {
+  const withValues = (row: LogRow) => {
     let found = restored.get(row.executionId);
     if (!found) {
-      found = restoreValues(deps.storage, row, deps.logger).then((values) => ({ ...row, ...values }) as ExecutionRow);
+      found = restoreValues(deps.storage, row, deps.logger).then((values) => ({ ...row, ...values }) as LogRow);
       restored.set(row.executionId, found);
     }
     return found;

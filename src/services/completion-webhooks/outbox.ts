@@ -16,7 +16,6 @@ import { encodeEnvelope } from './delivery-body.js';
 import { levelOf, needsOwnerLimits, type IncludeFlags, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
-type ExecutionRow = LogRow;
 
 async function loadActiveSubscriptions(db: Db, workflowId: string): Promise<SubscriptionRow[]> {
   return db
@@ -41,7 +40,7 @@ export function activeSubscriptions(app: AppContext, workflowId: string): Promis
 async function buildDeliveries(
   db: Db,
   app: AppContext,
-  execution: ExecutionRow,
+  execution: LogRow,
   subscriptions: SubscriptionRow[],
 ): Promise<OutboxDelivery[]> {
   const matching = subscriptions.filter(
@@ -73,12 +72,12 @@ async function buildDeliveries(
 }
 
 /** Deliveries for a completed execution, for the run recorder to write with its log. */
-export async function completionDeliveries(app: AppContext, execution: ExecutionRow): Promise<OutboxDelivery[]> {
+export async function completionDeliveries(app: AppContext, execution: LogRow): Promise<OutboxDelivery[]> {
   return buildDeliveries(app.db, app, execution, await activeSubscriptions(app, execution.workflowId));
 }
 
 /** Writes the deliveries of an execution closed inside the caller's transaction `tx`. */
-export async function enqueueCompletionDeliveries(tx: Db, app: AppContext, execution: ExecutionRow): Promise<void> {
+export async function enqueueCompletionDeliveries(tx: Db, app: AppContext, execution: LogRow): Promise<void> {
   const deliveries = await buildDeliveries(tx, app, execution, await loadActiveSubscriptions(tx, execution.workflowId));
   await createDeliveries(tx, deliveries);
 }

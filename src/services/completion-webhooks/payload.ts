@@ -6,7 +6,6 @@ import { readTrace } from '../logs/stored-trace.js';
 import type { LogRow } from '../logs/columns.js';
 import { COMPLETION_EVENT } from './constants.js';
 
-type ExecutionRow = LogRow;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
 
@@ -46,9 +45,9 @@ export interface CompletionPayload {
 }
 
 /** The level a completion is announced with (what subscriptions filter on). */
-export const levelOf = (row: Pick<ExecutionRow, 'level' | 'status'>) => row.level ?? (row.status === 'success' ? 'info' : 'error');
+export const levelOf = (row: Pick<LogRow, 'level' | 'status'>) => row.level ?? (row.status === 'success' ? 'info' : 'error');
 
-export function completedExecution(row: ExecutionRow): CompletedExecution {
+export function completedExecution(row: LogRow): CompletedExecution {
   const endedAt = row.endedAt ?? new Date();
   return {
     logId: row.id,

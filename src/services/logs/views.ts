@@ -1,15 +1,13 @@
 // Rows of `executions` in the shapes of docs/api.md 6: the log entry (list item) and the workflow summary; the full
 // cost of the log detail is made beside the cost it shows (../cost.ts). Timestamps are ISO 8601 with milliseconds,
 // as stored.
-import type { executions } from '../../db/schema.js';
 import { readTrace } from './stored-trace.js';
 import type { LogRow } from './columns.js';
 
-type ExecutionRow = LogRow;
 
 /** The columns a log entry is made of. */
 export type LogEntryRow = Pick<
-  ExecutionRow,
+  LogRow,
   | 'id'
   | 'workflowId'
   | 'executionId'

@@ -2,6 +2,7 @@
 // once is harmless.
 import type { Db } from '../db/client.js';
 import { ensureExecutionPartitions } from '../db/executions-partitions.js';
+import type { PgliteVacuum } from '../db/pglite-vacuum.js';
 import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
@@ -22,6 +23,11 @@ export interface MaintenanceDeps {
   storage: FileStorage;
   /** SLUICE_LOG_RETENTION_DAYS; null keeps logs for ever. */
   logRetentionDays: number | null;
+  /**
+   * PGlite only: the autovacuum it lacks (db/pglite-vacuum.ts), last in each pass, so the space this pass's pruning
+   * freed is taken by the next rows. PostgreSQL runs its own.
+   */
+  vacuum?: PgliteVacuum;
 }
 
 export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): Promise<void> {
@@ -39,6 +45,11 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
     const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
     if (pruned.partitions.length > 0) logger.info({ partitions: pruned.partitions }, 'dropped log partitions past retention');
     if (pruned.logs + pruned.deliveries + pruned.memories > 0) logger.info({ ...pruned, retentionDays: deps.logRetentionDays }, 'pruned old logs');
+  }
+  if (deps.vacuum) {
+    const started = Date.now();
+    const { analyzed } = await deps.vacuum.run();
+    logger.debug({ ms: Date.now() - started, analyzed }, 'vacuumed the embedded database');
   }
 }
 

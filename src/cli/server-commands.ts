@@ -4,6 +4,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { createAppWorker } from '../app/worker.js';
 import { startMaintenance } from '../app/maintenance.js';
+import { createPgliteVacuum } from '../db/pglite-vacuum.js';
 import { createLogger, type Logger } from '../logger.js';
 import { findKeyByValue, generateApiKey } from '../services/api-keys.js';
 import { createAppContext, type AppContext } from '../app/context.js';
@@ -40,6 +41,7 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
     logger,
     storage: app.files.storage,
     logRetentionDays: app.config.logRetentionDays,
+    vacuum: app.database.kind === 'pglite' ? createPgliteVacuum(app.db) : undefined,
   });
   logger.info({ workerId: worker.id, concurrency: app.config.worker.concurrency }, 'worker started');
   return async () => {

@@ -1,0 +1,127 @@
+// `level=error` with a duration, cost or model filter is answered keys first, from the index of failures
+// (services/logs/list.ts `readsKeysFirst`): paging through such a combination by cursor returns exactly the completed
+// failures that match, in order, with no gaps or duplicates, in both orders, over two months (two partitions on
+// PostgreSQL), next to runs in flight or waiting that carry the error level, and another workspace's failures.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureExecutionPartitions } from '../../src/db/executions-partitions.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+const LOGS = 800;
+const BASE = Date.parse('2025-10-01T00:00:00Z');
+/** 100 minutes apart: 800 logs span ~55 days. */
+const STEP_MS = 100 * 60_000;
+
+interface Log {
+  id: string;
+  status: string;
+  level: string | null;
+  durationMs: number | null;
+  cost: number;
+  models: string[];
+}
+
+const logs: Log[] = Array.from({ length: LOGS }, (_, i) => {
+  const n = i + 1;
+  const failed = n % 3 === 0;
+  // A run paused after an error-level step, or cancelled while in flight, is not a log yet.
+  const status = n % 97 === 0 ? 'paused' : n % 89 === 0 ? 'running' : failed ? (n % 21 === 0 ? 'cancelled' : 'error') : 'success';
+  const done = status !== 'paused' && status !== 'running';
+  return {
+    id: `log_${String(n).padStart(4, '0')}`,
+    status,
+    level: status === 'running' ? null : failed || status === 'paused' ? 'error' : 'info',
+    durationMs: done ? (n * 37) % 1000 : null,
+    cost: (n % 10) / 100,
+    models: [...(n % 2 === 0 ? ['gpt-4o'] : []), ...(n % 5 === 0 ? ['claude-sonnet-4'] : [])],
+  };
+});
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
+  const db = t.app.db;
+  for (const month of [0, 1, 2]) await ensureExecutionPartitions(db, new Date(Date.UTC(2025, 9 + month, 1)));
+  await db.execute(sql`insert into state_snapshots (hash, state) values ('snap_failures', '{}') on conflict do nothing`);
+  await db.execute(sql`insert into users (id, email, plan) values ('usr_other_failures', 'other-failures@example.com', 'free')`);
+  await db.execute(sql`insert into workspaces (id, name, owner_id) values ('ws_other_failures', 'Other', 'usr_other_failures')`);
+  for (const [workflow, workspace] of [
+    ['wf_failures', t.workspaceId],
+    ['wf_other_failures', 'ws_other_failures'],
+  ]) {
+    await db.execute(
+      sql`insert into workflows (id, workspace_id, name, description, state, state_hash) values (${workflow}, ${workspace}, ${workflow}, '', '{}', 'h')`,
+    );
+  }
+  const start = (n: string) => sql`${new Date(BASE).toISOString()}::timestamptz + ${sql.raw(n)}::bigint * ${STEP_MS} * interval '1 millisecond'`;
+  await db.execute(sql`
+    insert into executions (id, execution_id, workspace_id, workflow_id, snapshot_hash, trigger, status, level,
+      started_at, ended_at, total_duration_ms, cost_total, models, final_output, trace_spans)
+    select l.id, 'exec_' || l.id, ${t.workspaceId}, 'wf_failures', 'snap_failures', 'api', l.status, l.level,
+      ${start('l.n')}, case when l.duration_ms is not null then ${start('l.n')} + l.duration_ms * interval '1 millisecond' end,
+      l.duration_ms, l.cost, array(select jsonb_array_elements_text(l.models)), jsonb_build_object('n', l.n), '[]'::jsonb
+    from jsonb_to_recordset(${JSON.stringify(logs.map((l, i) => ({ ...l, n: i + 1, duration_ms: l.durationMs })))}::jsonb)
+      as l(n int, id text, status text, level text, duration_ms int, cost float8, models jsonb)`);
+  // Another workspace's failures at the same times, matching every filter below.
+  await db.execute(sql`
+    insert into executions (id, execution_id, workspace_id, workflow_id, snapshot_hash, trigger, status, level,
+      started_at, ended_at, total_duration_ms, cost_total, models, final_output, trace_spans)
+    select 'other_' || g, 'exec_other_' || g, 'ws_other_failures', 'wf_other_failures', 'snap_failures', 'api', 'error', 'error',
+      ${start('g')}, ${start('g')} + interval '900 ms', 900, 0.09, array['gpt-4o', 'claude-sonnet-4'], '{}'::jsonb, '[]'::jsonb
+    from generate_series(1, 300) g`);
+});
+
+afterAll(async () => t?.close());
+
+/** Every page of the walk, following nextCursor until it is null. */
+async function walk(params: Record<string, string>): Promise<string[][]> {
+  const pages: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const query: URLSearchParams = new URLSearchParams({ workspaceId: t.workspaceId, ...params, ...(cursor ? { cursor } : {}) });
+    const res = await t.request('GET', `/api/v1/logs?${query}`);
+    expect(res.status, res.text).toBe(200);
+    pages.push((res.body.data as Array<{ id: string }>).map((l) => l.id));
+    cursor = res.body.nextCursor;
+    expect(pages.length).toBeLessThan(100);
+  } while (cursor);
+  return pages;
+}
+
+const completedFailures = (match: (log: Log) => boolean, order: 'asc' | 'desc') => {
+  const ids = logs.filter((l) => (l.status === 'error' || l.status === 'cancelled') && match(l)).map((l) => l.id);
+  return order === 'desc' ? ids.reverse() : ids;
+};
+const everyEnd = new Date(BASE + (LOGS + 1) * STEP_MS).toISOString();
+
+describe('failures filtered by what else completion records', () => {
+  it('pages through failures of a model over a duration, once each and in order, in both orders', async () => {
+    const want = completedFailures((l) => l.models.includes('gpt-4o') && l.durationMs! >= 300, 'desc');
+    expect(want.length).toBeGreaterThan(60);
+    const pages = await walk({ level: 'error', model: 'gpt-4o', minDurationMs: '300', limit: '25' });
+    expect(pages.flat()).toEqual(want);
+    expect(pages.slice(0, -1).every((p) => p.length === 25)).toBe(true);
+
+    const asc = await walk({ level: 'error', model: 'gpt-4o', minDurationMs: '300', limit: '25', order: 'asc', endDate: everyEnd });
+    expect(asc.flat()).toEqual([...want].reverse());
+  });
+
+  it('applies cost and duration bounds and a rarer model the same way', async () => {
+    const match = (l: Log) => l.models.includes('claude-sonnet-4') && l.cost >= 0.05 && l.durationMs! <= 800;
+    const pages = await walk({ level: 'error', model: 'claude-sonnet-4', minCost: '0.05', maxDurationMs: '800', limit: '4' });
+    expect(pages.flat()).toEqual(completedFailures(match, 'desc'));
+    expect(pages.flat().length).toBeGreaterThan(4);
+  });
+
+  it('gives each failure the same entry, with details and data, as the filter without the level', async () => {
+    const params = { workspaceId: t.workspaceId, minDurationMs: '500', limit: '100', details: 'full', includeTraceSpans: 'true', includeFinalOutput: 'true' };
+    const failures = await t.request('GET', `/api/v1/logs?${new URLSearchParams({ ...params, level: 'error' })}`);
+    const all = await t.request('GET', `/api/v1/logs?${new URLSearchParams(params)}`);
+    expect(failures.status, failures.text).toBe(200);
+    const failed = (all.body.data as Array<{ level: string }>).filter((entry) => entry.level === 'error');
+    expect(failed.length).toBeGreaterThan(10);
+    expect(failures.body.data.slice(0, failed.length)).toEqual(failed);
+    expect(failures.body.data[0]).toMatchObject({ workflow: { id: 'wf_failures' }, executionData: { traceSpans: [] } });
+  });
+});

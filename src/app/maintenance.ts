@@ -2,7 +2,7 @@
 // once is harmless.
 import type { Db } from '../db/client.js';
 import { ensureExecutionPartitions } from '../db/executions-partitions.js';
-import type { PgliteVacuum } from '../db/pglite-vacuum.js';
+import { createPgliteVacuum, type PgliteVacuum } from '../db/pglite-vacuum.js';
 import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
@@ -11,6 +11,7 @@ import { pruneOldLogs } from '../services/logs/retention.js';
 import { pruneThrottleStarts, reopenStrandedResumes } from '../runs/index.js';
 import { MAX_FLOW_PERIOD_MS } from '../workflow/index.js';
 import { pruneExpiredSessions } from '../services/sessions.js';
+import type { AppContext } from './context.js';
 
 const INTERVAL_MS = 5 * 60_000;
 /** Finished async tasks stay queryable through GET /api/jobs/{taskId} this long. */
@@ -28,6 +29,17 @@ export interface MaintenanceDeps {
    * freed is taken by the next rows. PostgreSQL runs its own.
    */
   vacuum?: PgliteVacuum;
+}
+
+/** What a process's housekeeping works on: its database (with the vacuum PGlite lacks), its file storage, its retention. */
+export function maintenanceDeps(app: AppContext, logger: Logger): MaintenanceDeps {
+  return {
+    db: app.db,
+    logger,
+    storage: app.files.storage,
+    logRetentionDays: app.config.logRetentionDays,
+    vacuum: app.database.kind === 'pglite' ? createPgliteVacuum(app.db) : undefined,
+  };
 }
 
 export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): Promise<void> {
@@ -49,7 +61,10 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   if (deps.vacuum) {
     const started = Date.now();
     const { analyzed } = await deps.vacuum.run();
-    logger.debug({ ms: Date.now() - started, analyzed }, 'vacuumed the embedded database');
+    const ms = Date.now() - started;
+    // Requests wait while it runs (one connection): worth an operator's notice when it is long or analysed tables.
+    const level = ms >= 1_000 || analyzed.length > 0 ? 'info' : 'debug';
+    logger[level]({ ms, analyzed }, 'vacuumed the embedded database');
   }
 }
 

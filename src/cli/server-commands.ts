@@ -3,8 +3,7 @@
 // client commands start without the server's modules.
 import { ConfigError, loadConfig } from '../config.js';
 import { createAppWorker } from '../app/worker.js';
-import { startMaintenance } from '../app/maintenance.js';
-import { createPgliteVacuum } from '../db/pglite-vacuum.js';
+import { maintenanceDeps, startMaintenance } from '../app/maintenance.js';
 import { createLogger, type Logger } from '../logger.js';
 import { findKeyByValue, generateApiKey } from '../services/api-keys.js';
 import { createAppContext, type AppContext } from '../app/context.js';
@@ -36,13 +35,7 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
   const worker = createAppWorker(app);
   await worker.start();
   app.readiness.workerStarted(worker);
-  const stopMaintenance = startMaintenance({
-    db: app.db,
-    logger,
-    storage: app.files.storage,
-    logRetentionDays: app.config.logRetentionDays,
-    vacuum: app.database.kind === 'pglite' ? createPgliteVacuum(app.db) : undefined,
-  });
+  const stopMaintenance = startMaintenance(maintenanceDeps(app, logger));
   logger.info({ workerId: worker.id, concurrency: app.config.worker.concurrency }, 'worker started');
   return async () => {
     stopMaintenance();

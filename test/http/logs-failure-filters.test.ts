@@ -4,8 +4,8 @@
 // PostgreSQL), next to runs in flight or waiting that carry the error level, and another workspace's failures.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExecutionPartitions } from '../../src/db/executions-partitions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { prepareLogRows } from '../support/log-rows.js';
 
 const LOGS = 800;
 const BASE = Date.parse('2025-10-01T00:00:00Z');
@@ -42,18 +42,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
   const db = t.app.db;
-  for (const month of [0, 1, 2]) await ensureExecutionPartitions(db, new Date(Date.UTC(2025, 9 + month, 1)));
-  await db.execute(sql`insert into state_snapshots (hash, state) values ('snap_failures', '{}') on conflict do nothing`);
-  await db.execute(sql`insert into users (id, email, plan) values ('usr_other_failures', 'other-failures@example.com', 'free')`);
-  await db.execute(sql`insert into workspaces (id, name, owner_id) values ('ws_other_failures', 'Other', 'usr_other_failures')`);
-  for (const [workflow, workspace] of [
-    ['wf_failures', t.workspaceId],
-    ['wf_other_failures', 'ws_other_failures'],
-  ]) {
-    await db.execute(
-      sql`insert into workflows (id, workspace_id, name, description, state, state_hash) values (${workflow}, ${workspace}, ${workflow}, '', '{}', 'h')`,
-    );
-  }
+  await prepareLogRows(t, 'failures', [0, 1, 2].map((month) => new Date(Date.UTC(2025, 9 + month, 1))));
   const start = (n: string) => sql`${new Date(BASE).toISOString()}::timestamptz + ${sql.raw(n)}::bigint * ${STEP_MS} * interval '1 millisecond'`;
   await db.execute(sql`
     insert into executions (id, execution_id, workspace_id, workflow_id, snapshot_hash, trigger, status, level,

@@ -4,8 +4,8 @@
 // months (three partitions on PostgreSQL), next to runs still in flight and another workspace's logs.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExecutionPartitions } from '../../src/db/executions-partitions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { prepareLogRows } from '../support/log-rows.js';
 
 const LOGS = 2600;
 const BASE = Date.parse('2025-10-01T00:00:00Z');
@@ -34,18 +34,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ SLUICE_LIMIT_LOGS_FREE: 'unlimited' });
   const db = t.app.db;
-  for (const month of [0, 1, 2, 3]) await ensureExecutionPartitions(db, new Date(Date.UTC(2025, 9 + month, 1)));
-  await db.execute(sql`insert into state_snapshots (hash, state) values ('snap_models', '{}') on conflict do nothing`);
-  await db.execute(sql`insert into users (id, email, plan) values ('usr_other_models', 'other-models@example.com', 'free')`);
-  await db.execute(sql`insert into workspaces (id, name, owner_id) values ('ws_other_models', 'Other', 'usr_other_models')`);
-  for (const [workflow, workspace] of [
-    ['wf_models', t.workspaceId],
-    ['wf_other_models', 'ws_other_models'],
-  ]) {
-    await db.execute(
-      sql`insert into workflows (id, workspace_id, name, description, state, state_hash) values (${workflow}, ${workspace}, ${workflow}, '', '{}', 'h')`,
-    );
-  }
+  await prepareLogRows(t, 'models', [0, 1, 2, 3].map((month) => new Date(Date.UTC(2025, 9 + month, 1))));
   const spec = JSON.stringify(logs.map(({ n, id, models, status }) => ({ n, id, models, status })));
   await db.execute(sql`
     insert into executions (id, execution_id, workspace_id, workflow_id, snapshot_hash, trigger, status, level,

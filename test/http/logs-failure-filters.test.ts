@@ -1,7 +1,8 @@
-// `level=error` with a duration, cost or model filter is answered keys first, from the index of failures
-// (services/logs/list.ts `readsKeysFirst`): paging through such a combination by cursor returns exactly the completed
-// failures that match, in order, with no gaps or duplicates, in both orders, over two months (two partitions on
-// PostgreSQL), next to runs in flight or waiting that carry the error level, and another workspace's failures.
+// `level=error` with a duration, cost or model filter (the model through the index of failures' models,
+// db/schema.ts `executions_failures_models_idx`): paging through such a combination by cursor returns exactly the
+// completed failures that match, in order, with no gaps or duplicates, in both orders, over two months (two partitions
+// on PostgreSQL), next to runs in flight, paused or resuming that carry the error level, a duration and a cost (only
+// their status keeps them out), and another workspace's failures.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -16,7 +17,7 @@ interface Log {
   id: string;
   status: string;
   level: string | null;
-  durationMs: number | null;
+  durationMs: number;
   cost: number;
   models: string[];
 }
@@ -24,14 +25,14 @@ interface Log {
 const logs: Log[] = Array.from({ length: LOGS }, (_, i) => {
   const n = i + 1;
   const failed = n % 3 === 0;
-  // A run paused after an error-level step, or cancelled while in flight, is not a log yet.
-  const status = n % 97 === 0 ? 'paused' : n % 89 === 0 ? 'running' : failed ? (n % 21 === 0 ? 'cancelled' : 'error') : 'success';
-  const done = status !== 'paused' && status !== 'running';
+  // Not logs yet, though they carry the error level, a duration and a cost as a finished failure would (a run that
+  // failed, was re-run from a block and is going again keeps them, and the filters test nothing else).
+  const status = n % 97 === 0 ? 'paused' : n % 89 === 0 ? 'running' : n % 83 === 0 ? 'resuming' : failed ? (n % 21 === 0 ? 'cancelled' : 'error') : 'success';
   return {
     id: `log_${String(n).padStart(4, '0')}`,
     status,
-    level: status === 'running' ? null : failed || status === 'paused' ? 'error' : 'info',
-    durationMs: done ? (n * 37) % 1000 : null,
+    level: failed || status === 'paused' || status === 'running' || status === 'resuming' ? 'error' : 'info',
+    durationMs: (n * 37) % 1000,
     cost: (n % 10) / 100,
     models: [...(n % 2 === 0 ? ['gpt-4o'] : []), ...(n % 5 === 0 ? ['claude-sonnet-4'] : [])],
   };
@@ -86,7 +87,7 @@ const everyEnd = new Date(BASE + (LOGS + 1) * STEP_MS).toISOString();
 
 describe('failures filtered by what else completion records', () => {
   it('pages through failures of a model over a duration, once each and in order, in both orders', async () => {
-    const want = completedFailures((l) => l.models.includes('gpt-4o') && l.durationMs! >= 300, 'desc');
+    const want = completedFailures((l) => l.models.includes('gpt-4o') && l.durationMs >= 300, 'desc');
     expect(want.length).toBeGreaterThan(60);
     const pages = await walk({ level: 'error', model: 'gpt-4o', minDurationMs: '300', limit: '25' });
     expect(pages.flat()).toEqual(want);
@@ -96,8 +97,15 @@ describe('failures filtered by what else completion records', () => {
     expect(asc.flat()).toEqual([...want].reverse());
   });
 
+  it('pages through failures over a cost alone, leaving out the runs not finished', async () => {
+    const unfinished = logs.filter((l) => l.level === 'error' && ['paused', 'running', 'resuming'].includes(l.status) && l.cost >= 0.03);
+    expect(unfinished.length).toBeGreaterThan(3);
+    const pages = await walk({ level: 'error', minCost: '0.03', limit: '50' });
+    expect(pages.flat()).toEqual(completedFailures((l) => l.cost >= 0.03, 'desc'));
+  });
+
   it('applies cost and duration bounds and a rarer model the same way', async () => {
-    const match = (l: Log) => l.models.includes('claude-sonnet-4') && l.cost >= 0.05 && l.durationMs! <= 800;
+    const match = (l: Log) => l.models.includes('claude-sonnet-4') && l.cost >= 0.05 && l.durationMs <= 800;
     const pages = await walk({ level: 'error', model: 'claude-sonnet-4', minCost: '0.05', maxDurationMs: '800', limit: '4' });
     expect(pages.flat()).toEqual(completedFailures(match, 'desc'));
     expect(pages.flat().length).toBeGreaterThan(4);

@@ -1,12 +1,12 @@
 // `GET /api/v1/logs`: one page of a workspace's logs in keyset order (startedAt, id), with the next cursor.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { executions, workflows } from '../../db/schema.js';
 import { toFullCost, type FullCost } from '../cost.js';
 import type { FileStorage } from '../files/storage.js';
 import { encodeCursor, type LogOrder, type LogPosition } from './cursor.js';
-import { beyond, keysetOrder, knownAtCompletionFilters, logFilters, startedBefore } from './filters.js';
+import { beyond, keysetOrder, logFilters, startedBefore } from './filters.js';
 import { visibilityHorizon } from './horizon.js';
 import { pageColumns } from './columns.js';
 import { modelWindowQuery, nextWindowSize, readWindow, walksModelWindow, WINDOW_ROWS } from './model-window.js';
@@ -96,37 +96,12 @@ export function logsPageQuery(db: Db, q: LogsQuery, horizon: Date | null) {
   const where = logFilters(q);
   if (q.cursor) where.push(beyond(q.order, q.cursor));
   if (horizon) where.push(startedBefore(horizon));
-  if (!readsKeysFirst(q)) {
-    return db
-      .select(pageColumns(q))
-      .from(executions)
-      .where(and(...where))
-      .orderBy(...keysetOrder(q.order))
-      .limit(q.limit + 1);
-  }
-  const keys = db
-    .select({ startedAt: executions.startedAt, id: executions.id })
-    .from(executions)
-    .where(and(...where))
-    .orderBy(...keysetOrder(q.order))
-    .limit(q.limit + 1)
-    .as('keys');
   return db
     .select(pageColumns(q))
     .from(executions)
-    .innerJoin(keys, and(eq(executions.startedAt, keys.startedAt), eq(executions.id, keys.id)))
-    .orderBy(...keysetOrder(q.order));
-}
-
-/**
- * `level=error` with another completion-time filter (duration, cost, model): the page's keys are found first, from
- * the index of failures, which holds every column those filters test (db/schema.ts `executions_ws_errors_idx`), and
- * only the page's rows are read. Asked for whole rows at once, the planner ANDed a bitmap of every run that used the
- * model (the GIN index, ~70,000 at 1M logs: 15–25 ms to build, costed as nearly free) with the failures' bitmap; for
- * the keys alone it walks the failures in page order and tests the filters on the index entries (bench/REPORT-logs.md).
- */
-function readsKeysFirst(q: LogsQuery): boolean {
-  return q.level === 'error' && knownAtCompletionFilters(q).length > 1;
+    .where(and(...where))
+    .orderBy(...keysetOrder(q.order))
+    .limit(q.limit + 1);
 }
 
 const position = (row: { startedAt: Date; id: string }): LogPosition => ({ startedAt: row.startedAt, id: row.id });

@@ -193,8 +193,7 @@ async function seed(db: Db): Promise<{ ownerId: string }> {
   }
   process.stdout.write('\n');
   // As autovacuum (PostgreSQL) or housekeeping (PGlite, db/pglite-vacuum.ts) leaves a table of logs: pages marked
-  // all-visible, so an index-only scan reads no heap page, and statistics for the planner. The newest logs, written
-  // since the last vacuum, are not all-visible yet: bench/REPORT-logs.md also measured a month none of whose pages were.
+  // all-visible (an index-only scan reads no heap page for them) and statistics for the planner.
   await rawQuery(db, 'vacuum analyze');
   return { ownerId: ownerIds[0]! };
 }

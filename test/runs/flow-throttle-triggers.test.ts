@@ -134,7 +134,11 @@ describe('throttle and debounce on webhooks', { timeout: 120_000 }, () => {
     expect(log.flowControl).toEqual({ reason: 'debounce' });
     await eventually(async () => visitsOf(`${customer}-other`).length === 1 || undefined, 30_000, 'the other key’s run');
     expect(visitsOf(customer).map((v) => v.tag)).toEqual(['9']);
-    const logs = await logsOf(wf);
+    // The other run's log is committed after its call reached the receiver: wait for it rather than race it.
+    const logs = await eventually(async () => {
+      const listed = await logsOf(wf);
+      return listed.length >= 2 && listed;
+    }, 30_000, 'both runs logged');
     expect(logs.filter((l) => l.executionId === executionId)).toHaveLength(1);
     expect(logs).toHaveLength(2);
     expect(await metricsText()).toContain(`sluice_flow_control_debounced_total{workflow_id="${wf}"} 9`);

@@ -5,15 +5,12 @@ import { sql } from 'drizzle-orm';
 import { ensureExecutionPartitions } from '../../src/db/executions-partitions.js';
 import type { TestApp } from './app.js';
 
-export interface LogRowsSetting {
-  snapshot: string;
-  workflow: string;
-  otherWorkspace: string;
-  otherWorkflow: string;
-}
-
-/** `tag` keeps the ids apart from other files' (the PostgreSQL pass shares one server); `months`: their first days. */
-export async function prepareLogRows(t: TestApp, tag: string, months: Date[]): Promise<LogRowsSetting> {
+/**
+ * Makes snapshot `snap_<tag>`, this workspace's workflow `wf_<tag>`, and workspace `ws_other_<tag>` (owner
+ * `usr_other_<tag>`) with workflow `wf_other_<tag>`, the names the test's own SQL then refers to. `tag` keeps them
+ * apart from other files' (the PostgreSQL pass shares one server); `months`: the first days of the logs' months.
+ */
+export async function prepareLogRows(t: TestApp, tag: string, months: Date[]): Promise<void> {
   const db = t.app.db;
   const setting = { snapshot: `snap_${tag}`, workflow: `wf_${tag}`, otherWorkspace: `ws_other_${tag}`, otherWorkflow: `wf_other_${tag}` };
   for (const month of months) await ensureExecutionPartitions(db, month);
@@ -28,5 +25,4 @@ export async function prepareLogRows(t: TestApp, tag: string, months: Date[]): P
       sql`insert into workflows (id, workspace_id, name, description, state, state_hash) values (${workflow}, ${workspace}, ${workflow}, '', '{}', 'h')`,
     );
   }
-  return setting;
 }

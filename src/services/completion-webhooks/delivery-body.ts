@@ -14,7 +14,6 @@ import { storedTrace, type LogRow } from '../logs/columns.js';
 import { restoreValues } from '../logs/offloaded-values.js';
 import { completedExecution, completionPayload, type IncludeFlags, type OwnerLimits } from './payload.js';
 
-
 /** What a delivery of an execution stores in place of its body. */
 export interface DeliveryEnvelope {
   /** The event's timestamp (unix ms): the same for every subscription. */

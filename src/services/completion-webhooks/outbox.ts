@@ -16,7 +16,6 @@ import { encodeEnvelope } from './delivery-body.js';
 import { levelOf, needsOwnerLimits, type IncludeFlags, type OwnerLimits } from './payload.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
-
 async function loadActiveSubscriptions(db: Db, workflowId: string): Promise<SubscriptionRow[]> {
   return db
     .select()

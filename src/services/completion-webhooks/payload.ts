@@ -1,12 +1,11 @@
 // The `workflow.execution.completed` payload (docs/guarantees.md 3.1), `deploymentVersion` included. The optional parts
 // appear only when the subscription asks for them; key order is fixed so bodies read the same every time.
-import type { webhookSubscriptions } from '../../db/schema.js';
 import { toFullCost } from '../cost.js';
 import { readTrace } from '../logs/stored-trace.js';
 import type { LogRow } from '../logs/columns.js';
 import { COMPLETION_EVENT } from './constants.js';
+import type { SubscriptionRow } from './subscriptions.js';
 
-type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type IncludeFlags = Pick<SubscriptionRow, 'includeFinalOutput' | 'includeTraceSpans' | 'includeRateLimits' | 'includeUsageData'>;
 
 /** What the payload says about one completed execution (shared by every subscription of the event). */

@@ -4,7 +4,6 @@
 import { readTrace } from './stored-trace.js';
 import type { LogRow } from './columns.js';
 
-
 /** The columns a log entry is made of. */
 export type LogEntryRow = Pick<
   LogRow,

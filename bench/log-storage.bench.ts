@@ -1,11 +1,12 @@
 // Stored bytes per execution of the execute bench's flow (POST JSON → API block to a local echo → response), as logs
-// were stored when issue 28 was filed (every span holds its input and output in full, that day's indexes) and as they
-// are today (each value once, src/services/logs/stored-trace.ts, its spans packed and compressed into `trace_packed`,
-// packed-trace.ts, and today's indexes, db/schema.ts), side by side in one run.
+// were stored when issue 28 was filed (every span holds its input and output in full, the final output in its own
+// jsonb column, that day's indexes) and as they are today (each value once, src/services/logs/stored-trace.ts, its
+// spans packed and compressed with the final output into `trace_packed`, packed-trace.ts, and today's indexes,
+// db/schema.ts), side by side in one run.
 //
 // The flow runs for real (in-process app, real engine, real recorder) so its row is written the way runs write
 // rows; that row is then copied 10,000 times into two tables shaped like `executions`: one with the row as written and
-// today's indexes, one with the trace as the logs API reads it back (which is exactly the old format), the cost
+// today's indexes, one with the trace and final output as the logs API reads them back (exactly the old format), the cost
 // object every row kept before and the indexes of then. Copies get ids as long as real ones and start times one after
 // another. The figure is each table's growth (heap + TOAST + indexes) per 10,000 runs.
 //
@@ -16,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../src/db/rows.js';
 import { toJsonText } from '../src/db/json.js';
 import { storedTrace } from '../src/services/logs/columns.js';
+import { withPackedFinalOutput } from '../src/services/logs/packed-trace.js';
 import { readTrace } from '../src/services/logs/stored-trace.js';
 import { BENCH_FLOW_BODIES, benchFlowState, startBenchApp, startEcho } from './support/bench-flow.js';
 
@@ -61,7 +63,9 @@ try {
   // Before, every row kept its cost object; a run with no model now keeps none (services/cost.ts storedCost).
   const zero = { prompt: 0, completion: 0, total: 0 };
   const oldCost = row.cost ?? { total: row.cost_total, base: row.cost_total, input: 0, output: 0, tokens: zero, models: {} };
-  const oldTrace = readTrace(row.trace, row.final_output).spans;
+  // Before, the final output had its own jsonb column; now the packed trace holds it (packed-trace.ts `final`).
+  const { traceSpans: unpacked, finalOutput } = withPackedFinalOutput({ traceSpans: row.trace, finalOutput: row.final_output });
+  const oldTrace = readTrace(unpacked, finalOutput).spans;
 
   // Two tables shaped like executions, filled with RUNS copies of the row: as stored now (with today's indexes), and
   // as stored when issue 28 was filed (with that day's indexes). Each copy gets ids as long as real ones and a start
@@ -76,6 +80,7 @@ try {
     }
     const trace = format === 'now' ? sql`trace_spans, trace_packed` : sql`${toJsonText(oldTrace)}::jsonb, null::bytea`;
     const cost = format === 'now' ? sql`cost` : sql`${toJsonText(oldCost)}::jsonb`;
+    const final = format === 'now' ? sql`final_output` : sql`${toJsonText(finalOutput)}::jsonb`;
     const before = await sizeOf(table);
     for (let done = 0; done < RUNS; done += 1000) {
       await app.db.execute(sql`
@@ -85,7 +90,7 @@ try {
           queued_ms, flow_control)
         select 'log_' || left(md5(${table} || ${done} + g), 20), 'exec_' || left(md5(${done} + g || ${table}), 20), workspace_id,
           workflow_id, deployment_version, snapshot_hash, trigger, status, level, started_at + (${done} + g) * interval '7 ms',
-          ended_at + (${done} + g) * interval '7 ms', total_duration_ms + g % 13, cost_total, ${cost}, models, final_output, ${trace},
+          ended_at + (${done} + g) * interval '7 ms', total_duration_ms + g % 13, cost_total, ${cost}, models, ${final}, ${trace},
           files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,
           flow_control
         from executions, generate_series(1, 1000) g where execution_id = ${executionId}`);
@@ -108,13 +113,13 @@ try {
   const [widths] = await rowsOf<{ old_trace: number; new_trace: number; final: number }>(
     app.db,
     sql`select pg_column_size(${toJsonText(oldTrace)}::jsonb) as old_trace, pg_column_size(trace_packed) as new_trace,
-          pg_column_size(final_output) as final from executions where execution_id = ${executionId}`,
+          pg_column_size(${toJsonText(finalOutput)}::jsonb) as final from executions where execution_id = ${executionId}`,
   );
   const kb = (n: number) => `${(n / 1024).toFixed(0).padStart(6)} KiB`;
   const line = (label: string, s: typeof old) =>
     `${label}  total ${kb(s.total)} (heap ${kb(s.heap)}, toast ${kb(s.toast)}, indexes ${kb(s.indexes)}) = ${(s.total / RUNS).toFixed(0)} bytes/execution`;
   console.log(`stored bytes per execution, bench flow (${Buffer.byteLength(BODY)}-byte body), ${kind}, ${RUNS.toLocaleString('en')} runs — ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, node ${process.version}`);
-  console.log(`trace: old format ${widths.old_trace} bytes (jsonb), each value once, packed ${widths.new_trace} bytes (trace_packed); final_output ${widths.final} bytes`);
+  console.log(`trace: old format ${widths.old_trace} bytes (jsonb) + final_output ${widths.final} bytes (jsonb); each value once, packed with the final output, ${widths.new_trace} bytes (trace_packed)`);
   console.log(line('when filed: every span in full, its indexes', old));
   console.log(line("now: each value once, packed, today's indexes", now));
   console.log(`ratio ${(now.total / old.total).toFixed(2)}× of before (target ≤ 0.33×)`);

@@ -17,8 +17,8 @@ import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
 import type { FileStorage } from '../services/files/storage.js';
+import { logRowColumns, type LogRow } from '../services/logs/columns.js';
 import { restoreFinalOutput } from '../services/logs/offloaded-values.js';
-import { offloadedOf } from '../services/logs/packed-trace.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
@@ -249,13 +249,13 @@ function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutio
 }
 
 /** `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts). */
-async function resultFromRow(storage: FileStorage, row: typeof executions.$inferSelect): Promise<ExecutionJobResult> {
+async function resultFromRow(storage: FileStorage, row: LogRow): Promise<ExecutionJobResult> {
   return {
     executionId: row.executionId,
     success: row.status === 'success',
     ...(row.status === 'cancelled' ? { cancelled: true } : {}),
     ...(PAUSED_STATUSES.includes(row.status) ? { paused: true } : {}),
-    output: (await restoreFinalOutput(storage, row.finalOutput, offloadedOf(row.traceSpans))) ?? {},
+    output: (await restoreFinalOutput(storage, row)) ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
     startTime: row.startedAt.toISOString(),
@@ -279,7 +279,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
 
   if (job.attempts > 1 && (await settleEarlierAttempt(app, payload.executionId)) === 'finished') {
     // Its run started before (and was closed as interrupted if its worker died mid-run): report it, never run it twice.
-    const [row] = await app.db.select().from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
+    const [row] = await app.db.select(logRowColumns).from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
     if (row) return finished(await resultFromRow(app.files.storage, row));
   }
 
@@ -394,7 +394,7 @@ export async function getJobStatus(db: Db, storage: FileStorage, principal: Prin
   let resumed = false;
   if (result?.paused) {
     // The job ended when its run paused; what became of the run since is on its log.
-    const [execution] = await db.select().from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
+    const [execution] = await db.select(logRowColumns).from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
     if (execution) result = await resultFromRow(storage, execution);
     if (execution?.status === 'running') resumed = true;
   }

@@ -122,8 +122,11 @@ const executionJson = (rows: ExecutionRecord[]) =>
   toJsonText(
     rows.map((r) => {
       // Packed last, as the row is written (offloading, run-recorder.ts, works on the unpacked form), unless the
-      // offloading found nothing to move and packed it on the way.
-      const packed = r.stored ? (r.stored.packed ?? packTrace(r.stored.trace)) : r.traceSpans && packTrace(storeTrace(r.traceSpans, r.finalOutput, r.traceKept));
+      // offloading found nothing to move and packed it on the way. The final output goes into the packed trace.
+      const finalOutput = r.stored ? r.stored.finalOutput : r.finalOutput;
+      const packed = r.stored
+        ? (r.stored.packed ?? packTrace(r.stored.trace, finalOutput))
+        : r.traceSpans && packTrace(storeTrace(r.traceSpans, finalOutput, r.traceKept), finalOutput);
       return {
         id: r.id,
         execution_id: r.executionId,
@@ -140,7 +143,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
         cost_total: r.costTotal,
         cost: storedCost(r.cost),
         models: r.models,
-        final_output: r.stored ? r.stored.finalOutput : r.finalOutput,
+        // Only a log with no trace (a running marker) keeps a final output in the column (packed-trace.ts `final`).
+        final_output: packed ? null : finalOutput,
         // The compressed bytes in their own column; beside them only what the logs list reads in SQL (columns.ts).
         trace_spans: packed && packed.offloaded !== undefined ? { offloaded: packed.offloaded } : null,
         trace_packed: packed ? packed.z : null,

@@ -17,6 +17,7 @@ import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.j
 import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { finalOutputColumns, withFinalOutputs } from '../support/final-outputs.js';
 
 const MESSAGES = 120;
 
@@ -100,11 +101,10 @@ async function withWorkers(
       return worker;
     };
     const successes = async () => {
-      const rows = await t.app.db
-        .select({ output: executions.finalOutput })
-        .from(executions)
-        .where(and(eq(executions.workflowId, wf), eq(executions.status, 'success')));
-      return rows.map((row) => (row.output as { result?: { n?: number } } | null)?.result?.n);
+      const rows = withFinalOutputs(
+        await t.app.db.select(finalOutputColumns).from(executions).where(and(eq(executions.workflowId, wf), eq(executions.status, 'success'))),
+      );
+      return rows.map((row) => (row.finalOutput as { result?: { n?: number } } | null)?.result?.n);
     };
     const all = async () => (await t.app.db.select({ id: executions.id }).from(executions).where(eq(executions.workflowId, wf))).length;
     await body({ t, broker, name, wf, start, successes, all });

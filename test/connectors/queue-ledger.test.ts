@@ -13,6 +13,7 @@ import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.j
 import { startTestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { finalOutputColumns, withFinalOutputs } from '../support/final-outputs.js';
 
 const MESSAGES = 200;
 
@@ -58,11 +59,10 @@ describe.runIf(TEST_DATABASE_URL)('queue trigger ledger (PostgreSQL, RabbitMQ)',
       for (let n = 0; n < MESSAGES; n++) channel.sendToQueue(queue, Buffer.from(JSON.stringify({ n })), { persistent: true, contentType: 'application/json' });
 
       const finished = async () => {
-        const rows = await t.app.db
-          .select({ output: executions.finalOutput })
-          .from(executions)
-          .where(and(eq(executions.workflowId, wf), eq(executions.status, 'success')));
-        return rows.map((row) => (row.output as { result?: { n?: number } } | null)?.result?.n);
+        const rows = withFinalOutputs(
+          await t.app.db.select(finalOutputColumns).from(executions).where(and(eq(executions.workflowId, wf), eq(executions.status, 'success'))),
+        );
+        return rows.map((row) => (row.finalOutput as { result?: { n?: number } } | null)?.result?.n);
       };
       // Kill the worker once some runs are done and more are in hand.
       await eventually(async () => ((await finished()).length >= MESSAGES / 4 ? true : undefined), 60_000, 'a quarter of the runs');

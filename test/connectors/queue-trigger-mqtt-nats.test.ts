@@ -12,6 +12,7 @@ import { createAppWorker, type AppWorker } from '../../src/app/worker.js';
 import { executions } from '../../src/db/schema.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { finalOutputColumns, withFinalOutputs } from '../support/final-outputs.js';
 
 let t: TestApp;
 let worker: AppWorker;
@@ -70,10 +71,12 @@ function consumerState(trigger: Record<string, unknown>) {
 type LogRow = { level: string | null; trigger: string; finalOutput: Record<string, any> | null; error: string | null };
 
 async function finishedRuns(workflowId: string): Promise<LogRow[]> {
-  return t.app.db
-    .select({ level: executions.level, trigger: executions.trigger, finalOutput: executions.finalOutput, error: executions.error })
-    .from(executions)
-    .where(and(eq(executions.workflowId, workflowId), ne(executions.status, 'running')));
+  return withFinalOutputs(
+    await t.app.db
+      .select({ level: executions.level, trigger: executions.trigger, ...finalOutputColumns, error: executions.error })
+      .from(executions)
+      .where(and(eq(executions.workflowId, workflowId), ne(executions.status, 'running'))),
+  );
 }
 
 async function queueLogs(workflowId: string, count: number): Promise<LogRow[]> {

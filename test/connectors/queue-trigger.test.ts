@@ -10,6 +10,7 @@ import { executions } from '../../src/db/schema.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { finalOutputColumns, withFinalOutputs } from '../support/final-outputs.js';
 
 let t: TestApp;
 let worker: Worker;
@@ -65,10 +66,12 @@ type LogRow = { id: string; level: string | null; trigger: string; status: strin
 async function queueLogs(workflowId: string, count: number): Promise<LogRow[]> {
   return eventually(
     async () => {
-      const rows = await t.app.db
-        .select({ id: executions.id, level: executions.level, trigger: executions.trigger, status: executions.status, finalOutput: executions.finalOutput, error: executions.error })
-        .from(executions)
-        .where(and(eq(executions.workflowId, workflowId), ne(executions.status, 'running')));
+      const rows = withFinalOutputs(
+        await t.app.db
+          .select({ id: executions.id, level: executions.level, trigger: executions.trigger, status: executions.status, ...finalOutputColumns, error: executions.error })
+          .from(executions)
+          .where(and(eq(executions.workflowId, workflowId), ne(executions.status, 'running'))),
+      );
       return rows.length >= count ? rows : undefined;
     },
     20_000,

@@ -14,7 +14,7 @@ import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
 import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
-import { packTrace } from '../../src/services/logs/packed-trace.js';
+import { packTrace, withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
@@ -228,13 +228,19 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(res.status, res.text.slice(0, 500)).toBe(200);
     return res.body as { executionId: string; output: any };
   }
-  /** Sizes of what the row holds, as PostgreSQL writes it out. */
+  /**
+   * Sizes of what the row holds: its trace column as PostgreSQL writes it out (compressed, with the final output),
+   * and the JSON of the final output it keeps (the value, or the marker standing for it) once unpacked.
+   */
   async function rowSize(executionId: string) {
-    const [row] = await rowsOf<{ trace: number; final: number }>(
+    const [row] = await rowsOf<{ trace: unknown; traceText: number; final: unknown }>(
       t.app.db,
-      sql`select length((${storedTrace})::text)::int as trace, length(final_output::text)::int as final from executions where execution_id = ${executionId}`,
+      sql`select ${storedTrace} as trace, length((${storedTrace})::text)::int as "traceText", final_output as final from executions where execution_id = ${executionId}`,
     );
-    return row;
+    // A new log keeps its final output in the packed trace, none in the column.
+    expect(row.final).toBeNull();
+    const { finalOutput } = withPackedFinalOutput({ traceSpans: row.trace, finalOutput: row.final });
+    return { trace: row.traceText, final: Buffer.byteLength(JSON.stringify(finalOutput)) };
   }
   /** The log detail, the logs list (with both, and with the final output alone) and the webhook body of a run. */
   async function answersOf(executionId: string) {

@@ -17,6 +17,8 @@ import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, makeState } from '../support/workflows.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { readTrace } from '../../src/services/logs/stored-trace.js';
+import { logRowColumns } from '../../src/services/logs/columns.js';
+import { withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -87,7 +89,8 @@ describe('run recorder', () => {
       const stored = await Promise.all([...good, bad].map((run) => t.app.recorder.complete(run)));
       expect(stored).toEqual(['full', 'full', 'full', 'full', 'full', 'minimal']);
 
-      const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId));
+      // As the services read them: the trace unpacked, the final output from wherever the row keeps it.
+      const rows = (await t.app.db.select(logRowColumns).from(executions).where(eq(executions.workflowId, workflowId))).map((row) => withPackedFinalOutput(row));
       expect(rows).toHaveLength(6);
       const minimal = rows.find((r) => r.id === bad.log.id)!;
       expect(minimal).toMatchObject({ status: 'error', level: 'error', finalOutput: {} });

@@ -38,10 +38,9 @@ export function pageColumns(q: LogsQuery) {
     files: executions.files,
     blockErrorCount: executions.blockErrorCount,
     cost: full ? executions.cost : sql<unknown>`null`.as('cost'),
-    traceSpans: q.includeTraceSpans ? storedTrace.as('trace_spans') : sql<unknown>`null`.as('trace_spans'),
-    // The stored trace refers into the final output (stored-trace.ts), so it comes with the trace too.
+    // A log keeps its final output in the packed trace (packed-trace.ts `final`), and the trace refers into it: the
+    // two are read together. The trace also says which values are in file storage (offloaded-values.ts).
+    traceSpans: withData ? storedTrace.as('trace_spans') : sql<unknown>`null`.as('trace_spans'),
     finalOutput: withData ? executions.finalOutput : sql<unknown>`null`.as('final_output'),
-    // Whether values of the log are in file storage, and the final output among them (offloaded-values.ts).
-    offloaded: withData ? sql<unknown>`${executions.traceSpans} -> 'offloaded'`.as('offloaded') : sql<unknown>`null`.as('offloaded'),
   };
 }

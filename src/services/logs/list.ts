@@ -35,7 +35,7 @@ export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'
   const summaries = full ? await workflowSummaries(db, page.map((row) => row.workflowId)) : new Map<string, WorkflowSummary>();
   const includeData = q.includeTraceSpans || q.includeFinalOutput;
   // Values kept in file storage (offloaded-values.ts) are fetched back, so the page reads as if they were inline.
-  const values = includeData ? await Promise.all(page.map((row) => restoredValues(storage, row))) : [];
+  const values = includeData ? await Promise.all(page.map((row) => restoredValues(storage, row, q))) : [];
   const data = page.map((row, i): LogListItem => {
     const item: LogListItem = toLogEntry(row);
     if (full) {
@@ -52,10 +52,9 @@ export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'
   return { data, nextCursor: last && hasMore(q, rows.length, horizon) ? encodeCursor(q.order, position(last)) : null };
 }
 
-async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown; offloaded: unknown }) {
-  if (!row.offloaded) return row;
-  if (row.traceSpans !== null) return restoreValues(storage, row);
-  return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row.finalOutput, row.offloaded) };
+async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, q: LogsQuery) {
+  if (q.includeTraceSpans) return restoreValues(storage, row);
+  return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row) };
 }
 
 /**

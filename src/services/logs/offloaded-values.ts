@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { toJsonText } from '../../db/json.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
-import { compressPacked, offloadedOf, packedText, unpackTrace, type PackedTrace } from './packed-trace.js';
+import { compressPacked, offloadedOf, packedText, unpackTrace, withPackedFinalOutput, type PackedTrace } from './packed-trace.js';
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
@@ -113,10 +113,10 @@ export async function offloadValues(input: {
   limit: number;
 }): Promise<StoredValues> {
   const { storage, executionId, trace, limit } = input;
-  // The packed JSON holds each value of the trace once, whole: none is longer than it. When it fits, nothing in the
-  // trace goes (the usual case, decided without a walk over the values) and it is the row's column already.
-  const text = packedText(trace);
-  if (Buffer.byteLength(text) <= limit && !oversized(input.finalOutput, limit)) {
+  // The packed JSON holds each value of the trace once, whole, and the final output: none is longer than it. When it
+  // fits, nothing goes (the usual case, decided without a walk over the values) and it is the row's column already.
+  const text = packedText(trace, input.finalOutput);
+  if (Buffer.byteLength(text) <= limit) {
     return { trace, finalOutput: input.finalOutput, files: [], packed: compressPacked(text, trace.offloaded) };
   }
   const found: Array<{ bytes: Buffer; place: (marker: OffloadMarker) => void }> = [];
@@ -204,7 +204,8 @@ export async function restoreValues<F>(
   row: { traceSpans: unknown; finalOutput: F },
   logger?: Logger,
 ): Promise<{ traceSpans: unknown; finalOutput: F }> {
-  // Said outside the packed part: a row with nothing offloaded (most) is not unpacked here.
+  row = withPackedFinalOutput(row);
+  // Said outside the packed part: a row with nothing offloaded (most) is not unpacked for it.
   const offloaded = offloadedOf(row.traceSpans);
   if (!offloaded) return row;
   // Packed spans (packed-trace.ts) hold their inputs in array slots: unpacked first, to find the markers among them.
@@ -228,10 +229,10 @@ export async function restoreValues<F>(
 }
 
 /**
- * The final output alone (a list read without the trace): `offloaded` is the stored trace's `offloaded` key, which
- * says whether the column holds a marker.
+ * The final output alone (a list read without the trace, an async run's result), fetched back when it is in file
+ * storage: the stored trace's `offloaded` says whether the row holds a marker in its place.
  */
-export async function restoreFinalOutput<F>(storage: FileStorage, finalOutput: F, offloaded: unknown, logger?: Logger): Promise<F> {
-  const final = isObject(offloaded) && offloaded.final === true;
-  return final && isMarker(finalOutput) ? ((await fetchValue(storage, finalOutput, logger)) as F) : finalOutput;
+export async function restoreFinalOutput(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, logger?: Logger): Promise<unknown> {
+  const { traceSpans, finalOutput } = withPackedFinalOutput(row);
+  return offloadedOf(traceSpans)?.final && isMarker(finalOutput) ? fetchValue(storage, finalOutput, logger) : finalOutput;
 }

@@ -16,6 +16,10 @@
 //   order a format-2 row (a jsonb value) answered with. Sorting is paid by the few reads, not by every run.
 // Format 3 is format 4 with the JSON written in jsonb's key order (keys sorted before compressing); rows of it are
 //   read as they are.
+// - `final`: the run's final output, when the row keeps it here (rows written since 2026-11-27; their `final_output`
+//   column is null). Compressed with the trace it costs little: its values are mostly ones the trace holds (the
+//   response block's body is an upstream's answer; an echo sends the input back), which deflate then refers back to,
+//   where jsonb kept them again in full, uncompressed (bench/REPORT.md log-storage). Read with withPackedFinalOutput.
 // `offloaded` stays outside `z`: the logs list reads it in SQL (list.ts). Reading unpacks formats 3 and 4 to format
 // 2, key for key, so everything downstream of unpackTrace sees what it saw before.
 // Where a row keeps it: `z`'s bytes in the `trace_packed` column (bytea: base64 in jsonb cost a third more), and
@@ -86,16 +90,17 @@ export interface PackedTrace {
   offloaded?: unknown;
 }
 
-/** A format-2 trace (stored-trace.ts's StoredTrace) as the row keeps it. */
-export function packTrace(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }): PackedTrace {
-  return compressPacked(packedText(trace), trace.offloaded);
+/** A format-2 trace (stored-trace.ts's StoredTrace) and the run's final output, as the row keeps them. */
+export function packTrace(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }, finalOutput?: unknown): PackedTrace {
+  return compressPacked(packedText(trace, finalOutput), trace.offloaded);
 }
 
 /**
- * The JSON text that `z` compresses: the trace without `format`/`offloaded`, with `t0` and its spans packed, NUL and
- * lone surrogates replaced as jsonb would have. Its length bounds the JSON of every value in the trace.
+ * The JSON text that `z` compresses: the trace without `format`/`offloaded`, with `t0` and its spans packed, and the
+ * final output as `final` (left out when null), NUL and lone surrogates replaced as jsonb would have. Its length
+ * bounds the JSON of every value in the trace and of the final output.
  */
-export function packedText(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }): string {
+export function packedText(trace: { spans: unknown[]; format?: unknown; offloaded?: unknown }, finalOutput?: unknown): string {
   const spans = trace.spans as StoredSpan[];
   const t0 = firstStart(spans) ?? 0;
   const pack = (span: StoredSpan): PackedSpan | StoredSpan => {
@@ -120,6 +125,7 @@ export function packedText(trace: { spans: unknown[]; format?: unknown; offloade
   };
   const top: Record<string, unknown> = { t0, spans: spans.map(pack) };
   for (const key of Object.keys(trace)) if (key !== 'format' && key !== 'offloaded' && key !== 'spans') top[key] = (trace as Record<string, unknown>)[key];
+  if (finalOutput !== undefined && finalOutput !== null) top.final = finalOutput;
   return toJsonText(top);
 }
 
@@ -194,6 +200,19 @@ export function unpackTrace(column: unknown): unknown {
   const { t0: _, spans, ...rest } = packed;
   const offloaded = column.offloaded !== undefined ? { offloaded: column.offloaded } : {};
   return { format: UNPACKED_FORMAT, ...rest, ...offloaded, spans: (spans as unknown[]).map(unpack) };
+}
+
+/**
+ * A log row's trace column and final output as the readers downstream take them: a row whose `final_output` column
+ * is null may keep its final output in the packed trace (`final`), so that trace is unpacked here, once, and handed on
+ * unpacked, without `final`. Any other row (a final output in its column, an older format) is returned as it is.
+ */
+export function withPackedFinalOutput<R extends { traceSpans: unknown; finalOutput: unknown }>(row: R): R {
+  if (row.finalOutput !== null && row.finalOutput !== undefined) return row;
+  const column = row.traceSpans;
+  if (!isRecord(column) || !isPackedFormat(column.format)) return row;
+  const { final, ...trace } = unpackTrace(column) as Record<string, unknown>;
+  return { ...row, traceSpans: trace, finalOutput: final ?? null };
 }
 
 /**

@@ -10,10 +10,11 @@
 //   `outputs`), each only when the span had that key;
 // - an encoded value is JSON in which `{"$r": [i, …path]}` stands for the value at `path` inside outputs[i], and a
 //   user object holding a `$r` or `$l` key is wrapped as `{"$l": object}` (kept as it is, never read as references);
-// - `finalAt: i` says outputs[i] is the row's final output (stored in `final_output`, not again here).
+// - `finalAt: i` says outputs[i] is the row's final output (kept apart: in the packed trace's `final`, packed-trace.ts,
+//   or in the `final_output` column of older rows; not again here).
 // - `{"$r": [-1, …path]}` points into the final output.
 // - `offloaded: { final }`: some values were too large for the row and are in file storage (offloaded-values.ts): an
-//   output, a span's `in` or (`final`) the final output column holds `{"$offloaded": key, "bytes": n}` instead. A user
+//   output, a span's `in` or (`final`) the final output holds `{"$offloaded": key, "bytes": n}` instead. A user
 //   object holding an `$offloaded` key is wrapped with `$l` too, so a marker is never a user's value.
 // References only point at outputs of a lower index or at the final output, so decoding never loops.
 //
@@ -71,7 +72,7 @@ interface AnySpan {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const isPlainRecord = (v: unknown): v is Record<string, unknown> => isObject(v) && !Array.isArray(v);
 
-/** The stored form of a run's trace; `finalOutput` is stored beside it (its own column) and referenced, not repeated. */
+/** The stored form of a run's trace; `finalOutput` is stored beside it (packTrace's `final`) and referenced, not repeated. */
 export function storeTrace(spans: unknown[], finalOutput: unknown, detail: KeptTrace = 'full'): StoredTrace {
   const outputs: unknown[] = [];
   const outputIndex = new Map<unknown, number>();
@@ -144,11 +145,15 @@ export function isStoredTrace(value: unknown): value is StoredTrace {
   return isPlainRecord(value) && (value.format === STORED_TRACE_FORMAT || isPackedFormat(value.format)) && Array.isArray(value.spans);
 }
 
-/** What a log's trace column holds, as the engine made it. Rows of format 1 (a plain array) are read as they are. */
+/**
+ * What a log's trace column holds, as the engine made it. Rows of format 1 (a plain array) are read as they are.
+ * `finalOutput`: the row's, as withPackedFinalOutput (packed-trace.ts) gives it; a packed column's own is used when null.
+ */
 export function readTrace(column: unknown, finalOutput: unknown): { spans: unknown[]; detail: KeptTrace } {
   const stored = unpackTrace(column);
   if (Array.isArray(stored)) return { spans: stored, detail: 'full' };
   if (!isStoredTrace(stored)) return { spans: [], detail: 'full' };
+  finalOutput ??= (stored as { final?: unknown }).final;
   const decoded = new Map<number, unknown>();
   const output = (i: number): unknown => {
     if (i === FINAL || i === stored.finalAt) return finalOutput;

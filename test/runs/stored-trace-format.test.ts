@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DICTIONARY, offloadedOf, packTrace, unpackTrace } from '../../src/services/logs/packed-trace.js';
+import { DICTIONARY, offloadedOf, packTrace, unpackTrace, withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 
 const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -77,6 +77,27 @@ describe('stored trace format', () => {
     expect(unpackTrace(packed)).toEqual(format2);
     expect(readTrace(packed, throughJson(final)).spans).toEqual(throughJson(spans));
     expect(readTrace(packed, throughJson(final)).spans).toEqual(readTrace(format2, throughJson(final)).spans);
+
+    // As rows are written now: the final output packed with the trace, the column null.
+    const withFinal = throughJson(packTrace(storeTrace(spans, final), final));
+    const row = withPackedFinalOutput({ traceSpans: withFinal, finalOutput: null });
+    expect(row.finalOutput).toEqual(throughJson(final));
+    expect(row.traceSpans).toEqual(format2);
+    expect(readTrace(row.traceSpans, row.finalOutput).spans).toEqual(throughJson(spans));
+    expect(readTrace(withFinal, null).spans).toEqual(throughJson(spans));
+    // A row with its final output in the column (written before) is handed on as it is, its trace not unpacked.
+    const before = { traceSpans: packed, finalOutput: throughJson(final) };
+    expect(withPackedFinalOutput(before)).toBe(before);
+  });
+
+  it('keeps the output of a span with no input and nothing more when it is the first output (index 0)', () => {
+    const at = Date.parse('2026-11-27T17:20:00.000Z');
+    const spans = [
+      { id: randomUUID(), blockId: 'a', name: 'A', type: 'function', status: 'success', startTime: new Date(at).toISOString(),
+        endTime: new Date(at + 2).toISOString(), duration: 2, output: { s: 'abc' } },
+    ];
+    const packed = throughJson(packTrace(storeTrace(spans, null)));
+    expect(readTrace(packed, null).spans).toEqual(throughJson(spans));
   });
 
   it('compresses traces of every size as well as zlib with its default window, and reads each back', () => {

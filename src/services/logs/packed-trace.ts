@@ -120,7 +120,11 @@ export function packedText(trace: { spans: unknown[]; format?: unknown; offloade
     }
     const packed: PackedSpan = [id, span.blockId, span.name, span.type, span.status, start! - t0, span.duration, span.out ?? null, more];
     if (span.in !== undefined) packed.push(span.in);
-    else while (packed.length > 7 && (packed[packed.length - 1] === null || packed[packed.length - 1] === 0)) packed.pop();
+    else if (more === 0) {
+      // Trailing slots that say nothing: `more` when 0, then `out` when null (0 is the first output's index).
+      packed.pop();
+      if (packed[7] === null) packed.pop();
+    }
     return packed;
   };
   const top: Record<string, unknown> = { t0, spans: spans.map(pack) };

@@ -9,17 +9,17 @@
 // - a packed span is an array [id, blockId, name, type, status, start, duration, out, more, in], where `id` is the
 //   uuid's 16 bytes in base64url, `start` is the span's start in ms after `t0` (its end is start + duration), `out` is
 //   format 2's `out` or null, `more` an object of the span's other keys (error, tokens, cost, model, children, …) or 0,
-//   and `in` format 2's `in`; trailing slots that say nothing (no `in`, no `more`, no `out`) are left off;
+//   and `in` format 2's `in`; trailing slots that say nothing (no `in`, then `more` 0, then `out` null) are left off;
 // - a span that does not fit (an id that is not a uuid, times that do not round-trip, a missing field) stays the
 //   format-2 object, its children packed: the format is exact for any span, compact for the ones the engine makes;
 // - objects keep their keys in the order the run made them; reading puts every object's keys in jsonb's order, the
-//   order a format-2 row (a jsonb value) answered with. Sorting is paid by the few reads, not by every run.
-// Format 3 is format 4 with the JSON written in jsonb's key order (keys sorted before compressing); rows of it are
-//   read as they are.
+//   order a format-2 row (a jsonb value) answered with. Sorting is paid by the few reads, not by every run;
 // - `final`: the run's final output, when the row keeps it here (rows written since 2026-11-27; their `final_output`
 //   column is null). Compressed with the trace it costs little: its values are mostly ones the trace holds (the
 //   response block's body is an upstream's answer; an echo sends the input back), which deflate then refers back to,
 //   where jsonb kept them again in full, uncompressed (bench/REPORT.md log-storage). Read with withPackedFinalOutput.
+// Format 3 is format 4 with the JSON written in jsonb's key order (keys sorted before compressing); rows of it are
+//   read as they are.
 // `offloaded` stays outside `z`: the logs list reads it in SQL (list.ts). Reading unpacks formats 3 and 4 to format
 // 2, key for key, so everything downstream of unpackTrace sees what it saw before.
 // Where a row keeps it: `z`'s bytes in the `trace_packed` column (bytea: base64 in jsonb cost a third more), and

@@ -132,7 +132,7 @@ function literal(value: unknown): string {
 }
 
 /** The SQLSTATE of a database error, also when it is the cause of Drizzle's. */
-function codeOf(error: unknown): string | undefined {
+export function codeOf(error: unknown): string | undefined {
   const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
   const found = typeof code === 'string' ? code : cause?.code;
   return typeof found === 'string' ? found : undefined;

@@ -25,6 +25,7 @@ import { workspaceOwner } from '../services/limits.js';
 import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
 import { RUNNER_ID } from './runner-id.js';
 import { freeSlotQuietly, loggedWithSlot, runFlowOf, takeSlot } from './flow-slots.js';
+import { retryingMovedRows } from './moved-rows.js';
 import type { ExecutionOutcome, RunExecution } from './types.js';
 
 // ---- asking to resume ----------------------------------------------------------------------------------------
@@ -61,11 +62,14 @@ export async function resumeExecution(
   await requireRunRole(app, principal, row.workspaceId, 'editor', 'approve or reject runs');
   const decision: Decision = { approved: body.approved, data: body.data ?? {}, decidedBy: principal.userId, decidedAt: new Date().toISOString() };
   // The decision and the job that acts on it commit together: no crash can leave a decided run with nobody to resume it.
-  const accepted = await app.db.transaction(async (tx) => {
-    if (!(await markResuming(tx, executionId, decision))) return false;
-    await enqueueJob(tx, { kind: RESUME_JOB, payload: { executionId } });
-    return true;
-  });
+  // A cancel that moved the row meanwhile (moved-rows.ts) reads as a decision made first: 409 below.
+  const accepted = await retryingMovedRows(() =>
+    app.db.transaction(async (tx) => {
+      if (!(await markResuming(tx, executionId, decision))) return false;
+      await enqueueJob(tx, { kind: RESUME_JOB, payload: { executionId } });
+      return true;
+    }),
+  );
   if (!accepted) {
     throw new AppError(
       'EXECUTION_NOT_PAUSED',
@@ -115,23 +119,27 @@ async function closePaused(
   executionId: string,
   end: { status: 'cancelled' | 'error'; error: SQL | string; from: Array<'paused' | 'resuming' | 'running'> },
 ): Promise<boolean> {
-  return app.db.transaction(async (tx) => {
-    const closed = await tx
-      .update(executions)
-      .set({
-        status: end.status,
-        level: 'error',
-        startedAt: sql`now()`,
-        endedAt: sql`now()`,
-        totalDurationMs: sql`coalesce((${executions.pause} ->> 'activeMs')::int, 0)`,
-        error: end.error,
-        pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
-      })
-      .where(and(eq(executions.executionId, executionId), inArray(executions.status, end.from)))
-      .returning();
-    for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
-    return closed.length > 0;
-  });
+  // Two closes (or a close and the resume job) at once: the loser's update fails when the winner moved the row to
+  // another month's partition; run again, it finds the row closed or running and closes nothing (moved-rows.ts).
+  return retryingMovedRows(() =>
+    app.db.transaction(async (tx) => {
+      const closed = await tx
+        .update(executions)
+        .set({
+          status: end.status,
+          level: 'error',
+          startedAt: sql`now()`,
+          endedAt: sql`now()`,
+          totalDurationMs: sql`coalesce((${executions.pause} ->> 'activeMs')::int, 0)`,
+          error: end.error,
+          pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
+        })
+        .where(and(eq(executions.executionId, executionId), inArray(executions.status, end.from)))
+        .returning();
+      for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
+      return closed.length > 0;
+    }),
+  );
 }
 
 /**
@@ -140,17 +148,20 @@ async function closePaused(
  * once more is safe. Returns how many runs were reopened.
  */
 export async function reopenStrandedResumes(db: Db): Promise<number> {
-  const reopened = await db
-    .update(executions)
-    .set({ status: 'paused', pause: sql`${executions.pause} - 'pending'` })
-    .where(
-      and(
-        eq(executions.status, 'resuming'),
-        sql`not exists (select 1 from jobs j where j.kind = ${RESUME_JOB} and j.status in ('queued', 'running')
-          and j.payload ->> 'executionId' = ${executions.executionId})`,
-      ),
-    )
-    .returning({ id: executions.id });
+  // A run cancelled meanwhile moved its row (moved-rows.ts): run again, it is no longer `resuming` and stays closed.
+  const reopened = await retryingMovedRows(() =>
+    db
+      .update(executions)
+      .set({ status: 'paused', pause: sql`${executions.pause} - 'pending'` })
+      .where(
+        and(
+          eq(executions.status, 'resuming'),
+          sql`not exists (select 1 from jobs j where j.kind = ${RESUME_JOB} and j.status in ('queued', 'running')
+            and j.payload ->> 'executionId' = ${executions.executionId})`,
+        ),
+      )
+      .returning({ id: executions.id }),
+  );
   return reopened.length;
 }
 
@@ -233,15 +244,18 @@ async function resumeHolding(
       decidedBy: null,
       decidedAt: new Date().toISOString(),
     };
-    if (!(await markResuming(app.db, executionId, decision, timeoutOf))) return skipped('decided before its time-out');
+    if (!(await retryingMovedRows(() => markResuming(app.db, executionId, decision, timeoutOf)))) return skipped('decided before its time-out');
   }
 
   // resuming → running, from now: the resumed run is a run in flight like any other (marker, horizon, orphan sweep).
-  const [row] = await app.db
-    .update(executions)
-    .set({ status: 'running', startedAt: new Date(), runnerId: RUNNER_ID })
-    .where(and(eq(executions.executionId, executionId), eq(executions.status, 'resuming')))
-    .returning();
+  // A cancel that moved the row first (moved-rows.ts) leaves it cancelled: run again, this matches nothing.
+  const [row] = await retryingMovedRows(() =>
+    app.db
+      .update(executions)
+      .set({ status: 'running', startedAt: new Date(), runnerId: RUNNER_ID })
+      .where(and(eq(executions.executionId, executionId), eq(executions.status, 'resuming')))
+      .returning(),
+  );
   if (!row) return skipped('not waiting to resume');
   const pause = pauseSchema.parse(row.pause);
   const trigger = z.enum(TRIGGER_TYPES).parse(row.trigger);

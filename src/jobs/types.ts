@@ -75,6 +75,11 @@ export interface JobHandler {
   fairBetweenTenants?: boolean;
   /** A job claimed more often than this (a poison job that keeps killing workers) is failed without running. */
   maxClaims?: number;
+  /**
+   * Writes to commit with the failure of a job given up unrun (claimed more than `maxClaims` times; `error` says so),
+   * so the handler's own rows record it too: a row left waiting on a job that no longer exists would wait for ever.
+   */
+  abandoned?(job: ClaimedJob, error: string, now: number): JobResult['writes'];
 }
 
 export type JobHandlers = Readonly<Record<string, JobHandler>>;

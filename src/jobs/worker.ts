@@ -100,7 +100,8 @@ export function createWorker(options: WorkerOptions): Worker {
   async function runHandler(job: ClaimedJob): Promise<JobResult> {
     const handler = handlers[job.kind];
     if (job.attempts > (handler.maxClaims ?? DEFAULT_MAX_CLAIMS)) {
-      return { outcome: { type: 'fail', error: `Gave up after ${job.attempts - 1} claims (workers kept stopping during this job)` } };
+      const error = `Gave up after ${job.attempts - 1} claims (workers kept stopping during this job)`;
+      return { outcome: { type: 'fail', error }, writes: handler.abandoned?.(job, error, clock.now()) };
     }
     try {
       return await handler.run(job, { clock, signal: cancel.signal, workerId });

@@ -1,17 +1,25 @@
-// A TCP proxy on loopback between the app and its PostgreSQL, for tests of a database that stops answering: `hang`
-// keeps the connections open but passes nothing on (a network partition); `cut` closes them and refuses new ones.
+// A TCP proxy on loopback between the app and a server it depends on (its PostgreSQL, an S3 endpoint), for tests of a
+// server that stops answering: `hang` keeps the connections open but passes nothing on (a network partition); `cut`
+// closes them and refuses new ones for good; `down` resets them and every new one until `up` (an outage that ends).
 import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
   hang(): void;
   cut(): Promise<void>;
+  down(): void;
+  up(): void;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let hanging = false;
+  let isDown = false;
   const server = net.createServer((client) => {
+    if (isDown) {
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = net.connect(targetPort, targetHost);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -28,6 +36,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     port: (server.address() as net.AddressInfo).port,
     hang() {
       hanging = true;
+    },
+    down() {
+      isDown = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    up() {
+      isDown = false;
     },
     async cut() {
       const closed = new Promise((resolve) => server.close(resolve));

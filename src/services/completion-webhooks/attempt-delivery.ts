@@ -6,11 +6,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { storableText } from '../../db/storable.js';
+import { AppError } from '../../errors.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../../jobs/types.js';
 import { sendHttpRequest, type OutboundResponse } from '../../net/index.js';
 import type { AppContext } from '../app-context.js';
 import { signatureHeader } from '../webhook-signature.js';
-import { COMPLETION_EVENT } from './constants.js';
+import { COMPLETION_EVENT, UNBUILT_GIVE_UP_MS } from './constants.js';
 import type { DeliveryJobPayload } from './create-deliveries.js';
 import { deliveryBodies, LOG_GONE } from './delivery-body.js';
 import { judgeAttempt, retryDelayMs, type RetryPolicy } from './retry-policy.js';
@@ -58,12 +59,15 @@ interface DeliveryToSend {
   url: string;
   secretEncrypted: string | null;
   active: boolean;
+  /** Why its body could not be built (file storage could not give back a large value of the log); body is null. */
+  unbuilt?: unknown;
 }
 
-function toDeliveryToSend(row: Record<string, unknown>, body: string | null): DeliveryToSend {
+function toDeliveryToSend(row: Record<string, unknown>, body: string | null, unbuilt: unknown): DeliveryToSend {
   return {
     id: String(row.id),
     body,
+    ...(unbuilt === undefined ? {} : { unbuilt }),
     status: String(row.status),
     attempts: Number(row.attempts),
     isTest: row.is_test === true,
@@ -73,7 +77,10 @@ function toDeliveryToSend(row: Record<string, unknown>, body: string | null): De
   };
 }
 
-/** The deliveries with their bodies; throws the file storage's error when a large value of a log cannot be read. */
+/**
+ * The deliveries with their bodies. When a large value of a log cannot be read, every pending one is returned with
+ * `unbuilt` (the file storage's error) and no body; the database's errors are thrown.
+ */
 async function loadDeliveries(app: AppContext, deliveryIds: string[]): Promise<DeliveryToSend[]> {
   const ids = sql.join(
     deliveryIds.map((id) => sql`${id}`),
@@ -86,6 +93,7 @@ async function loadDeliveries(app: AppContext, deliveryIds: string[]): Promise<D
     where d.id in (${ids})`);
   // Only the pending ones are sent: a settled delivery needs no body.
   const pending = rows.filter((row) => row.status === 'pending');
+  let unbuilt: unknown;
   const bodies = await deliveryBodies(
     { db: app.db, storage: app.files.storage, logger: app.logger },
     pending.map((row) => ({
@@ -94,23 +102,39 @@ async function loadDeliveries(app: AppContext, deliveryIds: string[]): Promise<D
       body: row.body === null ? null : String(row.body),
       envelope: row.envelope === null ? null : String(row.envelope),
     })),
-  );
+  ).catch((err: unknown) => {
+    unbuilt = err ?? new Error('unknown error');
+    return [];
+  });
   const bodyOf = new Map(pending.map((row, i) => [row, bodies[i]]));
-  return rows.map((row) => toDeliveryToSend(row, bodyOf.get(row) ?? null));
+  return rows.map((row) => toDeliveryToSend(row, bodyOf.get(row) ?? null, row.status === 'pending' ? unbuilt : undefined));
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** Ends a delivery without an attempt (its subscription is off, or its secret can no longer be read). */
+/**
+ * Ends a pending delivery without an attempt (its subscription is off, its secret or body can no longer be had, its
+ * job was given up): `failed` with the reason, in the history and open to redelivery.
+ */
+function giveUpWrites(deliveryId: string, error: string, now: number): NonNullable<JobResult['writes']> {
+  return (held) => [
+    sql`update deliveries set status = 'failed', last_error = ${error}::text, next_attempt_at = null,
+          completed_at = ${iso(now)}::timestamptz
+        where id = ${deliveryId} and status = 'pending' and ${held}`,
+  ];
+}
+
 function giveUp(deliveryId: string, error: string, now: number): JobResult {
-  return {
-    outcome: { type: 'fail', error },
-    writes: (held) => [
-      sql`update deliveries set status = 'failed', last_error = ${error}::text, next_attempt_at = null,
-            completed_at = ${iso(now)}::timestamptz
-          where id = ${deliveryId} and ${held}`,
-    ],
-  };
+  return { outcome: { type: 'fail', error }, writes: giveUpWrites(deliveryId, error, now) };
+}
+
+/**
+ * What the history says of a body that could not be built: the error's own message when it is one a client may see
+ * (503 FILE_STORAGE_UNAVAILABLE); anything else (a local disk's error names server paths) is only in the server log.
+ */
+function unbuiltReason(err: unknown): string {
+  const detail = err instanceof AppError ? err.message : 'a large value kept in file storage could not be read; see the server log';
+  return `the body could not be built from the execution's log (${detail})`;
 }
 
 export function createDeliveryHandler(app: AppContext): JobHandler {
@@ -123,13 +147,44 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
 
   async function prefetch(jobs: ClaimedJob[]): Promise<void> {
     if (jobs.length < 2) return;
-    // Best effort: a body that cannot be built now (file storage unreadable) is left to each run to report.
+    // Best effort: a body that cannot be built now (file storage unreadable) is left to each run to find out alone, so
+    // one log's unreadable value does not hold back the others' deliveries.
     const rows = await loadDeliveries(app, jobs.map((job) => (job.payload as DeliveryJobPayload).deliveryId)).catch(() => []);
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.filter((row) => row.unbuilt === undefined).map((row) => [row.id, row]));
     for (const job of jobs) {
       const row = byId.get((job.payload as DeliveryJobPayload).deliveryId);
       if (row) prefetched.set(cacheKey(job), row);
     }
+  }
+
+  /**
+   * A delivery whose body could not be built (file storage down, or a value of the log unreadable): nothing was sent,
+   * so it is no attempt, and the claim is handed back rather than counted — claims bound crash loops (maxClaims), and
+   * an outage must not use them up. It waits the retry schedule, by how often this happened to it, and says why in
+   * its history meanwhile; after UNBUILT_GIVE_UP_MS of it (a value that will never be read back) it is given up,
+   * failed with the reason and open to redelivery once storage answers again, so it is never left pending for ever
+   * (which would also keep its log from retention for ever).
+   */
+  function notBuilt(job: ClaimedJob, delivery: DeliveryToSend, attempt: number, now: number): JobResult {
+    const reason = unbuiltReason(delivery.unbuilt);
+    app.logger.warn({ err: delivery.unbuilt, deliveryId: delivery.id }, 'could not build the body of a webhook delivery');
+    const { unbuilt } = job.payload as DeliveryJobPayload;
+    const since = unbuilt?.since ?? now;
+    if (now - since >= UNBUILT_GIVE_UP_MS) {
+      app.metrics.webhookDelivery('not_sent', attempt);
+      const hours = Math.round(UNBUILT_GIVE_UP_MS / 3_600_000);
+      return giveUp(delivery.id, storableText(`Not sent: ${reason} for ${hours} hours; redeliver it once file storage can be read`), now);
+    }
+    const count = (unbuilt?.count ?? 0) + 1;
+    const runAt = now + retryDelayMs(count, policy);
+    const error = storableText(`Not sent yet: ${reason}; trying again on the retry schedule`);
+    return {
+      outcome: { type: 'release', runAt, payloadPatch: { unbuilt: { since, count } } },
+      writes: (held) => [
+        sql`update deliveries set last_error = ${error}::text, next_attempt_at = ${iso(runAt)}::timestamptz
+            where id = ${delivery.id} and status = 'pending' and ${held}`,
+      ],
+    };
   }
 
   async function run(job: ClaimedJob, context: JobRunContext): Promise<JobResult> {
@@ -137,17 +192,7 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
     const key = cacheKey(job);
     let delivery = prefetched.get(key);
     prefetched.delete(key);
-    if (!delivery) {
-      try {
-        [delivery] = await loadDeliveries(app, [deliveryId]);
-      } catch (err) {
-        // File storage could not give back a large value of the log: not an attempt (nothing was sent); tried again
-        // on the schedule, as a failed connection would be.
-        app.logger.warn({ err, deliveryId }, 'could not build the body of a webhook delivery');
-        const runAt = context.clock.now() + retryDelayMs(1, policy);
-        return { outcome: { type: 'retry', runAt, error: 'Not sent yet: file storage could not be read to build the body' } };
-      }
-    }
+    if (!delivery) [delivery] = await loadDeliveries(app, [deliveryId]);
     // Gone with its subscription, or already settled by an earlier holder of this job: nothing to send.
     if (!delivery || delivery.status !== 'pending') return { outcome: { type: 'complete' } };
     const attempt = delivery.attempts + 1;
@@ -155,6 +200,7 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
       app.metrics.webhookDelivery('not_sent', attempt);
       return giveUp(delivery.id, 'Not sent: the subscription is disabled', context.clock.now());
     }
+    if (delivery.unbuilt !== undefined) return notBuilt(job, delivery, attempt, context.clock.now());
     // Only reachable by a redelivery made as retention deleted the log (a pending delivery keeps its log).
     if (delivery.body === null) {
       app.metrics.webhookDelivery('not_sent', attempt);
@@ -212,5 +258,10 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
     return { outcome: { type: 'fail', error: error ?? 'failed' }, writes };
   }
 
-  return { run, prefetch, maxClaims: maxAttempts + CLAIM_MARGIN };
+  /** Given up by the worker (it kept stopping during this job): the delivery says so, rather than stay pending. */
+  function abandoned(job: ClaimedJob, error: string, now: number) {
+    return giveUpWrites((job.payload as DeliveryJobPayload).deliveryId, `Not sent: ${error}`, now);
+  }
+
+  return { run, prefetch, abandoned, maxClaims: maxAttempts + CLAIM_MARGIN };
 }

@@ -11,6 +11,12 @@ export const DELIVERY_JOB = 'webhook.deliver';
 
 /** Longest Retry-After honoured (docs/guarantees.md 3.4). */
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+/**
+ * How long a delivery whose body cannot be built (file storage down, a value of its log unreadable) is tried again
+ * before it is given up (docs/guarantees.md 3.4): long enough to ride out a storage outage, short enough that a value
+ * that will never be read back does not keep the delivery, and its log, pending for ever.
+ */
+export const UNBUILT_GIVE_UP_MS = 24 * 3_600_000;
 /** Random extra delay on each retry, as a fraction of the scheduled delay (docs/guarantees.md 3.4: up to 10%). */
 export const RETRY_JITTER = 0.1;
 

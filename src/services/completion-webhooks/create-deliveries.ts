@@ -23,6 +23,8 @@ export interface DeliveryJobPayload {
   deliveryId: string;
   /** Set for test events and redeliveries: a person asked for them, so a disabled subscription still gets them. */
   manual?: boolean;
+  /** Set once its body could not be built (attempt-delivery.ts): since when (epoch ms), and how many times. */
+  unbuilt?: { since: number; count: number };
 }
 
 export async function createDeliveries(db: Db, items: NewDelivery[], options: { manual?: boolean } = {}) {

@@ -239,6 +239,10 @@ describe('a delivery whose body cannot be built (S3 unreachable)', () => {
         expect(row.lastError).toBe(`${NOT_SENT_YET} (File storage is unavailable; try again later); trying again on the retry schedule`);
         expectScheduledWait(waitMs, n);
       }
+      // The history shows the delivery's body, which needs the value too: it says storage is down, in the error shape.
+      const history = await f.t.request('GET', `/api/v1/workflows/${run.workflowId}/webhooks/${run.sub.id}/deliveries`);
+      expect(history.status).toBe(503);
+      expect(history.body).toEqual({ code: 'FILE_STORAGE_UNAVAILABLE', error: 'File storage is unavailable; try again later' });
     } finally {
       proxy.up();
     }

@@ -161,9 +161,9 @@ export function createDeliveryHandler(app: AppContext): JobHandler {
    * A delivery whose body could not be built (file storage down, or a value of the log unreadable): nothing was sent,
    * so it is no attempt, and the claim is handed back rather than counted — claims bound crash loops (maxClaims), and
    * an outage must not use them up. It waits the retry schedule, by how often this happened to it, and says why in
-   * its history meanwhile; after UNBUILT_GIVE_UP_MS of it (a value that will never be read back) it is given up,
-   * failed with the reason and open to redelivery once storage answers again, so it is never left pending for ever
-   * (which would also keep its log from retention for ever).
+   * its history meanwhile. A try UNBUILT_GIVE_UP_MS after the first that still fails (a value that will never be read
+   * back) gives it up, failed with the reason and open to redelivery once storage answers again: never left pending
+   * for ever (which would also keep its log from retention for ever).
    */
   function notBuilt(job: ClaimedJob, delivery: DeliveryToSend, attempt: number, now: number): JobResult {
     const reason = unbuiltReason(delivery.unbuilt);

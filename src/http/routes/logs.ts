@@ -70,9 +70,10 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
     }),
     async (c) => {
       const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
-      const { db, config } = c.get('app');
+      const { db, logsDb, config, files } = c.get('app');
       await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
-      const [page, limits] = await Promise.all([listLogs(c.get('app').logsDb, config, query, c.get('app').files.storage), ownerLimits(c, query.workspaceId)]);
+      const primary = logsDb === db ? undefined : db;
+      const [page, limits] = await Promise.all([listLogs(logsDb, config, query, files.storage, primary), ownerLimits(c, query.workspaceId)]);
       return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
     },
   )

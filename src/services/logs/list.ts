@@ -26,9 +26,16 @@ export interface LogPage {
   nextCursor: string | null;
 }
 
-export async function listLogs(db: Db, config: Pick<Config, 'executionTimeoutMs'>, q: LogsQuery, storage: FileStorage): Promise<LogPage> {
+/** `primary`: set when `db` is a read replica (DATABASE_READ_URL), for the horizon to check the replica's lag. */
+export async function listLogs(
+  db: Db,
+  config: Pick<Config, 'executionTimeoutMs'>,
+  q: LogsQuery,
+  storage: FileStorage,
+  primary?: Db,
+): Promise<LogPage> {
   // See horizon.ts: an ascending walk stops before the earliest run still in flight, so it never has to go back.
-  const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q) : null;
+  const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q, primary) : null;
   const rows = await pageRows(db, q, horizon);
   const full = q.details === 'full';
   const page = rows.slice(0, q.limit);

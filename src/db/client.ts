@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { AppError } from '../errors.js';
 import { CHANGES_CHANNEL, createChangeHub, type ChangeFeed, type ChangeHub } from './change-feed.js';
 import { ensureExecutionPartitions, partitionExecutions } from './executions-partitions.js';
 import { createPgliteDatabaseIfMissing, startPgliteThread } from './pglite-thread.js';
@@ -230,15 +231,71 @@ export function pgliteDataDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
+/** A read replica that cannot be reached is a 503 of its own, not a 500: the primary and the rest of the API are fine. */
+export const READ_REPLICA_UNAVAILABLE = 'READ_REPLICA_UNAVAILABLE';
+
+export interface ReadReplicaOptions {
+  poolSize?: number;
+  /** Opening a connection (TCP and PostgreSQL's startup) gives up after this long. */
+  connectTimeoutMs?: number;
+  /**
+   * A read is cancelled by the replica after this long (statement_timeout); the client gives up on the connection
+   * READ_CLIENT_GRACE_MS later, for a replica that stopped answering altogether (a partition keeps the socket open).
+   */
+  statementTimeoutMs?: number;
+}
+
+/** Long enough for a page of logs on a busy replica; a reader waiting longer than that is better told to retry. */
+export const READ_STATEMENT_TIMEOUT_MS = 15_000;
+export const READ_CONNECT_TIMEOUT_MS = 5_000;
+/** The replica's own cancel normally comes first (keeping the connection); this catches one that never answers. */
+const READ_CLIENT_GRACE_MS = 2_000;
+
 /**
  * A read-only pool on a replica (DATABASE_READ_URL) for the logs API's reads: no migrations (the primary's are
- * replicated), no change listener (a replica cannot LISTEN to the primary's notifications).
+ * replicated), no change listener (a replica cannot LISTEN to the primary's notifications). Without its time-outs a
+ * replica that accepts connections and never answers would hold each logs request forever; a failure to reach it
+ * becomes AppError 503 READ_REPLICA_UNAVAILABLE (http/errors.ts unwraps it from the query builder's error).
  */
-export function openReadReplica(url: string, poolSize = 5): { db: Db; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+export function openReadReplica(url: string, options: ReadReplicaOptions = {}): { db: Db; close(): Promise<void> } {
+  const statementTimeoutMs = options.statementTimeoutMs ?? READ_STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 5,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? READ_CONNECT_TIMEOUT_MS,
+    query_timeout: statementTimeoutMs + READ_CLIENT_GRACE_MS,
+  });
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => void client.query(NO_JIT).catch(() => undefined));
+  // A SET rather than a startup option, as NO_JIT (a pooler may refuse startup options).
+  pool.on('connect', (client) => void client.query(`${NO_JIT}; SET statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch(() => undefined));
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: typeof query }).query = (...args) =>
+    query(...args).catch((error: unknown) => {
+      throw replicaUnavailable(error) ?? error;
+    });
   return { db: drizzlePg({ client: pool, schema }) as unknown as Db, close: () => pool.end() };
+}
+
+/**
+ * The failures that say "the replica cannot serve now", as the client should hear them; null for any other error
+ * (a bad query, a missing grant), which stays a 500. SQLSTATE classes 08 (connection), 53 (resources: too many
+ * connections), 57 (operator intervention: shut down, starting up, statement_timeout) and 40001 (on a standby, a
+ * read cancelled by a conflict with recovery); without a SQLSTATE, the socket's and node-postgres's own failures.
+ */
+function replicaUnavailable(error: unknown): AppError | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  const timedOut = code === '57014' || /timeout/i.test(error.message);
+  const unavailable =
+    error instanceof pg.DatabaseError
+      ? typeof code === 'string' && (/^(08|53|57)/.test(code) || code === '40001')
+      : (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /timeout|terminated|connect/i.test(error.message);
+  if (!unavailable) return null;
+  const message = timedOut
+    ? 'The read replica (DATABASE_READ_URL) did not answer in time; try again later'
+    : 'The read replica (DATABASE_READ_URL) is unavailable; try again later';
+  // The log keeps what the driver said as the cause (http/errors.ts logs every 5xx).
+  return Object.assign(new AppError(READ_REPLICA_UNAVAILABLE, 503, message), { cause: error });
 }
 
 /** Cheapest query there is: does the database answer (GET /ready, services/readiness.ts). */

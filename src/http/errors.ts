@@ -1,5 +1,6 @@
 // The one place errors become HTTP responses: AppError → its status and error body (docs/api.md 3); anything else →
 // 500 INTERNAL_ERROR with a generic message (the details go to the log, never to the client).
+import { DrizzleQueryError } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -9,6 +10,8 @@ import { requestLogger } from './observe.js';
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // The query builder wraps whatever its driver throws, an AppError too (the read replica's 503, db/client.ts).
+  if (err instanceof DrizzleQueryError && err.cause instanceof AppError) return err.cause;
   if (err instanceof HTTPException && err.status === 413) {
     return new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is too large');
   }

@@ -221,7 +221,11 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; h
     headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
   },
   502: { name: 'BadGateway', description: 'MCP_SERVER_UNREACHABLE: a server the request names could not be reached or did not answer as one' },
-  503: { name: 'ServiceUnavailable', description: 'A backing service (file storage) is unavailable; try again later' },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'A backing service is unavailable; try again later: FILE_STORAGE_UNAVAILABLE (file storage), READ_REPLICA_UNAVAILABLE (the read replica of the logs API, DATABASE_READ_URL)',
+  },
 };
 
 /** The error answers an operation gives: implied by its traits, plus the ones it names. */

@@ -66,6 +66,8 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
       summary: 'Query execution logs (cursor-paginated, rate-limited)',
       query: logsQuerySchema,
       rateLimited: true,
+      // The read replica (DATABASE_READ_URL) or file storage (offloaded values) unavailable.
+      errors: [503],
       response: 'LogPage',
     }),
     async (c) => {
@@ -83,6 +85,7 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
       path: '/executions/{executionId}',
       summary: 'Execution detail with the state that ran',
       rateLimited: true,
+      errors: [503],
       response: 'ExecutionDetail',
     }),
     async (c) => {
@@ -91,7 +94,7 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
       return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
     },
   )
-  .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, response: 'LogDetail' }), async (c) => {
+  .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, errors: [503], response: 'LogDetail' }), async (c) => {
     const logId = parseId(c.req.param('logId'), 'log id', 'id');
     const detail = await getLogDetail(c.get('app').logsDb, c.get('principal'), logId, c.get('app').files.storage);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });

@@ -3715,6 +3715,7 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -3772,6 +3773,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -3829,6 +3831,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 429: components["responses"]["TooManyRequests"];
+                503: components["responses"]["ServiceUnavailable"];
                 /** @description Any other error (500 INTERNAL_ERROR) */
                 default: {
                     headers: {
@@ -6682,7 +6685,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A backing service (file storage) is unavailable; try again later */
+        /** @description A backing service is unavailable; try again later: FILE_STORAGE_UNAVAILABLE (file storage), READ_REPLICA_UNAVAILABLE (the read replica of the logs API, DATABASE_READ_URL) */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

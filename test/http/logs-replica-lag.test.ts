@@ -1,12 +1,14 @@
 // Ascending polling (docs/guarantees.md 2) through DATABASE_READ_URL on a real streaming standby that lags: a slow
 // run's running row still unreplayed must hold back a fast run that started after it and was replayed already, so a
 // poller following the cursors sees both, in start order, once each — and nothing is held back once the standby has
-// caught up with an idle primary. Needs the PostgreSQL 15 server binaries (test/support/standby.ts).
+// caught up with an idle primary. And a log's detail, read there, still follows the primary for who may see it and
+// for its re-runs. Needs the PostgreSQL 15 server binaries (test/support/standby.ts).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openReadReplica, type Database } from '../../src/db/client.js';
 import type { FileStorage } from '../../src/services/files/storage.js';
-import { listLogs, logsQuerySchema } from '../../src/services/logs/index.js';
+import type { Principal } from '../../src/services/api-keys.js';
+import { getExecutionDetail, getLogDetail, listLogs, logsQuerySchema } from '../../src/services/logs/index.js';
 import { canStartStandby, startStandbyPair, type StandbyPair } from '../support/standby.js';
 
 const config = { executionTimeoutMs: 60_000 };
@@ -96,5 +98,30 @@ describe.skipIf(!canStartStandby)('logs API on a lagging streaming standby', () 
       cursor = next.cursor;
     }
     expect(seen).toEqual(['lag_s', 'lag_a', 'lag_b']);
+  }, 30_000);
+
+  it("takes a log detail's access and re-runs from the primary, not from the lagging standby", async () => {
+    await primary.db.execute(sql`insert into users (id, email, plan) values ('usr_gone', 'gone@example.com', 'free')`);
+    await primary.db.execute(sql`insert into workspace_members (workspace_id, user_id, role) values ('ws_lag', 'usr_gone', 'viewer')`);
+    await insertLog('lag_d', new Date(Date.now() - 5_000), 'success');
+    await pair.caughtUp();
+    const gone: Principal = { userId: 'usr_gone', email: 'gone@example.com', plan: 'free', keyId: 'key_gone', keyWorkspaceId: null };
+    expect((await getLogDetail(replica.db, gone, 'lag_d', storage, primary.db)).value.id).toBe('lag_d');
+
+    await pair.onStandby('select pg_wal_replay_pause()');
+    try {
+      // Removed from the workspace, and a re-run asked for: the standby has seen neither.
+      await primary.db.execute(sql`delete from workspace_members where user_id = 'usr_gone'`);
+      await insertLog('lag_rerun', new Date(), 'running');
+      await primary.db.execute(sql`update executions set rerun_of = 'exec_lag_d' where id = 'lag_rerun'`);
+      await expect(getLogDetail(replica.db, gone, 'lag_d', storage, primary.db)).rejects.toMatchObject({ httpStatus: 404 });
+      await expect(getExecutionDetail(replica.db, gone, 'exec_lag_d', primary.db)).rejects.toMatchObject({ httpStatus: 404 });
+      const owner: Principal = { userId: 'usr_lag', email: 'lag@example.com', plan: 'free', keyId: 'key_lag', keyWorkspaceId: null };
+      await primary.db.execute(sql`insert into workspace_members (workspace_id, user_id, role) values ('ws_lag', 'usr_lag', 'owner') on conflict do nothing`);
+      const detail = await getLogDetail(replica.db, owner, 'lag_d', storage, primary.db);
+      expect(detail.value.reruns.map((r) => r.executionId)).toEqual(['exec_lag_rerun']);
+    } finally {
+      await pair.onStandby('select pg_wal_replay_resume()');
+    }
   }, 30_000);
 });

@@ -90,12 +90,14 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
     }),
     async (c) => {
       const executionId = parseId(c.req.param('executionId'), 'execution id', 'executionId');
-      const detail = await getExecutionDetail(c.get('app').logsDb, c.get('principal'), executionId);
+      const { db, logsDb } = c.get('app');
+      const detail = await getExecutionDetail(logsDb, c.get('principal'), executionId, db);
       return c.json({ ...detail.value, limits: await ownerLimits(c, detail.workspaceId) });
     },
   )
   .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, errors: [503], response: 'LogDetail' }), async (c) => {
     const logId = parseId(c.req.param('logId'), 'log id', 'id');
-    const detail = await getLogDetail(c.get('app').logsDb, c.get('principal'), logId, c.get('app').files.storage);
+    const { db, logsDb, files } = c.get('app');
+    const detail = await getLogDetail(logsDb, c.get('principal'), logId, files.storage, db);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });
   });

@@ -90,20 +90,31 @@ export interface Located<T> {
   value: T;
 }
 
-export async function getLogDetail(db: Db, principal: Principal, logId: string, storage: FileStorage): Promise<Located<LogDetail>> {
+/**
+ * `db` is where logs are read (a replica with DATABASE_READ_URL), `primary` the primary: what must reflect the
+ * latest writes — who may still see the workspace, the re-runs just asked for — is read there, never behind a lag.
+ */
+export async function getLogDetail(
+  db: Db,
+  principal: Principal,
+  logId: string,
+  storage: FileStorage,
+  primary: Db,
+): Promise<Located<LogDetail>> {
   const [row] = await db
     .select({ log: logRowColumns, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
     .from(executions)
     .innerJoin(workflows, eq(workflows.id, executions.workflowId))
     .where(and(eq(executions.id, logId), completedOnly))
     .limit(1);
-  if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Log');
+  // A member removed a moment ago has lost access now, not once a replica has caught up.
+  if (!row || !(await canAccessWorkspace(primary, principal, row.log.workspaceId))) throw notFound('Log');
   const { log } = row;
-  // Listed once finished or still going: someone who just asked for a re-run looks for it here. Values kept in file
-  // storage are fetched meanwhile (offloaded-values.ts).
+  // Listed once finished or still going, from the primary: someone who just asked for a re-run looks for it here.
+  // Values kept in file storage are fetched meanwhile (offloaded-values.ts).
   const [values, reruns] = await Promise.all([
     restoreValues(storage, log),
-    db
+    primary
     .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
     .from(executions)
     .where(eq(executions.rerunOf, log.executionId))
@@ -132,14 +143,20 @@ export async function getLogDetail(db: Db, principal: Principal, logId: string, 
   };
 }
 
-export async function getExecutionDetail(db: Db, principal: Principal, executionId: string): Promise<Located<ExecutionDetail>> {
+/** `primary`: as for getLogDetail, the access check's. */
+export async function getExecutionDetail(
+  db: Db,
+  principal: Principal,
+  executionId: string,
+  primary: Db,
+): Promise<Located<ExecutionDetail>> {
   const [row] = await db
     .select({ log: executions, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
     .where(and(eq(executions.executionId, executionId), completedOnly))
     .limit(1);
-  if (!row || !(await canAccessWorkspace(db, principal, row.log.workspaceId))) throw notFound('Execution');
+  if (!row || !(await canAccessWorkspace(primary, principal, row.log.workspaceId))) throw notFound('Execution');
   const entry = toLogEntry(row.log);
   return {
     workspaceId: row.log.workspaceId,

@@ -2,20 +2,22 @@
 // run's running row still unreplayed must hold back a fast run that started after it and was replayed already, so a
 // poller following the cursors sees both, in start order, once each — and nothing is held back once the standby has
 // caught up with an idle primary. And a log's detail, read there, still follows the primary for who may see it and
-// for its re-runs. Needs the PostgreSQL 15 server binaries (test/support/standby.ts).
+// for its re-runs. Needs the PostgreSQL 15 server binaries (test/support/standby.ts); PostgreSQL pass only.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openReadReplica, type Database } from '../../src/db/client.js';
 import type { FileStorage } from '../../src/services/files/storage.js';
 import type { Principal } from '../../src/services/api-keys.js';
 import { getExecutionDetail, getLogDetail, listLogs, logsQuerySchema } from '../../src/services/logs/index.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
 import { canStartStandby, startStandbyPair, type StandbyPair } from '../support/standby.js';
 
 const config = { executionTimeoutMs: 60_000 };
 // Nothing here asks for offloaded values, so the storage is never read.
 const storage = {} as FileStorage;
 
-describe.skipIf(!canStartStandby)('logs API on a lagging streaming standby', () => {
+// In the PostgreSQL pass only, as the other PostgreSQL-only files (the pair is its own servers, not TEST_DATABASE_URL's).
+describe.skipIf(!TEST_DATABASE_URL || !canStartStandby)('logs API on a lagging streaming standby', () => {
   let pair: StandbyPair;
   let primary: Database;
   let replica: ReturnType<typeof openReadReplica>;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
-import { offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
+import { MAX_NUMBER_TEXT, offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
 import { packTrace, withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
@@ -196,6 +196,41 @@ describe('the stored form', () => {
         expect(readTrace(column, stored.finalOutput).spans).toEqual(spans);
         expect(stored.finalOutput).toEqual(finalOutput);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('bounds the JSON text of every number, the longest included', () => {
+    // 17 significant digits (the most JavaScript writes) at every exponent, of both signs: the longest is written
+    // without an exponent, just above 1e-6.
+    let longest = '';
+    for (let exponent = -330; exponent <= 310; exponent++) {
+      for (const digits of ['1.2345678901234567', '9.999999999999999', '1.0000000000000002']) {
+        const text = JSON.stringify(-Number(`${digits}e${exponent}`));
+        if (text.length > longest.length) longest = text;
+      }
+    }
+    expect(longest).toBe('-0.0000012345678901234567');
+    expect(longest.length).toBe(MAX_NUMBER_TEXT);
+  });
+  it('moves an array of the longest numbers out of the row when its JSON is one byte more than the limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-offload-'));
+    try {
+      const storage = createLocalStorage(dir);
+      const limit = 1024;
+      const numbers = (n: number) => Array.from({ length: n }, () => -0.0000012345678901234567);
+      const sizes = [];
+      for (const output of [numbers(39), numbers(40)]) {
+        const spans = [{ blockId: 'a', type: 'function', duration: 1, input: {}, output }];
+        const finalOutput = { result: 'done' };
+        const stored = await offloadValues({ storage, executionId: 'exec_3', trace: storeTrace(spans, finalOutput), finalOutput, limit });
+        sizes.push({ json: Buffer.byteLength(JSON.stringify(output)), files: stored.files.map((f) => f.bytes) });
+      }
+      // 39 numbers (1,015 bytes) stay; 40 (1,041 bytes) go, which a bound of 24 characters a number kept in the row.
+      expect(sizes).toEqual([
+        { json: 1015, files: [] },
+        { json: 1041, files: [1041] },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

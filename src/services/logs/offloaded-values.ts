@@ -48,8 +48,12 @@ interface StoredSpan {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/** Longest JSON text of a number (`-1.7976931348623157e+308`). */
-const MAX_NUMBER_TEXT = 24;
+/**
+ * Longest JSON text of a number: a negative one of 17 significant digits between 1e-7 and 1e-6, which JavaScript
+ * writes without an exponent (`-0.0000012345678901234567`, 25 characters); exponent forms take at most 24
+ * (`-1.7976931348623157e+308`). Too small a bound would let a value over the limit stay in the row.
+ */
+export const MAX_NUMBER_TEXT = 25;
 /** Characters JSON escapes (one character becomes up to six). */
 const ESCAPED = /["\\\u0000-\u001f]/;
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -5,7 +5,7 @@
 // compared with one another and with the values the run made.
 // Retention deletes the values with their log. The same on the local disk and on S3 (s3rver); on PostgreSQL
 // (TEST_DATABASE_URL) also when retention drops a whole month.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -98,6 +98,8 @@ interface Backend {
   stored(t: TestApp, executionId: string): Promise<string[]>;
   /** Deletes the stored values of an execution behind the app's back. */
   remove(t: TestApp, executionId: string): Promise<void>;
+  /** Cuts every stored value of an execution to half its bytes behind the app's back. */
+  truncate(t: TestApp, executionId: string): Promise<void>;
   /** Makes the storage refuse to store values; undone by the function returned. */
   breakStorage(t: TestApp): Promise<() => Promise<void>>;
 }
@@ -111,6 +113,10 @@ const localDisk: Backend = {
   },
   async remove(t, executionId) {
     rmSync(join(t.config.dataDir, 'files', 'executions', executionId), { recursive: true, force: true });
+  },
+  async truncate(t, executionId) {
+    const dir = join(t.config.dataDir, 'files', 'executions', executionId, 'values');
+    for (const name of readdirSync(dir)) truncateSync(join(dir, name), Math.floor(statSync(join(dir, name)).size / 2));
   },
   async breakStorage(t) {
     // A file where the values' directory would go: every write under it fails.
@@ -132,6 +138,12 @@ const onS3: Backend = {
   },
   async remove(_t, executionId) {
     for (const key of await onS3.stored(_t, executionId)) await s3!.remove(key);
+  },
+  async truncate(_t, executionId) {
+    for (const key of await onS3.stored(_t, executionId)) {
+      const bytes = await s3!.read(key);
+      await s3!.write(key, bytes.subarray(0, bytes.length / 2));
+    }
   },
   async breakStorage(t) {
     // Pointed at a bucket that does not exist: S3 refuses every write.
@@ -296,6 +308,10 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(finalOnly.body.data[0].executionData).toEqual({ finalOutput: webhook.finalOutput });
     return { detail, webhook };
   }
+  async function logIdOf(executionId: string): Promise<string> {
+    const [row] = await t.app.db.select({ id: executions.id }).from(executions).where(eq(executions.executionId, executionId));
+    return row.id;
+  }
   const spanOf = (spans: Array<Record<string, any>>, blockId: string) => spans.find((s) => s.blockId === blockId)!;
 
   it('keeps a 200 KB block output out of the row; the detail, the list and the webhook carry it whole; a re-run from the next block uses it', async () => {
@@ -334,6 +350,58 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const damaged = await t.request('GET', `/api/v1/logs/${detail.id}`);
     expect(damaged.status).toBe(200);
     expect(damaged.body.data.executionData.finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
+  });
+
+  it('answers a value damaged in storage as its marker: the detail and a list page still open, other logs whole', async () => {
+    const wf = await deploy(echoState);
+    const damaged = await execute(wf);
+    const whole = await execute(wf);
+    await backend.truncate(t, damaged.executionId);
+    const marker = { $offloaded: expect.stringContaining(`executions/${damaged.executionId}/values/`), bytes: expect.any(Number) };
+
+    const detail = await t.request('GET', `/api/v1/logs/${await logIdOf(damaged.executionId)}`);
+    expect(detail.status, detail.text.slice(0, 300)).toBe(200);
+    expect(detail.body.data.executionData.finalOutput).toEqual(marker);
+    for (const q of ['includeFinalOutput=true', 'includeTraceSpans=true&includeFinalOutput=true']) {
+      const page = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&workflowIds=${wf}&${q}`);
+      expect(page.status, page.text.slice(0, 300)).toBe(200);
+      const byId = new Map(page.body.data.map((log: any) => [log.executionId, log.executionData.finalOutput]));
+      expect(byId.get(damaged.executionId)).toEqual(marker);
+      expect(byId.get(whole.executionId)).toEqual(whole.output);
+    }
+  });
+
+  it.runIf(backend === localDisk)('answers 503 FILE_STORAGE_UNAVAILABLE when a stored value cannot be read from the disk', async () => {
+    const run = await execute(await deploy(echoState));
+    // A directory in the file's place: it opens, but reading it fails (EISDIR).
+    const dir = join(t.config.dataDir, 'files', 'executions', run.executionId, 'values');
+    for (const name of readdirSync(dir)) {
+      rmSync(join(dir, name));
+      mkdirSync(join(dir, name));
+    }
+    for (const path of [`/api/v1/logs/${await logIdOf(run.executionId)}`, `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${run.executionId}&includeFinalOutput=true`]) {
+      const res = await t.request('GET', path);
+      expect(res.status, res.text.slice(0, 300)).toBe(503);
+      expect(res.body).toMatchObject({ code: 'FILE_STORAGE_UNAVAILABLE', error: 'File storage is unavailable; try again later' });
+    }
+  });
+
+  it('answers an offloaded value with its keys in the order an inline one has (jsonb: shorter keys first)', async () => {
+    const keysState = (n: number) =>
+      makeState([
+        { id: 'start', type: 'api_trigger', name: 'API' },
+        { id: 'keys', type: 'function', name: 'Keys', config: { code: `return { zz: 'y'.repeat(${n}), a: 1 };` } },
+      ], [['start', 'keys']]);
+    const inline = await execute(await deploy(keysState(10)));
+    const offloaded = await execute(await deploy(keysState(LIMIT)));
+    expect(await backend.stored(t, inline.executionId)).toEqual([]);
+    expect(await backend.stored(t, offloaded.executionId)).toHaveLength(1);
+    for (const run of [inline, offloaded]) {
+      const { detail, webhook } = await answersOf(run.executionId);
+      expect(Object.keys(detail.executionData.finalOutput.result), run.executionId).toEqual(['a', 'zz']);
+      expect(Object.keys(spanOf(detail.executionData.traceSpans, 'keys').output.result)).toEqual(['a', 'zz']);
+      expect(Object.keys(webhook.finalOutput.result)).toEqual(['a', 'zz']);
+    }
   });
 
   it('keeps a large block input that is no output out of the row', async () => {

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 /** s3rver checks request signatures against this fixed key pair. */
@@ -18,6 +18,8 @@ export interface TestS3Server {
   /** Every key in the bucket. */
   keys(): Promise<string[]>;
   read(key: string): Promise<Buffer>;
+  /** Stores `body` under `key`, replacing what is there. */
+  write(key: string, body: Buffer): Promise<void>;
   remove(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +56,9 @@ export async function startS3Server(bucket = 'sluice-test'): Promise<TestS3Serve
     async read(key) {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return Buffer.from(await object.Body!.transformToByteArray());
+    },
+    async write(key, body) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     },
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));

@@ -72,10 +72,10 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
     }),
     async (c) => {
       const query = parseWith(logsQuerySchema, singleValuedQuery(c), 'query parameters');
-      const { db, logsDb, config, files } = c.get('app');
+      const { db, logsDb, config, files, logger } = c.get('app');
       await assertWorkspaceAccess(db, c.get('principal'), query.workspaceId);
       const primary = logsDb === db ? undefined : db;
-      const [page, limits] = await Promise.all([listLogs(logsDb, config, query, files.storage, primary), ownerLimits(c, query.workspaceId)]);
+      const [page, limits] = await Promise.all([listLogs(logsDb, config, query, files.storage, primary, logger), ownerLimits(c, query.workspaceId)]);
       return c.json({ data: page.data, nextCursor: page.nextCursor, limits });
     },
   )
@@ -97,7 +97,7 @@ export const logRoutes = $(new OpenAPIHono<AppEnv>().use(logsRateLimit))
   )
   .openapi(operation({ method: 'get', path: '/{logId}', summary: 'Log detail', rateLimited: true, errors: [503], response: 'LogDetail' }), async (c) => {
     const logId = parseId(c.req.param('logId'), 'log id', 'id');
-    const { db, logsDb, files } = c.get('app');
-    const detail = await getLogDetail(logsDb, c.get('principal'), logId, files.storage, db);
+    const { db, logsDb, files, logger } = c.get('app');
+    const detail = await getLogDetail(logsDb, c.get('principal'), logId, files.storage, db, logger);
     return c.json({ data: { ...detail.value, limits: await ownerLimits(c, detail.workspaceId) } });
   });

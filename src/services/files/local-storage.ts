@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import type { FileContent, FileStorage } from './storage.js';
+import { PassThrough, type Readable } from 'node:stream';
+import { storageUnavailable, type FileContent, type FileStorage } from './storage.js';
 import { checkStorageKey, sizeMismatch } from './storage-key.js';
 
 export function createLocalStorage(rootDir: string): FileStorage {
@@ -36,18 +37,20 @@ export function createLocalStorage(rootDir: string): FileStorage {
     },
     async get(key) {
       const path = pathOf(key);
-      // Opened first and measured through the same handle, so size and bytes describe the same file.
+      // Opened first and measured through the same handle, so size and bytes describe the same file. Only a missing
+      // file is "nothing stored"; any other I/O error (a directory in its place, permissions, a failing disk) is the
+      // storage failing, a 503 as on S3, not a 500.
       const handle = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return null;
-        throw err;
+        throw storageUnavailable(err);
       });
       if (!handle) return null;
       try {
         const { size } = await handle.stat();
-        return { size, body: handle.createReadStream() };
+        return { size, body: unavailableOnError(handle.createReadStream()) };
       } catch (err) {
         await handle.close();
-        throw err;
+        throw storageUnavailable(err);
       }
     },
     async delete(key) {
@@ -68,4 +71,15 @@ async function writeAll(handle: FileHandle, data: FileContent): Promise<number> 
     written += chunk.byteLength;
   }
   return written;
+}
+
+/**
+ * `source` with its errors as storageUnavailable: some I/O errors only show on the first read (EISDIR: a directory
+ * opens, but does not read). Destroying the result destroys the source, which closes its file.
+ */
+function unavailableOnError(source: Readable): Readable {
+  const body = new PassThrough();
+  source.on('error', (err) => body.destroy(storageUnavailable(err)));
+  body.on('close', () => source.destroy());
+  return source.pipe(body);
 }

@@ -5,9 +5,8 @@
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.js';
-import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { FileStorage } from './storage.js';
+import { storageUnavailable, type FileStorage } from './storage.js';
 import { checkStorageKey, sizeMismatch } from './storage-key.js';
 import { streamedBody } from './streamed-body.js';
 
@@ -101,10 +100,4 @@ function isMissing(err: unknown): boolean {
   // A missing bucket is a configuration fault, not a missing file.
   if (!(err instanceof S3ServiceException) || err.name === 'NoSuchBucket') return false;
   return err.name === 'NoSuchKey' || err.$metadata.httpStatusCode === 404;
-}
-
-/** The client sees a clear 503; the log keeps the S3 error (its name, status and message) as the cause. */
-function storageUnavailable(err: unknown): AppError {
-  const error = new AppError('FILE_STORAGE_UNAVAILABLE', 503, 'File storage is unavailable; try again later');
-  return Object.assign(error, { cause: err });
 }

@@ -1,6 +1,7 @@
 // Where file bytes live: the local disk (local-storage.ts, the default) or an S3-compatible bucket (s3-storage.ts),
 // chosen by SLUICE_FILES_BACKEND (open-storage.ts).
 import type { Readable } from 'node:stream';
+import { AppError } from '../../errors.js';
 
 /**
  * The bytes to store: one buffer, or chunks (so a large decode never needs one full-size buffer). A chunk may be
@@ -27,4 +28,13 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Releases connections (S3's keep-alive sockets); the storage is not used afterwards. */
   close?(): void;
+}
+
+/**
+ * What a backend throws when it cannot be read or written (unreachable, refusing, an I/O error): the client sees a clear
+ * 503, and the log keeps the backend's own error as the cause.
+ */
+export function storageUnavailable(err: unknown): AppError {
+  const error = new AppError('FILE_STORAGE_UNAVAILABLE', 503, 'File storage is unavailable; try again later');
+  return Object.assign(error, { cause: err });
 }

@@ -2,6 +2,7 @@
 // reach, and a run still in flight, are both "not found": the answer never hints that the id exists.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
 import { executions, stateSnapshots, workflows } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { canAccessWorkspace } from '../access.js';
@@ -93,6 +94,7 @@ export interface Located<T> {
 /**
  * `db` is where logs are read (a replica with DATABASE_READ_URL), `primary` the primary: what must reflect the
  * latest writes — who may still see the workspace, the re-runs just asked for — is read there, never behind a lag.
+ * `logger` hears of values missing or damaged in file storage (offloaded-values.ts).
  */
 export async function getLogDetail(
   db: Db,
@@ -100,6 +102,7 @@ export async function getLogDetail(
   logId: string,
   storage: FileStorage,
   primary: Db,
+  logger?: Logger,
 ): Promise<Located<LogDetail>> {
   const [row] = await db
     .select({ log: logRowColumns, workflow: { id: workflows.id, name: workflows.name, description: workflows.description } })
@@ -113,7 +116,7 @@ export async function getLogDetail(
   // Listed once finished or still going, from the primary: someone who just asked for a re-run looks for it here.
   // Values kept in file storage are fetched meanwhile (offloaded-values.ts).
   const [values, reruns] = await Promise.all([
-    restoreValues(storage, log),
+    restoreValues(storage, log, logger),
     primary
     .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
     .from(executions)

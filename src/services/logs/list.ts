@@ -2,6 +2,7 @@
 import { and, asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
 import { executions, workflows } from '../../db/schema.js';
 import { toFullCost, type FullCost } from '../cost.js';
 import type { FileStorage } from '../files/storage.js';
@@ -26,13 +27,17 @@ export interface LogPage {
   nextCursor: string | null;
 }
 
-/** `primary`: set when `db` is a read replica (DATABASE_READ_URL), for the horizon to check the replica's lag. */
+/**
+ * `primary`: set when `db` is a read replica (DATABASE_READ_URL), for the horizon to check the replica's lag. `logger`
+ * hears of values missing or damaged in file storage (offloaded-values.ts).
+ */
 export async function listLogs(
   db: Db,
   config: Pick<Config, 'executionTimeoutMs'>,
   q: LogsQuery,
   storage: FileStorage,
   primary?: Db,
+  logger?: Logger,
 ): Promise<LogPage> {
   // See horizon.ts: an ascending walk stops before the earliest run still in flight, so it never has to go back.
   const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q, primary) : null;
@@ -42,7 +47,7 @@ export async function listLogs(
   const summaries = full ? await workflowSummaries(db, page.map((row) => row.workflowId)) : new Map<string, WorkflowSummary>();
   const includeData = q.includeTraceSpans || q.includeFinalOutput;
   // Values kept in file storage (offloaded-values.ts) are fetched back, so the page reads as if they were inline.
-  const values = includeData ? await Promise.all(page.map((row) => restoredValues(storage, row, q))) : [];
+  const values = includeData ? await Promise.all(page.map((row) => restoredValues(storage, row, q, logger))) : [];
   const data = page.map((row, i): LogListItem => {
     const item: LogListItem = toLogEntry(row);
     if (full) {
@@ -59,9 +64,9 @@ export async function listLogs(
   return { data, nextCursor: last && hasMore(q, rows.length, horizon) ? encodeCursor(q.order, position(last)) : null };
 }
 
-async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, q: LogsQuery) {
-  if (q.includeTraceSpans) return restoreValues(storage, row);
-  return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row) };
+async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, q: LogsQuery, logger?: Logger) {
+  if (q.includeTraceSpans) return restoreValues(storage, row, logger);
+  return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row, logger) };
 }
 
 /**

@@ -11,9 +11,10 @@
 // The files are recorded as rows of `files` with the execution's id, in the statement that writes the log
 // (record-statement.ts): retention then deletes them with their log, row by row or by dropping a month (retention.ts).
 import { randomBytes } from 'node:crypto';
-import { toJsonText } from '../../db/json.js';
+import { inJsonbKeyOrder, toJsonText } from '../../db/json.js';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { FileStorage } from '../files/storage.js';
+import { storageUnavailable, type FileStorage } from '../files/storage.js';
 import { compressPacked, offloadedOf, packedText, unpackTrace, withPackedFinalOutput, type PackedTrace } from './packed-trace.js';
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
@@ -194,14 +195,33 @@ async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: 
     return marker;
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  try {
+    for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  } catch (err) {
+    // A read that fails midway (a connection cut) is storage failing, as a refused request is: 503, not 500.
+    throw err instanceof AppError ? err : storageUnavailable(err);
+  }
+  const bytes = Buffer.concat(chunks);
+  let value: unknown;
+  try {
+    // Its size was recorded when it was written: a file of another size was cut short or replaced.
+    if (bytes.length !== marker.bytes) throw new Error(`${bytes.length} bytes stored, ${marker.bytes} written`);
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    // Damaged in storage: like a missing one, it must not make the log (or a whole page of the list) unreadable.
+    logger?.warn({ err, key: marker.$offloaded }, 'an offloaded value of a log is damaged in file storage');
+    return marker;
+  }
+  // In the order an inline value has (a jsonb value, or packed-trace.ts sorting it): the answer must not depend on
+  // where the value was kept. The file holds the keys in the order the run made them.
+  return inJsonbKeyOrder(value);
 }
 
 /**
  * A row's trace and final output with every offloaded value fetched back: the same as if they had been stored inline.
- * Rows without offloaded values come back as they are, with no request to storage. Throws the storage's error (a
- * 503 FILE_STORAGE_UNAVAILABLE) when it cannot be read.
+ * Rows without offloaded values come back as they are, with no request to storage. A value missing from storage or
+ * damaged there comes back as its marker (with a warning to `logger`); throws 503 FILE_STORAGE_UNAVAILABLE when
+ * storage cannot be read.
  */
 export async function restoreValues<F>(
   storage: FileStorage,

@@ -171,7 +171,8 @@ const insertExecutions = (rows: ExecutionRecord[]) =>
 
 /**
  * Rows whose workflow was deleted while they ran are left out (the deletion cascades to logs anyway), as are
- * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch.
+ * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch. When completions
+ * have values in file storage, the row answered says which were written: `written`, their execution ids.
  */
 export function recordStatement(batch: RecordBatch, options: { durable: boolean }): SQL {
   const durable = options.durable || batch.completions.length > 0 || batch.usage.length > 0 || batch.idempotency.length > 0;
@@ -221,7 +222,9 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
   );
   if (offloaded.length > 0) {
     // The values a log keeps in file storage are recorded as its files, with it and only if it is written: retention
-    // deletes them with it (services/logs/retention.ts).
+    // deletes them with it (services/logs/retention.ts). The files of a log left out (closed meanwhile, its workflow
+    // deleted) would be found by nothing: the statement says which logs were written (`written`), and the recorder
+    // deletes the others' files.
     parts.push(sql`offloaded as (
       insert into files (id, workspace_id, execution_id, name, mime, size, storage_key)
       select x.id, x.workspace_id, x.execution_id, x.name, 'application/json', x.size, x.storage_key
@@ -302,5 +305,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
     batch.deliveries.length > 0
       ? sql`${wakeWorkersIfQueued('attempts')} as woke`
       : sql`1 as done`;
-  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}`;
+  const written =
+    offloaded.length > 0 ? sql`, (select coalesce(jsonb_agg(execution_id), '[]'::jsonb) from done) as written` : sql``;
+  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}${written}`;
 }

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
@@ -21,6 +21,8 @@ import { rowsOf } from '../../src/db/rows.js';
 import { deliveries, executions, files } from '../../src/db/schema.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { createLogger } from '../../src/logger.js';
+import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from '../../src/runs/interrupted.js';
+import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
@@ -402,6 +404,34 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
       expect(Object.keys(spanOf(detail.executionData.traceSpans, 'keys').output.result)).toEqual(['a', 'zz']);
       expect(Object.keys(webhook.finalOutput.result)).toEqual(['a', 'zz']);
     }
+  });
+
+  it.each([
+    ['closed by the heartbeat sweep', (executionId: string) => closeInterruptedRuns(t.app.db, t.app, eq(executions.executionId, executionId), INTERRUPTED_BY_CRASH)],
+    ['deleted with its workflow', async (_executionId: string, workflowId: string) => {
+      expect((await t.request('DELETE', `/api/v1/workflows/${workflowId}`)).status).toBe(204);
+    }],
+  ])('leaves no value file behind when the log was %s while the run went on', async (_how, interrupt) => {
+    // Busy for 1.5 s (its running marker is written after 200 ms), then 200 KB: the value is written after the
+    // interruption, for a log the recorder can no longer write.
+    const slowState = makeState([
+      { id: 'start', type: 'api_trigger', name: 'API' },
+      { id: 'slow', type: 'function', name: 'Slow', config: { code: `const end = Date.now() + 1500; while (Date.now() < end) {} ${BIG_CODE}` } },
+    ], [['start', 'slow']]);
+    const wf = await deploy(slowState);
+    const answer = t.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
+    const executionId = await eventually(async () => {
+      const [row] = await t.app.db.select({ executionId: executions.executionId }).from(executions)
+        .where(and(eq(executions.workflowId, wf), eq(executions.status, 'running')));
+      return row?.executionId;
+    }, 5_000, 'the running marker');
+    await interrupt(executionId, wf);
+    const res = await answer;
+    // The run itself went on to its end and made the 200 KB (so its value was written to file storage).
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body.output.result.text).toBe(BIG_TEXT);
+    await eventually(async () => (await backend.stored(t, executionId)).length === 0, 5_000, 'no value file left');
+    expect(await t.app.db.select().from(files).where(eq(files.executionId, executionId))).toEqual([]);
   });
 
   it('keeps a large block input that is no output out of the row', async () => {

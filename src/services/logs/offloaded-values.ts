@@ -182,9 +182,16 @@ export async function offloadValues(input: {
   };
 }
 
-/** Best effort: the files of a log that was not written after all. */
-export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[]): Promise<void> {
-  await Promise.all(files.map((f) => storage.delete(f.key).catch(() => undefined)));
+/**
+ * Best effort: the files of a log that was not written after all. Never rejects; with `logger`, a file that could not
+ * be deleted is named in a warning (nothing else will find it).
+ */
+export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[], logger?: Logger): Promise<void> {
+  await Promise.all(
+    files.map((f) =>
+      storage.delete(f.key).catch((err: unknown) => logger?.warn({ err, key: f.key }, 'could not delete a value file of a log that was not written')),
+    ),
+  );
 }
 
 async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: Logger): Promise<unknown> {

@@ -242,7 +242,8 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
   /**
    * The log as its row will store it: values too large for the row written to file storage first, once per run (not
    * per attempt at the batch), so the batch statement itself never waits on storage. A log with no large value is
-   * left as it is. When storage refuses a value the log keeps it in the row: larger, but nothing is lost.
+   * left as it is. When storage refuses a value, or does not take them within OFFLOAD_WRITE_DEADLINE_MS (the run's
+   * answer waits for this), the log keeps them in the row: larger, but nothing is lost.
    */
   async function withOffloadedValues(log: ExecutionRecord): Promise<ExecutionRecord> {
     if (!offload || !log.traceSpans) return log;
@@ -253,7 +254,14 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
       return log; // fails again in the batch, which then stores a minimal log saying why
     }
     try {
-      const stored = await offloadValues({ storage: offload.storage, executionId: log.executionId, trace, finalOutput: log.finalOutput, limit: offload.limit });
+      const stored = await offloadValues({
+        storage: offload.storage,
+        executionId: log.executionId,
+        trace,
+        finalOutput: log.finalOutput,
+        limit: offload.limit,
+        logger,
+      });
       return { ...log, stored };
     } catch (err) {
       logger.warn({ err, executionId: log.executionId }, 'could not write the large values of a log to file storage; the log keeps them in its row');

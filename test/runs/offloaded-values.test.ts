@@ -8,12 +8,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
-import { MAX_NUMBER_TEXT, offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
+import { MAX_NUMBER_TEXT, OFFLOAD_WRITE_DEADLINE_MS, offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
 import { packTrace, withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
@@ -26,6 +27,7 @@ import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
@@ -519,5 +521,69 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const [gone] = await rowsOf<{ yes: boolean }>(t.app.db, sql`select to_regclass(${month.name}) is null as yes`);
     expect(gone.yes).toBe(true);
     expect(await backend.stored(t, old.executionId)).toEqual([]);
+  });
+});
+
+// Issue: with S3 stalled when a log was written, the run's answer waited 132 s (the SDK's retries and socket timeout)
+// before the log kept its value in the row. The value writes now have a deadline, and what lands after it is deleted.
+describe('a stalled S3 when a log is written', () => {
+  let t: TestApp;
+  let server: TestS3Server;
+  let proxy: TcpProxy;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    server = await startS3Server();
+    proxy = await startTcpProxy('127.0.0.1', Number(new URL(server.endpoint).port));
+    const logTo = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    t = await startTestApp({ ...server.env(S3_PREFIX), SLUICE_S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`, LOG_LEVEL: 'warn' }, { logTo });
+  });
+  afterEach(() => proxy.resume());
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.cut();
+    await server?.close();
+  });
+
+  /** Runs echoState (a 200 KB final output) while `stall` holds S3; returns the answer and how long it took. */
+  async function executeStalled(stall: () => void) {
+    const wf = await createAndDeploy(t, echoState);
+    stall();
+    const started = Date.now();
+    const res = await t.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
+    const took = Date.now() - started;
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body.output.result.again).toBe(BIG_TEXT);
+    return { executionId: res.body.executionId as string, output: res.body.output, took };
+  }
+  const valuesOf = (executionId: string) => `${S3_PREFIX}/executions/${executionId}/values/`;
+
+  it('answers once the write deadline passes, the log keeping the value in its row, with a warning', async () => {
+    const run = await executeStalled(() => proxy.hang());
+    expect(run.took).toBeGreaterThanOrEqual(OFFLOAD_WRITE_DEADLINE_MS - 50);
+    expect(run.took).toBeLessThan(OFFLOAD_WRITE_DEADLINE_MS + 3_000);
+    proxy.resume();
+    // Nothing in the bucket and no files row: the log has the value whole in its row.
+    const detail = await logDetailOf(t, run.executionId);
+    expect(detail.executionData.finalOutput).toEqual(run.output);
+    expect((await server.keys()).filter((key) => key.startsWith(valuesOf(run.executionId)))).toEqual([]);
+    expect(await t.app.db.select().from(files).where(eq(files.executionId, run.executionId))).toEqual([]);
+    const warning = lines.find((line) => line.includes(run.executionId) && line.includes('could not write the large values of a log to file storage'));
+    expect(warning).toContain(`within ${OFFLOAD_WRITE_DEADLINE_MS} ms`);
+  });
+
+  it('deletes a value file that S3 stored but did not confirm before the deadline', async () => {
+    const run = await executeStalled(() => proxy.holdAnswers());
+    expect(run.took).toBeLessThan(OFFLOAD_WRITE_DEADLINE_MS + 3_000);
+    // The PUT reached the server, which stored the value: only its answer was lost.
+    expect(server.created().filter((key) => key.startsWith(valuesOf(run.executionId)))).toHaveLength(1);
+    await eventually(async () => (await server.keys()).every((key) => !key.startsWith(valuesOf(run.executionId))), 5_000, 'the late file deleted');
+    proxy.resume();
+    expect((await logDetailOf(t, run.executionId)).executionData.finalOutput).toEqual(run.output);
   });
 });

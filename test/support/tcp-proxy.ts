@@ -1,11 +1,15 @@
 // A TCP proxy on loopback between the app and a server it depends on (its PostgreSQL, an S3 endpoint), for tests of a
-// server that stops answering: `hang` keeps the connections open but passes nothing on (a network partition); `cut`
-// closes them and refuses new ones for good; `down` resets them and every new one until `up` (an outage that ends).
+// server that stops answering: `hang` keeps the connections open but passes nothing on (a network partition);
+// `holdAnswers` passes the requests on but drops what comes back (the server did the work, the client never hears of
+// it); `resume` passes everything again (on new connections: bytes dropped meanwhile are lost); `cut` closes them and
+// refuses new ones for good; `down` resets them and every new one until `up` (an outage that ends).
 import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
   hang(): void;
+  holdAnswers(): void;
+  resume(): void;
   cut(): Promise<void>;
   down(): void;
   up(): void;
@@ -13,7 +17,8 @@ export interface TcpProxy {
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
-  let hanging = false;
+  let passRequests = true;
+  let passAnswers = true;
   let isDown = false;
   const server = net.createServer((client) => {
     if (isDown) {
@@ -26,8 +31,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.on('data', (data) => hanging || upstream.write(data));
-    upstream.on('data', (data) => hanging || client.write(data));
+    client.on('data', (data) => passRequests && upstream.write(data));
+    upstream.on('data', (data) => passAnswers && client.write(data));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -35,7 +40,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   return {
     port: (server.address() as net.AddressInfo).port,
     hang() {
-      hanging = true;
+      passRequests = passAnswers = false;
+    },
+    holdAnswers() {
+      passAnswers = false;
+    },
+    resume() {
+      passRequests = passAnswers = true;
     },
     down() {
       isDown = true;

@@ -18,16 +18,19 @@ export function createLocalStorage(rootDir: string): FileStorage {
   };
 
   return {
-    async put(key, data, size) {
+    async put(key, data, size, options = {}) {
+      const { signal } = options;
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       // Written beside its final name and renamed into place, so a crash or a failed write leaves no partial file.
       const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
       const handle = await open(temporary, 'wx', 0o600);
       try {
-        const written = await writeAll(handle, data);
+        const written = await writeAll(handle, data, signal);
         if (written !== size) throw sizeMismatch(size, written);
         await handle.close();
+        // Past its deadline, the caller has given up on the file: it is not put in place.
+        signal?.throwIfAborted();
         await rename(temporary, path);
       } catch (err) {
         await handle.close().catch(() => undefined);
@@ -60,14 +63,14 @@ export function createLocalStorage(rootDir: string): FileStorage {
 }
 
 /** Returns the number of bytes written. writeFile, unlike write, loops until every byte of a chunk is written. */
-async function writeAll(handle: FileHandle, data: FileContent): Promise<number> {
+async function writeAll(handle: FileHandle, data: FileContent, signal: AbortSignal | undefined): Promise<number> {
   if (Buffer.isBuffer(data)) {
-    await handle.writeFile(data);
+    await handle.writeFile(data, { signal });
     return data.length;
   }
   let written = 0;
   for await (const chunk of data) {
-    await handle.writeFile(chunk);
+    await handle.writeFile(chunk, { signal });
     written += chunk.byteLength;
   }
   return written;

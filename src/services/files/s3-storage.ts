@@ -16,7 +16,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export function createS3Storage(config: S3Config, logger?: Logger): FileStorage {
-  const client = new S3Client({
+  const clientConfig = {
     logger: sdkLogger(logger),
     region: config.region,
     endpoint: config.endpoint,
@@ -25,16 +25,23 @@ export function createS3Storage(config: S3Config, logger?: Logger): FileStorage 
     requestChecksumCalculation: config.checksumCalculation,
     responseChecksumValidation: config.checksumCalculation,
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SOCKET_IDLE_TIMEOUT_MS },
-  });
+  };
+  const client = new S3Client(clientConfig);
+  // For writes under a caller's deadline (PutOptions.signal): one attempt. The SDK sets retries per client, not per
+  // request; this one is made on first use (most installations never need it).
+  let onceClient: S3Client | undefined;
+  const once = () => (onceClient ??= new S3Client({ ...clientConfig, maxAttempts: 1 }));
   const Bucket = config.bucket;
   const objectKey = (key: string) => (config.prefix ? `${config.prefix}/${checkStorageKey(key)}` : checkStorageKey(key));
 
   return {
-    async put(key, data, size) {
+    async put(key, data, size, options = {}) {
       const Key = objectKey(key);
+      const { signal } = options;
+      const sender = signal ? once() : client;
       if (Buffer.isBuffer(data)) {
         if (data.length !== size) throw sizeMismatch(size, data.length);
-        await send(() => client.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: size })));
+        await send(() => sender.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: size }), { abortSignal: signal }));
         return;
       }
       // A failing source (or one of the wrong length) must end the request: the SDK pipes the body but would not
@@ -46,8 +53,8 @@ export function createS3Storage(config: S3Config, logger?: Logger): FileStorage 
         abort.abort(err);
       });
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key, Body: body, ContentLength: size }), {
-          abortSignal: abort.signal,
+        await sender.send(new PutObjectCommand({ Bucket, Key, Body: body, ContentLength: size }), {
+          abortSignal: signal ? AbortSignal.any([abort.signal, signal]) : abort.signal,
         });
       } catch (err) {
         // The request was cut short of its Content-Length, which S3 refuses to store.
@@ -73,6 +80,7 @@ export function createS3Storage(config: S3Config, logger?: Logger): FileStorage 
     },
     close() {
       client.destroy();
+      onceClient?.destroy();
     },
   };
 }

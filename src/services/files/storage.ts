@@ -15,13 +15,22 @@ export interface StoredObject {
   body: Readable;
 }
 
+export interface PutOptions {
+  /**
+   * Ends the write when aborted (the caller's deadline), and makes it one attempt: a retry would only spend the
+   * caller's time. An aborted write may still have been stored (its request had reached the server): the caller
+   * deletes the key.
+   */
+  signal?: AbortSignal;
+}
+
 export interface FileStorage {
   /**
    * Stores `size` bytes of content under `key`; a reader never sees a half-written object. The size is known before
    * the first byte (decoded size of a data URL), so S3 can take the content as one streamed PUT; content of another
    * length is refused and nothing is stored.
    */
-  put(key: string, data: FileContent, size: number): Promise<void>;
+  put(key: string, data: FileContent, size: number, options?: PutOptions): Promise<void>;
   /** null when nothing is stored under `key`. */
   get(key: string): Promise<StoredObject | null>;
   /** Removes the object; no error when it is already gone. */

@@ -19,6 +19,11 @@ import { compressPacked, offloadedOf, packedText, unpackTrace, withPackedFinalOu
 import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
+/**
+ * How long a log's value writes may take, together, before the log keeps its values in its row instead: the run's
+ * answer waits for them (a stalled S3 would otherwise hold it for its SDK's retries and 60 s socket timeout).
+ */
+export const OFFLOAD_WRITE_DEADLINE_MS = 5_000;
 
 /** What the row holds in place of an offloaded value. */
 export interface OffloadMarker {
@@ -108,7 +113,9 @@ export function isMarker(value: unknown): value is OffloadMarker {
 /**
  * The row's form of a log's values: every one larger than `limit` written to `storage` and replaced by its marker.
  * A run with no large value is returned as it is, without a request to storage. Throws when storage refuses a value
- * (the caller then keeps the log inline); files already written for the log are deleted first.
+ * or does not store them all within `deadlineMs` (the caller then keeps the log inline); files already written for
+ * the log are deleted first, and a write that ends after the deadline has its file deleted then (told to `logger` if
+ * that fails).
  */
 export async function offloadValues(input: {
   storage: FileStorage;
@@ -116,8 +123,10 @@ export async function offloadValues(input: {
   trace: StoredTrace;
   finalOutput: Record<string, unknown> | null;
   limit: number;
+  deadlineMs?: number;
+  logger?: Logger;
 }): Promise<StoredValues> {
-  const { storage, executionId, trace, limit } = input;
+  const { storage, executionId, trace, limit, deadlineMs = OFFLOAD_WRITE_DEADLINE_MS, logger } = input;
   // The packed JSON holds each value of the trace once, whole, and the final output: none is longer than it. When it
   // fits, nothing goes (the usual case, decided without a walk over the values) and it is the row's column already.
   const text = packedText(trace, input.finalOutput);
@@ -160,11 +169,25 @@ export async function offloadValues(input: {
   const pending = found.map((f, i) => ({ ...f, key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
 
   // All settled before judging: a write still under way when another failed would otherwise be left behind.
-  const results = await Promise.allSettled(pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length)));
+  const abort = new AbortController();
+  const writes = pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length, { signal: abort.signal }));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+  const results = await Promise.race([Promise.allSettled(writes), late]).finally(() => clearTimeout(timer));
+  if (results === 'late') {
+    const error = new Error(`file storage did not store the values within ${deadlineMs} ms`);
+    abort.abort(error);
+    // An aborted request may still have been stored, and a local write past its abort may still land: each file is
+    // deleted once its write has ended, whatever its outcome, so none is left that no row records.
+    pending.forEach(({ key, bytes }, i) => {
+      void writes[i].catch(() => undefined).then(() => deleteOffloaded(storage, [{ key, bytes: bytes.length }], logger));
+    });
+    throw error;
+  }
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     const written = pending.filter((_, i) => results[i].status === 'fulfilled');
-    await deleteOffloaded(storage, written.map(({ key, bytes }) => ({ key, bytes: bytes.length })));
+    await deleteOffloaded(storage, written.map(({ key, bytes }) => ({ key, bytes: bytes.length })), logger);
     throw failed.reason;
   }
   for (const { key, bytes, place } of pending) place({ $offloaded: key, bytes: bytes.length });

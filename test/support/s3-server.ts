@@ -1,7 +1,6 @@
 // A real S3-protocol server on loopback for the S3 file backend's tests: s3rver, keeping its objects in a temporary
 // directory. Tests talk to it over HTTP with the AWS SDK, exactly as the app does; `objects` is a second, independent
 // client for looking into the bucket (what landed where) and changing it behind the app's back.
-import type { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,8 +30,7 @@ export async function startS3Server(bucket = 'sluice-test'): Promise<TestS3Serve
   const directory = mkdtempSync(join(tmpdir(), 'sluice-s3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const created: string[] = [];
-  // s3rver is a Koa app, which emits `event` for each S3 event (its typings do not say so).
-  (server as unknown as EventEmitter).on('event', (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => {
+  server.on('event', (event) => {
     for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated')) created.push(record.s3.object.key);
   });
   const { port } = await server.run();

@@ -17,5 +17,7 @@ declare module 's3rver' {
     httpServer?: Server;
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** Each S3 event (s3rver is a Koa app, which emits them), e.g. `ObjectCreated:Put` with the object's key. */
+    on(event: 'event', listener: (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => void): this;
   }
 }

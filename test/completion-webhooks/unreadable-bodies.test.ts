@@ -158,7 +158,8 @@ describe('a delivery whose body cannot be built (local disk)', () => {
       const { row, waitMs } = await nextTry(f, run.executionId);
       expect(row).toMatchObject({ status: 'pending', attempts: 1 });
       expect(row.lastError).toBe(
-        `${NOT_SENT_YET} (a large value kept in file storage could not be read; see the server log); trying again on the retry schedule`,
+        // A local disk's I/O error is the storage's 503 (local-storage.ts), whose message a client may see.
+        `${NOT_SENT_YET} (File storage is unavailable; try again later); trying again on the retry schedule`,
       );
       expectScheduledWait(waitMs, n);
     }
@@ -182,7 +183,7 @@ describe('a delivery whose body cannot be built (local disk)', () => {
     f.clock.advance(UNBUILT_GIVE_UP_MS);
     const { row } = await nextTry(f, run.executionId);
     const reason =
-      "Not sent: the body could not be built from the execution's log (a large value kept in file storage could not be read; see the server log) for 24 hours; redeliver it once file storage can be read";
+      "Not sent: the body could not be built from the execution's log (File storage is unavailable; try again later) for 24 hours; redeliver it once file storage can be read";
     expect(row).toMatchObject({ status: 'failed', attempts: 1, lastError: reason, nextAttemptAt: null });
     expect(await jobOf(f.t, run.deliveryId)).toBeUndefined();
     expect(run.r.requests).toHaveLength(1);

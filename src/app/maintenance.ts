@@ -44,8 +44,14 @@ export function maintenanceDeps(app: AppContext, logger: Logger): MaintenanceDep
 
 export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): Promise<void> {
   const { db, logger } = deps;
-  const created = await ensureExecutionPartitions(db, new Date(now));
+  const { created, deferred } = await ensureExecutionPartitions(db, new Date(now));
   if (created.length > 0) logger.info({ partitions: created }, 'created log partitions ahead');
+  if (deferred.length > 0) {
+    logger.warn(
+      { partitions: deferred },
+      'could not create log partitions ahead: the logs table stayed locked (a backup running?); retried at the next pass',
+    );
+  }
   await pruneRateWindows(db, now);
   await pruneExpiredSessions(db, new Date(now));
   await pruneFinishedJobs(db, new Date(now - FINISHED_JOB_RETENTION_MS));

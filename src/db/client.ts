@@ -139,7 +139,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     const locked = drizzlePg({ client: lockClient, schema });
     await migratePg(locked, { migrationsFolder: MIGRATIONS_FOLDER });
-    // PostgreSQL only (PGlite keeps a plain table): logs partitioned by month, converted once, months ahead made.
+    // PostgreSQL only (PGlite keeps a plain table): logs partitioned by month, converted once, months ahead made
+    // (unless a backup holds the table: then housekeeping makes them later, see ensureExecutionPartitions).
     await partitionExecutions(locked);
     await ensureExecutionPartitions(locked);
   } finally {

@@ -7,6 +7,7 @@
 // on PostgreSQL only (db/client.ts, under the migration lock), and a no-op once the table is partitioned. Everything
 // here asks the catalogue whether the table is partitioned rather than which database it is.
 import { sql, type SQL } from 'drizzle-orm';
+import { databaseErrorCode, LOCK_NOT_AVAILABLE } from './errors.js';
 
 /** What this module needs of a database: client.ts's Db, which it cannot name (client.ts runs the conversion). */
 export interface SqlRunner {
@@ -128,31 +129,59 @@ export async function partitionExecutions(db: Db, now = new Date()): Promise<boo
 }
 
 /**
+ * How long making a partition waits for the table's lock. `CREATE TABLE … PARTITION OF` takes an ACCESS EXCLUSIVE
+ * lock on `executions`, and every log written or read queues behind a lock request waiting in front of it: a pg_dump
+ * holds ACCESS SHARE for its whole run, so waiting it out stalled runs and the logs API for the length of a backup.
+ * Months are made MONTHS_AHEAD early, so giving up and trying again at the next pass costs nothing.
+ */
+const PARTITION_LOCK_TIMEOUT = '2s';
+
+export interface EnsuredPartitions {
+  /** The partitions made. */
+  created: string[];
+  /** Missing months left for the next pass: the table stayed locked longer than PARTITION_LOCK_TIMEOUT. */
+  deferred: string[];
+}
+
+/**
  * Housekeeping: the current month's partition and MONTHS_AHEAD after it, and the default partition, created when
  * missing. A month whose rows already sit in the default partition (housekeeping did not run for months) is left
- * there: creating it would fail, and the default partition serves those rows as well. Answers the partitions made.
+ * there: creating it would fail, and the default partition serves those rows as well. When the table's lock is not
+ * had within PARTITION_LOCK_TIMEOUT, nothing is made and the missing months are answered as deferred; when another
+ * process is making them at the same moment, nothing is made either (it does).
  */
-export async function ensureExecutionPartitions(db: Db, now = new Date()): Promise<string[]> {
-  if (!(await isPartitioned(db))) return [];
+export async function ensureExecutionPartitions(db: Db, now = new Date()): Promise<EnsuredPartitions> {
+  const result: EnsuredPartitions = { created: [], deferred: [] };
+  if (!(await isPartitioned(db))) return result;
   const existing = new Set((await monthPartitions(db)).map((m) => m.name));
   const [hasDefault] = await rowsOf<{ yes: boolean }>(db, sql`select to_regclass(${DEFAULT_PARTITION}) is not null as yes`);
   const missing = monthsCovering(now, now).filter((m) => !existing.has(m.name));
-  if (missing.length === 0 && hasDefault?.yes) return [];
+  if (missing.length === 0 && hasDefault?.yes) return result;
   const created: string[] = [];
-  await db.transaction(async (tx) => {
-    const t = tx;
-    await t.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
-    await t.execute(sql.raw(`create table if not exists "${DEFAULT_PARTITION}" partition of executions default`));
-    for (const m of missing) {
-      const [taken] = await rowsOf<{ yes: boolean }>(
-        t,
-        sql`select exists (select 1 from ${sql.identifier(DEFAULT_PARTITION)} where started_at >= ${m.from} and started_at < ${m.to}) as yes`,
-      );
-      if (taken?.yes) continue;
-      const [made] = await rowsOf<{ yes: boolean }>(t, sql`select to_regclass(${m.name}) is null as yes`);
-      await t.execute(createMonth(m));
-      if (made?.yes) created.push(m.name);
-    }
-  });
-  return created;
+  try {
+    await db.transaction(async (tx) => {
+      const t = tx;
+      await t.execute(sql.raw(`set local lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`));
+      const [mine] = await rowsOf<{ yes: boolean }>(t, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as yes`);
+      if (!mine?.yes) return;
+      if (!hasDefault?.yes) await t.execute(sql.raw(`create table if not exists "${DEFAULT_PARTITION}" partition of executions default`));
+      for (const m of missing) {
+        const [taken] = await rowsOf<{ yes: boolean }>(
+          t,
+          sql`select exists (select 1 from ${sql.identifier(DEFAULT_PARTITION)} where started_at >= ${m.from} and started_at < ${m.to}) as yes`,
+        );
+        if (taken?.yes) continue;
+        const [made] = await rowsOf<{ yes: boolean }>(t, sql`select to_regclass(${m.name}) is null as yes`);
+        await t.execute(createMonth(m));
+        if (made?.yes) created.push(m.name);
+      }
+    });
+  } catch (err) {
+    if (databaseErrorCode(err) !== LOCK_NOT_AVAILABLE) throw err;
+    // The transaction rolled back: none of this pass's months exist.
+    result.deferred = missing.map((m) => m.name);
+    return result;
+  }
+  result.created = created;
+  return result;
 }

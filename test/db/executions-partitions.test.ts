@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -18,7 +19,7 @@ import { executions, files } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
-import { createAndDeploy, makeState } from '../support/workflows.js';
+import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
 
 const DAY_MS = 24 * 3_600_000;
 const PREVIOUS_MIGRATION = '0021_flow_control';
@@ -192,6 +193,100 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       expect((await t.request('GET', `/api/v1/logs/executions/${expired}`)).status).toBe(404);
       expect((await t.request('GET', `/api/v1/logs/executions/${boundary}`)).status).toBe(404);
       expect((await t.request('GET', `/api/v1/logs/executions/${recent}`)).status).toBe(200);
+    });
+  });
+
+  describe('housekeeping beside other sessions', () => {
+    let t: TestApp;
+    let workflowId: string;
+    beforeAll(async () => {
+      t = await startTestApp();
+      workflowId = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    });
+    afterAll(async () => t?.close());
+
+    /** A logger whose warnings the test reads, as an operator would. */
+    const recordingLogger = () => {
+      const lines: Array<{ msg: string; partitions?: string[] }> = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()));
+          done();
+        },
+      });
+      return { logger: createLogger('warn', stream), lines };
+    };
+    /** Another session holding a lock on a table until `release` — what pg_dump does with every table it dumps. */
+    const holdLock = async (table: string) => {
+      const client = new pg.Client({ connectionString: t.databaseUrl });
+      await client.connect();
+      await client.query('begin');
+      await client.query(`lock table "${table}" in access share mode`);
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          await client.query('commit');
+          await client.end();
+        },
+      };
+    };
+    /** Waits until `sessions` sessions are queued for a lock on one of `tables` they were not granted. */
+    const waitingOn = (tables: string[], sessions = 1) =>
+      eventually(
+        async () => {
+          const [row] = await rowsOf<{ n: number }>(
+            t.app.db,
+            sql`select count(distinct pid)::int as n from pg_locks
+              where relation in (select to_regclass(x) from unnest(string_to_array(${tables.join(',')}, ',')) x) and not granted`,
+          );
+          return row.n >= sessions;
+        },
+        10_000,
+        `${sessions} session(s) waiting for a lock on ${tables.join(' or ')}`,
+      );
+
+    it('makes no month while a backup holds the logs table, so runs and the logs API go on; the next pass makes it', async () => {
+      // A month past the ones made ahead at start, as on the first pass of a new month.
+      const later = new Date(Date.now() + 150 * DAY_MS);
+      const wanted = monthPartition(later).name;
+      expect(await partitionsOf(t.app.db)).not.toContain(wanted);
+      const { logger, lines } = recordingLogger();
+      const backup = await holdLock('executions');
+      // Whatever happens, the lock goes after 10 s: a pass waiting on it for good then shows as a slow run below.
+      const releaseAnyway = setTimeout(() => void backup.release(), 10_000);
+      try {
+        const started = Date.now();
+        const pass = runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: null }, later.getTime());
+        await waitingOn(['executions']); // the pass asks for the table to add the month
+        const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
+        expect(res.status, res.text).toBe(200);
+        const executionId = res.body.executionId as string;
+        const listed = await eventually(async () => {
+          const page = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
+          return page.status === 200 && page.body.data.length === 1 ? page.body.data[0] : undefined;
+        });
+        expect(listed).toMatchObject({ executionId, level: 'info' });
+        // Answered after the pass gave up waiting (2 s), well before the backup ended.
+        expect(Date.now() - started).toBeLessThan(6_000);
+        await pass;
+        expect(await partitionsOf(t.app.db)).not.toContain(wanted);
+        expect(lines).toContainEqual(
+          expect.objectContaining({
+            msg: 'could not create log partitions ahead: the logs table stayed locked (a backup running?); retried at the next pass',
+            partitions: expect.arrayContaining([wanted]),
+          }),
+        );
+      } finally {
+        clearTimeout(releaseAnyway);
+        await backup.release();
+      }
+
+      const after = recordingLogger();
+      await runMaintenance({ db: t.app.db, logger: after.logger, storage: t.app.files.storage, logRetentionDays: null }, later.getTime());
+      expect(await partitionsOf(t.app.db)).toContain(wanted);
+      expect(after.lines).toEqual([]);
     });
   });
 });

@@ -1,0 +1,14 @@
+// The SQLSTATE of a failed statement, for the few failures a caller handles as an outcome rather than an error (a
+// lock wait given up, a table another process dropped). Drizzle wraps the driver's error (pg's or PGlite's, both
+// with `code`) in a DrizzleQueryError whose `cause` it is, so the chain of causes is read, not only the error.
+
+/** SQLSTATE 55P03 lock_not_available: a statement waited longer than `lock_timeout`. */
+export const LOCK_NOT_AVAILABLE = '55P03';
+
+export function databaseErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { loadConfig } from '../../src/config.js';
@@ -20,6 +21,7 @@ import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { deliveries, executions, files } from '../../src/db/schema.js';
+import { createDeliveries } from '../../src/services/completion-webhooks/create-deliveries.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { createLogger } from '../../src/logger.js';
 import { closeInterruptedRuns, INTERRUPTED_BY_CRASH } from '../../src/runs/interrupted.js';
@@ -28,7 +30,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
+import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { storedTrace } from '../../src/services/logs/columns.js';
@@ -505,7 +507,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
   });
 
-  it.skipIf(!TEST_DATABASE_URL)('retention dropping a whole month on PostgreSQL deletes its logs’ values first', async () => {
+  it.skipIf(!TEST_DATABASE_URL)('retention dropping a whole month on PostgreSQL deletes its logs’ values with it', async () => {
     const now = Date.now();
     const early = new Date(now - 120 * DAY_MS);
     await ensureExecutionPartitions(t.app.db, early);
@@ -521,6 +523,53 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const [gone] = await rowsOf<{ yes: boolean }>(t.app.db, sql`select to_regclass(${month.name}) is null as yes`);
     expect(gone.yes).toBe(true);
     expect(await backend.stored(t, old.executionId)).toEqual([]);
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('a month retention keeps after all (a redelivery made while it waited for the table) keeps its logs’ values', async () => {
+    const now = Date.now();
+    const early = new Date(now - 200 * DAY_MS);
+    await ensureExecutionPartitions(t.app.db, early);
+    const month = monthPartition(early);
+    const wf = await deploy(chainState);
+    const old = await execute(wf, { q: 'redelivered' });
+    const at = new Date(month.from.getTime() + DAY_MS);
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
+    const [original] = await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, old.executionId));
+
+    // A session reading the month (a backup) makes the pass wait for its lock, after it found the month expired.
+    const reader = new pg.Client({ connectionString: t.databaseUrl });
+    await reader.connect();
+    let pass: Promise<void> | undefined;
+    try {
+      await reader.query('begin');
+      await reader.query(`lock table "${month.name}" in access share mode`);
+      pass = runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: 30 }, now);
+      await eventually(async () => {
+        const [row] = await rowsOf<{ yes: boolean }>(
+          t.app.db,
+          sql`select exists (select 1 from pg_locks where relation = to_regclass(${month.name}) and not granted) as yes`,
+        );
+        return row.yes;
+      });
+      // Meanwhile a redelivery of its webhook, which read the log before the pass locked the table, is recorded.
+      await createDeliveries(
+        t.app.db,
+        [{ eventId: original.eventId, subscriptionId: original.subscriptionId, workflowId: wf, executionId: old.executionId, body: original.body, envelope: original.envelope }],
+        { manual: true },
+      );
+    } finally {
+      await reader.query('commit');
+      await reader.end();
+    }
+    await pass;
+
+    // The month stays for the pending delivery, and the log with it answers whole: its value was not deleted.
+    const [kept] = await rowsOf<{ yes: boolean }>(t.app.db, sql`select to_regclass(${month.name}) is not null as yes`);
+    expect(kept.yes).toBe(true);
+    expect(await backend.stored(t, old.executionId)).toHaveLength(1);
+    const detail = await logDetailOf(t, old.executionId);
+    expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
   });
 });
 

@@ -7,8 +7,9 @@
 // as logs do.
 //
 // On PostgreSQL, where logs are partitioned by month (db/executions-partitions.ts), a month wholly older than the
-// bound whose logs may all go is dropped whole (after its files); what is left past the bound — the month the bound
-// falls in, the default partition, a month still holding a log a promise depends on — is deleted row by row below.
+// bound whose logs may all go is dropped whole (its files' rows in the same transaction); what is left past the
+// bound — the month the bound falls in, the default partition, a month still holding a log a promise depends on — is
+// deleted row by row below.
 //
 // Deletes go in batches, each its own short statement, so a first pruning of a large table never holds locks long
 // or stalls the runs committing beside it; a tick stops after MAX_BATCHES and the next one goes on.
@@ -86,9 +87,11 @@ const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${t
 
 /**
  * Drops a month wholly older than `cutoff` when none of its logs must be kept; otherwise leaves it to the row-by-row
- * delete. The full check reads the month without locks; its files go next (a log may briefly outlive its files,
- * never the reverse); then, holding the table for a moment, the cheap part of the check is repeated — only a log
- * still running or waiting, or one given a delivery since, could have changed — and the month is dropped.
+ * delete. The full check reads the month without locks; then, holding the table for a moment, the cheap part of the
+ * check is repeated — only a log still running or waiting, or one given a delivery since, could have changed — and
+ * the month's file rows are deleted and the month dropped, in that one transaction: a month kept after all (the
+ * re-check, or the lock not had in time) keeps its files. The stored bytes go after the commit, as the row-by-row
+ * delete's do: their rows are gone by then, so nothing can point at them.
  */
 async function dropExpiredPartition(
   deps: { db: Db; storage: FileStorage; logger: Logger },
@@ -100,16 +103,8 @@ async function dropExpiredPartition(
   const table = sql.identifier(month.name);
   const [check] = await rowsOf<{ kept: boolean; logs: number }>(db, sql`select ${keeps(table, cutoff)} as kept, (select count(*) from ${table})::int as logs`);
   if (!check || check.kept) return;
-  const keys = (
-    await rowsOf<{ key: string }>(
-      db,
-      sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
-    )
-  ).map((r) => r.key);
-  await deleteStoredFiles(deps.storage, deps.logger, keys);
-  result.files += keys.length;
   try {
-    await db.transaction(async (tx) => {
+    const keys = await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       // Dropping a partition locks the whole table: wait briefly for readers and writers, never queue them for long.
       await t.execute(sql`set local lock_timeout = '3s'`);
@@ -120,8 +115,15 @@ async function dropExpiredPartition(
           or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
       );
       if (recheck?.kept) throw new KeptLog();
+      const gone = await rowsOf<{ key: string }>(
+        t,
+        sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
+      );
       await t.execute(sql`drop table ${table}`);
+      return gone.map((r) => r.key);
     });
+    await deleteStoredFiles(deps.storage, deps.logger, keys);
+    result.files += keys.length;
     result.logs += check.logs;
     result.partitions.push(month.name);
   } catch (err) {

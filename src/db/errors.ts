@@ -4,6 +4,8 @@
 
 /** SQLSTATE 55P03 lock_not_available: a statement waited longer than `lock_timeout`. */
 export const LOCK_NOT_AVAILABLE = '55P03';
+/** SQLSTATE 42P01 undefined_table. */
+export const UNDEFINED_TABLE = '42P01';
 
 export function databaseErrorCode(err: unknown): string | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {

@@ -288,5 +288,41 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       expect(await partitionsOf(t.app.db)).toContain(wanted);
       expect(after.lines).toEqual([]);
     });
+
+    it('two workers dropping the same expired month at once: both passes complete, the month is gone', async () => {
+      const now = Date.now();
+      const early = new Date(now - 240 * DAY_MS);
+      const month = monthPartition(early);
+      await ensureExecutionPartitions(t.app.db, early);
+      expect(await partitionsOf(t.app.db)).toContain(month.name);
+      const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
+      const executionId = res.body.executionId as string;
+      await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.executionId, executionId))).length === 1);
+      const at = new Date(month.from.getTime() + DAY_MS);
+      await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+
+      // Held so both passes reach the drop before either makes it: one then drops the month under the other.
+      const reader = await holdLock(month.name);
+      const first = recordingLogger();
+      const second = recordingLogger();
+      let passes: Promise<unknown>;
+      try {
+        passes = Promise.allSettled([
+          runMaintenance({ db: t.app.db, logger: first.logger, storage: t.app.files.storage, logRetentionDays: 30 }, now),
+          runMaintenance({ db: t.app.db, logger: second.logger, storage: t.app.files.storage, logRetentionDays: 30 }, now),
+        ]);
+        // The first to lock waits for the month; the other behind it, for the table or the month.
+        await waitingOn(['executions', month.name], 2);
+      } finally {
+        await reader.release();
+      }
+      expect(await passes).toEqual([
+        { status: 'fulfilled', value: undefined },
+        { status: 'fulfilled', value: undefined },
+      ]);
+      expect(await partitionsOf(t.app.db)).not.toContain(month.name);
+      expect([...first.lines, ...second.lines]).toEqual([]);
+      expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
+    });
   });
 });

@@ -15,6 +15,7 @@
 // or stalls the runs committing beside it; a tick stops after MAX_BATCHES and the next one goes on.
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { databaseErrorCode, UNDEFINED_TABLE } from '../../db/errors.js';
 import { isPartitioned, monthPartitions, type MonthPartition } from '../../db/executions-partitions.js';
 import { rowsOf } from '../../db/rows.js';
 import type { FileStorage } from '../files/storage.js';
@@ -92,6 +93,10 @@ const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${t
  * the month's file rows are deleted and the month dropped, in that one transaction: a month kept after all (the
  * re-check, or the lock not had in time) keeps its files. The stored bytes go after the commit, as the row-by-row
  * delete's do: their rows are gone by then, so nothing can point at them.
+ *
+ * Another worker's housekeeping may drop the same month meanwhile (both saw it expired): the table is then gone
+ * (42P01) when read or locked here, which is the outcome wanted, not a failure of this pass. Its logs and files are
+ * counted by the worker that dropped it.
  */
 async function dropExpiredPartition(
   deps: { db: Db; storage: FileStorage; logger: Logger },
@@ -101,9 +106,12 @@ async function dropExpiredPartition(
 ): Promise<void> {
   const { db } = deps;
   const table = sql.identifier(month.name);
-  const [check] = await rowsOf<{ kept: boolean; logs: number }>(db, sql`select ${keeps(table, cutoff)} as kept, (select count(*) from ${table})::int as logs`);
-  if (!check || check.kept) return;
   try {
+    const [check] = await rowsOf<{ kept: boolean; logs: number }>(
+      db,
+      sql`select ${keeps(table, cutoff)} as kept, (select count(*) from ${table})::int as logs`,
+    );
+    if (!check || check.kept) return;
     const keys = await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       // Dropping a partition locks the whole table: wait briefly for readers and writers, never queue them for long.
@@ -127,7 +135,8 @@ async function dropExpiredPartition(
     result.logs += check.logs;
     result.partitions.push(month.name);
   } catch (err) {
-    if (!(err instanceof KeptLog)) deps.logger.warn({ err, partition: month.name }, 'could not drop a log partition past retention; its rows are deleted instead');
+    if (err instanceof KeptLog || databaseErrorCode(err) === UNDEFINED_TABLE) return;
+    deps.logger.warn({ err, partition: month.name }, 'could not drop a log partition past retention; its rows are deleted instead');
   }
 }
 

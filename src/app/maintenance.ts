@@ -7,6 +7,7 @@ import { pruneFinishedJobs } from '../jobs/prune.js';
 import type { Logger } from '../logger.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { pruneRateWindows } from '../services/limits.js';
+import { pruneOrphanedValues } from '../services/logs/orphaned-values.js';
 import { pruneOldLogs } from '../services/logs/retention.js';
 import { pruneThrottleStarts, reopenStrandedResumes } from '../runs/index.js';
 import { MAX_FLOW_PERIOD_MS } from '../workflow/index.js';
@@ -59,6 +60,9 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   await pruneThrottleStarts(db, MAX_FLOW_PERIOD_MS);
   const reopened = await reopenStrandedResumes(db);
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
+  // Whatever the retention: these are values of logs already deleted (a workflow's, with it).
+  const orphaned = await pruneOrphanedValues(deps);
+  if (orphaned > 0) logger.info({ files: orphaned }, 'deleted the stored values of deleted logs');
   if (deps.logRetentionDays !== null) {
     const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
     if (pruned.partitions.length > 0) logger.info({ partitions: pruned.partitions }, 'dropped log partitions past retention');

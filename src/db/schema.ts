@@ -473,8 +473,14 @@ export const files = pgTable(
     storageKey: text('storage_key').notNull(),
     createdAt: createdAt(),
   },
-  // By execution: a run's files are found (and pruned with its log, services/logs/retention.ts) by its id.
-  (t) => [index('files_workspace_idx').on(t.workspaceId), index('files_execution_idx').on(t.executionId)],
+  // By execution: a run's files are found (and pruned with its log, services/logs/retention.ts) by its id. No foreign
+  // key to the log (its key holds started_at): the values of a deleted workflow's logs lose their execution id with
+  // it, and housekeeping finds them through the partial index, which holds only those (services/logs/orphaned-values.ts).
+  (t) => [
+    index('files_workspace_idx').on(t.workspaceId),
+    index('files_execution_idx').on(t.executionId),
+    index('files_orphaned_values_idx').on(t.id).where(sql`${t.executionId} is null and ${t.storageKey} like 'executions/%/values/%'`),
+  ],
 );
 
 /**

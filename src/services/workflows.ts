@@ -13,6 +13,7 @@ import { canAccessWorkspace } from './access.js';
 import { contentHash } from './crypto.js';
 import { checkConnectorOperations } from './connectors.js';
 import { checkSubWorkflows } from './sub-workflow-chains.js';
+import { markValuesOfDeletedLogs } from './logs/orphaned-values.js';
 
 type WorkflowRow = typeof workflows.$inferSelect;
 type DeploymentRow = typeof deployments.$inferSelect;
@@ -137,6 +138,16 @@ export async function updateWorkflow(
 
 export async function deleteWorkflow(db: Db, workflowId: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // Held first: a run writing a log of it holds a key share of this row until it commits, so its log is in before
+    // the values are marked, and none starts after (its write then fails on the foreign key, as before).
+    const [row] = await tx
+      .select({ id: workflows.id, workspaceId: workflows.workspaceId })
+      .from(workflows)
+      .where(eq(workflows.id, workflowId))
+      .for('update');
+    if (!row) return;
+    // Its logs go by cascade; their values in file storage are left to housekeeping, marked in this transaction.
+    await markValuesOfDeletedLogs(tx, row);
     // Paths and schedules cascade with the row; the queued schedule ticks are jobs and have to go explicitly.
     await unregisterTriggers(tx, workflowId);
     await tx.delete(workflows).where(eq(workflows.id, workflowId));

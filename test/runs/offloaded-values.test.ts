@@ -507,6 +507,39 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
   });
 
+  it('deleting a workflow deletes its logs’ values at the next housekeeping pass, with no retention set', async () => {
+    const wf = await deploy(chainState);
+    const run = await execute(wf, { q: 'deleted' });
+    const other = await execute(await deploy(chainState), { q: 'kept' });
+    expect(await backend.stored(t, run.executionId)).toHaveLength(1);
+    expect((await t.request('DELETE', `/api/v1/workflows/${wf}`)).status).toBe(204);
+    expect((await t.request('GET', `/api/v1/logs/executions/${run.executionId}`)).status).toBe(404);
+
+    // Storage failing at first: the values' rows stay, so the next pass can still find the bytes.
+    const storage = t.app.files.storage;
+    const remove = storage.delete;
+    storage.delete = async () => {
+      throw new Error('storage unreachable');
+    };
+    const warnings: string[] = [];
+    const logger = createLogger('warn', new Writable({ write: (line: Buffer, _e, done) => done(void warnings.push(JSON.parse(line.toString()).msg)) }));
+    try {
+      await runMaintenance({ db: t.app.db, logger, storage, logRetentionDays: null });
+    } finally {
+      storage.delete = remove;
+    }
+    expect(warnings).toContain('could not delete the stored value of a deleted log; retried at the next pass');
+    expect(await backend.stored(t, run.executionId)).toHaveLength(1);
+
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage, logRetentionDays: null });
+    expect(await backend.stored(t, run.executionId)).toEqual([]);
+    expect(await t.app.db.select().from(files).where(eq(files.executionId, run.executionId))).toEqual([]);
+    // Another workflow's log keeps its value.
+    expect(await backend.stored(t, other.executionId)).toHaveLength(1);
+    const detail = await logDetailOf(t, other.executionId);
+    expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
+  });
+
   it.skipIf(!TEST_DATABASE_URL)('retention dropping a whole month on PostgreSQL deletes its logs’ values with it', async () => {
     const now = Date.now();
     const early = new Date(now - 120 * DAY_MS);

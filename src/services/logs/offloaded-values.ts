@@ -9,7 +9,8 @@
 // read as it is. What is offloaded is the stored (encoded) form, so references inside it keep working.
 //
 // The files are recorded as rows of `files` with the execution's id, in the statement that writes the log
-// (record-statement.ts): retention then deletes them with their log, row by row or by dropping a month (retention.ts).
+// (record-statement.ts): retention then deletes them with their log, row by row or by dropping a month (retention.ts);
+// housekeeping deletes those of logs deleted another way, a deleted workflow's (orphaned-values.ts).
 import { randomBytes } from 'node:crypto';
 import { inJsonbKeyOrder, toJsonText } from '../../db/json.js';
 import { AppError } from '../../errors.js';

@@ -1,0 +1,65 @@
+// Offloaded log values whose log is deleted by another way than retention (offloaded-values.ts, docs/operations.md
+// "Large values in logs"): a deleted workflow's logs go by cascade, but a value's `files` row has no foreign key to
+// its log (a log's key holds its start time, partitioned on PostgreSQL), so it outlived the log, with its bytes.
+//
+// Two steps, each safe to stop after. Deleting the workflow takes its values' execution id away in the transaction
+// that deletes its logs (markValuesOfDeletedLogs): from then on the rows are orphans a small partial index holds
+// (files_orphaned_values_idx, empty otherwise), so finding them costs nothing while there are none — looking for
+// values without a log instead read every log's id, ~0.6 s per pass at a million logs. Housekeeping then deletes the
+// bytes first and the rows after (pruneOrphanedValues): the rows are the only record of where the bytes are, so a
+// crash or a storage failure in between leaves rows to try again, never bytes nothing points at.
+//
+// Uploaded files of a run (a `files` input) are not values and keep their execution id: they are the run's input,
+// reachable by their signed URL until it expires, as with a workflow still there.
+import { and, inArray, isNull, like, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { files } from '../../db/schema.js';
+import type { Logger } from '../../logger.js';
+import type { FileStorage } from '../files/storage.js';
+
+const BATCH = 500;
+const MAX_BATCHES = 20;
+/** The keys of offloaded values (offloaded-values.ts valuesPrefix), as a LIKE pattern; files_orphaned_values_idx's. */
+const VALUE_KEYS = 'executions/%/values/%';
+/** files_orphaned_values_idx's predicate, which a query must state as it is for the index to serve it. */
+const orphaned = and(isNull(files.executionId), like(files.storageKey, VALUE_KEYS));
+
+/**
+ * Part of deleting a workflow, in its transaction before its logs go: its logs' values become orphans. The caller
+ * holds the workflow's row (FOR UPDATE), so every log a run of it writes has committed by then or never will.
+ */
+export async function markValuesOfDeletedLogs(tx: Db, workflow: { id: string; workspaceId: string }): Promise<void> {
+  await tx.execute(sql`update files set execution_id = null
+    where storage_key like ${VALUE_KEYS} and execution_id in (
+      select e.execution_id from executions e where e.workspace_id = ${workflow.workspaceId} and e.workflow_id = ${workflow.id})`);
+}
+
+/** One batch: answers how many orphans were found and how many went (with their bytes). */
+async function deleteOrphanBatch(deps: { db: Db; storage: FileStorage; logger: Logger }): Promise<{ found: number; deleted: number }> {
+  const rows = await deps.db.select({ id: files.id, key: files.storageKey }).from(files).where(orphaned).limit(BATCH);
+  const ids: string[] = [];
+  for (const row of rows) {
+    try {
+      await deps.storage.delete(row.key);
+      ids.push(row.id);
+    } catch (err) {
+      // The row stays, so the next pass tries again.
+      deps.logger.warn({ err, key: row.key }, 'could not delete the stored value of a deleted log; retried at the next pass');
+    }
+  }
+  if (ids.length > 0) await deps.db.delete(files).where(and(inArray(files.id, ids), orphaned));
+  return { found: rows.length, deleted: ids.length };
+}
+
+/** Housekeeping: deletes the values of deleted workflows' logs, bytes then rows; answers how many went. */
+export async function pruneOrphanedValues(deps: { db: Db; storage: FileStorage; logger: Logger }): Promise<number> {
+  let deleted = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const done = await deleteOrphanBatch(deps);
+    deleted += done.deleted;
+    // A short batch was the last; one whose bytes storage refused would find the same rows again.
+    if (done.found < BATCH || done.deleted < done.found) break;
+  }
+  return deleted;
+}
+

@@ -30,7 +30,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
+import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { storedTrace } from '../../src/services/logs/columns.js';

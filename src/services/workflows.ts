@@ -138,19 +138,19 @@ export async function updateWorkflow(
 
 export async function deleteWorkflow(db: Db, workflowId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    // Held first: a run writing a log of it holds a key share of this row until it commits, so its log is in before
-    // the values are marked, and none starts after (its write then fails on the foreign key, as before).
+    // Held first: a run inserting a log of it holds a key share of this row until it commits, so that log is in
+    // before the delete, and none is inserted after (its write then fails on the foreign key, as before).
     const [row] = await tx
       .select({ id: workflows.id, workspaceId: workflows.workspaceId })
       .from(workflows)
       .where(eq(workflows.id, workflowId))
       .for('update');
     if (!row) return;
-    // Its logs go by cascade; their values in file storage are left to housekeeping, marked in this transaction.
-    await markValuesOfDeletedLogs(tx, row);
     // Paths and schedules cascade with the row; the queued schedule ticks are jobs and have to go explicitly.
     await unregisterTriggers(tx, workflowId);
     await tx.delete(workflows).where(eq(workflows.id, workflowId));
+    // Its logs went by cascade; their values in file storage are left to housekeeping, marked in this transaction.
+    await markValuesOfDeletedLogs(tx, row.workspaceId);
   });
 }
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, trun
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
@@ -538,6 +538,42 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(await backend.stored(t, other.executionId)).toHaveLength(1);
     const detail = await logDetailOf(t, other.executionId);
     expect(spanOf(detail.executionData.traceSpans, 'big').output.result).toEqual({ text: BIG_TEXT });
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('deleting a workflow also takes the values a batch wrote for one of its logs while the delete waited for it', async () => {
+    const wf = await deploy(chainState);
+    const run = await execute(wf, { q: 'completing' });
+    const late = `executions/${run.executionId}/values/late-0.json`;
+    // Another session stands for a batch completing a running log of the workflow in place, with a value it stored: it
+    // holds the log's row (an update in place takes no lock on the workflow's row) and adds the value's row.
+    const batch = new pg.Client({ connectionString: t.databaseUrl });
+    await batch.connect();
+    let deleted: ReturnType<typeof t.request> | undefined;
+    try {
+      await batch.query('begin');
+      await batch.query('update executions set status = status where execution_id = $1', [run.executionId]);
+      await batch.query(
+        `insert into files (id, workspace_id, execution_id, name, mime, size, storage_key) values ('file_late', $1, $2, 'value', 'application/json', 2, $3)`,
+        [t.workspaceId, run.executionId, late],
+      );
+      deleted = t.request('DELETE', `/api/v1/workflows/${wf}`);
+      // The delete waits for the batch's row.
+      await eventually(async () => {
+        const [row] = await rowsOf<{ yes: boolean }>(t.app.db, sql`select exists (select 1 from pg_locks where locktype = 'transactionid' and not granted) as yes`);
+        return row.yes || undefined;
+      });
+    } finally {
+      await batch.query('commit');
+      await batch.end();
+    }
+    expect((await deleted!).status).toBe(204);
+    // Both values of the log are marked for housekeeping — the one stored before and the one the batch wrote — and go.
+    const marked = await t.app.db.select({ key: files.storageKey, executionId: files.executionId }).from(files).where(like(files.storageKey, `executions/${run.executionId}/%`));
+    expect(marked).toHaveLength(2);
+    expect(marked.every((row) => row.executionId === null)).toBe(true);
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: null });
+    expect(await t.app.db.select().from(files).where(like(files.storageKey, `executions/${run.executionId}/%`))).toEqual([]);
+    expect(await backend.stored(t, run.executionId)).toEqual([]);
   });
 
   it.skipIf(!TEST_DATABASE_URL)('retention dropping a whole month on PostgreSQL deletes its logs’ values with it', async () => {

@@ -103,7 +103,9 @@ async function loadDeliveries(app: AppContext, deliveryIds: string[]): Promise<D
       envelope: row.envelope === null ? null : String(row.envelope),
     })),
   ).catch((err: unknown) => {
-    unbuilt = err ?? new Error('unknown error');
+    // Only file storage's own failure; the database's errors and any other go the worker's way (its claims and retry).
+    if (!(err instanceof AppError && err.code === 'FILE_STORAGE_UNAVAILABLE')) throw err;
+    unbuilt = err;
     return [];
   });
   const bodyOf = new Map(pending.map((row, i) => [row, bodies[i]]));
@@ -129,11 +131,11 @@ function giveUp(deliveryId: string, error: string, now: number): JobResult {
 }
 
 /**
- * What the history says of a body that could not be built: the error's own message when it is one a client may see
- * (503 FILE_STORAGE_UNAVAILABLE); anything else (a local disk's error names server paths) is only in the server log.
+ * What the history says of a body that could not be built: file storage's 503 message, which a client may see (the
+ * backend's own error, which may name server paths, is only in the server log).
  */
 function unbuiltReason(err: unknown): string {
-  const detail = err instanceof AppError ? err.message : 'a large value kept in file storage could not be read; see the server log';
+  const detail = err instanceof AppError ? err.message : 'file storage could not be read';
   return `the body could not be built from the execution's log (${detail})`;
 }
 

@@ -39,8 +39,14 @@ export function pageColumns(q: LogsQuery) {
     blockErrorCount: executions.blockErrorCount,
     cost: full ? executions.cost : sql<unknown>`null`.as('cost'),
     // A log keeps its final output in the packed trace (packed-trace.ts `final`), and the trace refers into it: the
-    // two are read together. The trace also says which values are in file storage (offloaded-values.ts).
-    traceSpans: withData ? storedTrace.as('trace_spans') : sql<unknown>`null`.as('trace_spans'),
+    // two are read together. The trace also says which values are in file storage (offloaded-values.ts): of a row
+    // that keeps its final output in its column (written before), the final output alone needs only that.
+    traceSpans: q.includeTraceSpans
+      ? storedTrace.as('trace_spans')
+      : q.includeFinalOutput
+        ? sql<unknown>`case when ${executions.finalOutput} is null then ${storedTrace}
+            else jsonb_build_object('offloaded', ${executions.traceSpans} -> 'offloaded') end`.as('trace_spans')
+        : sql<unknown>`null`.as('trace_spans'),
     finalOutput: withData ? executions.finalOutput : sql<unknown>`null`.as('final_output'),
   };
 }

@@ -3,7 +3,7 @@
 // its log (a log's key holds its start time, partitioned on PostgreSQL), so it outlived the log, with its bytes.
 //
 // Two steps, each safe to stop after. Deleting the workflow takes its values' execution id away in the transaction
-// that deletes its logs (markValuesOfDeletedLogs): from then on the rows are orphans a small partial index holds
+// that deletes its logs, after them (markValuesOfDeletedLogs): from then on the rows are orphans a small partial index holds
 // (files_orphaned_values_idx, empty otherwise), so finding them costs nothing while there are none — looking for
 // values without a log instead read every log's id, ~0.6 s per pass at a million logs. Housekeeping then deletes the
 // bytes first and the rows after (pruneOrphanedValues): the rows are the only record of where the bytes are, so a
@@ -25,13 +25,16 @@ const VALUE_KEYS = 'executions/%/values/%';
 const orphaned = and(isNull(files.executionId), like(files.storageKey, VALUE_KEYS));
 
 /**
- * Part of deleting a workflow, in its transaction before its logs go: its logs' values become orphans. The caller
- * holds the workflow's row (FOR UPDATE), so every log a run of it writes has committed by then or never will.
+ * Part of deleting a workflow, in its transaction once its logs are gone: the workspace's values whose log no longer
+ * exists become orphans. Looked for after the delete, in a statement of its own, so it sees what a batch holding one of
+ * those logs committed while the delete waited for it: a running log completed in place takes no lock on the
+ * workflow's row, so a mark made before the delete could miss the values such a batch wrote in between. A log and
+ * its values' rows are written, and deleted by retention, in one statement: a value of a live log is never taken.
  */
-export async function markValuesOfDeletedLogs(tx: Db, workflow: { id: string; workspaceId: string }): Promise<void> {
-  await tx.execute(sql`update files set execution_id = null
-    where storage_key like ${VALUE_KEYS} and execution_id in (
-      select e.execution_id from executions e where e.workspace_id = ${workflow.workspaceId} and e.workflow_id = ${workflow.id})`);
+export async function markValuesOfDeletedLogs(tx: Db, workspaceId: string): Promise<void> {
+  await tx.execute(sql`update files f set execution_id = null
+    where f.workspace_id = ${workspaceId} and f.storage_key like ${VALUE_KEYS} and f.execution_id is not null
+      and not exists (select 1 from executions e where e.execution_id = f.execution_id)`);
 }
 
 /** One batch: answers how many orphans were found and how many went (with their bytes). */

@@ -88,10 +88,10 @@ const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${t
 
 /**
  * Drops a month wholly older than `cutoff` when none of its logs must be kept; otherwise leaves it to the row-by-row
- * delete. The full check reads the month without locks; then, holding the table for a moment, the cheap part of the
- * check is repeated — only a log still running or waiting, or one given a delivery since, could have changed — and
- * the month's file rows are deleted and the month dropped, in that one transaction: a month kept after all (the
- * re-check, or the lock not had in time) keeps its files. The stored bytes go after the commit, as the row-by-row
+ * delete. The full check reads the month without locks; then, in one transaction, the month's file rows are deleted,
+ * and, holding the table for a moment, the cheap part of the check is repeated — only a log still running or waiting,
+ * or one given a delivery since, could have changed — and the month dropped: a month kept after all (the re-check,
+ * or the lock not had in time) keeps its files. The stored bytes go after the commit, as the row-by-row
  * delete's do: their rows are gone by then, so nothing can point at them.
  *
  * Another worker's housekeeping may drop the same month meanwhile (both saw it expired): the table is then gone
@@ -116,6 +116,12 @@ async function dropExpiredPartition(
       const t = tx as unknown as Db;
       // Dropping a partition locks the whole table: wait briefly for readers and writers, never queue them for long.
       await t.execute(sql`set local lock_timeout = '3s'`);
+      // The month's files go before the lock, which would hold every log read and write while they are looked up and
+      // deleted: a month kept after all (the check below) rolls their deletion back with the rest.
+      const gone = await rowsOf<{ key: string }>(
+        t,
+        sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
+      );
       await t.execute(sql`lock table executions, ${table} in access exclusive mode`);
       const [recheck] = await rowsOf<{ kept: boolean }>(
         t,
@@ -123,10 +129,6 @@ async function dropExpiredPartition(
           or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
       );
       if (recheck?.kept) throw new KeptLog();
-      const gone = await rowsOf<{ key: string }>(
-        t,
-        sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
-      );
       await t.execute(sql`drop table ${table}`);
       return gone.map((r) => r.key);
     });

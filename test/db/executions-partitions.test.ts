@@ -2,8 +2,7 @@
 // partitioning upgrades and keeps every log as it was; housekeeping makes the months ahead; retention drops a month
 // wholly past the bound (with its files) unless a log in it must be kept, and deletes rows in the boundary month.
 // PostgreSQL only: PGlite keeps a plain table.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
@@ -12,7 +11,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
-import { MIGRATIONS_FOLDER, openDatabase, type Db } from '../../src/db/client.js';
+import { openDatabase, type Db } from '../../src/db/client.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { executions, files } from '../../src/db/schema.js';
@@ -20,22 +19,11 @@ import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { migrationsUpTo } from '../support/migrations.js';
 
 const DAY_MS = 24 * 3_600_000;
 const PREVIOUS_MIGRATION = '0021_flow_control';
 
-/** The migrations folder as it was before partitioning: every migration up to PREVIOUS_MIGRATION. */
-function previousMigrations(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sluice-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const last = journal.entries.findIndex((e) => e.tag === PREVIOUS_MIGRATION);
-  expect(last).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 const relkind = async (db: Db) =>
   (await rowsOf<{ kind: string }>(db, sql`select relkind::text as kind from pg_class where oid = 'executions'::regclass`))[0]?.kind;
@@ -51,7 +39,7 @@ const partitionsOf = async (db: Db) =>
 describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
   it('upgrades a database holding logs from before the partitioning: every log kept as it was, by month', async () => {
     const blank = await createBlankPostgresDatabase();
-    const folder = previousMigrations();
+    const folder = migrationsUpTo(PREVIOUS_MIGRATION);
     try {
       const client = new pg.Client({ connectionString: blank.url });
       await client.connect();

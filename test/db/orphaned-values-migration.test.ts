@@ -2,7 +2,7 @@
 // had no log left and were never deleted. Upgrading marks them, and the first housekeeping pass deletes their bytes
 // and rows; a live log's values and a run's uploaded file are left as they are. PostgreSQL only: a database from
 // before is made with the migrations up to 0028 (PGlite's test databases come from a template of all of them).
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -10,31 +10,20 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
-import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client.js';
+import { openDatabase } from '../../src/db/client.js';
 import { files } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import { migrationsUpTo } from '../support/migrations.js';
 
 const PREVIOUS_MIGRATION = '0028_failures_models_index';
 
-/** The migrations folder as the release before had it. */
-function previousMigrations(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sluice-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const last = journal.entries.findIndex((e) => e.tag === PREVIOUS_MIGRATION);
-  expect(last).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 describe.skipIf(!TEST_DATABASE_URL)('migration 0029: values of workflows deleted before', () => {
   it('are deleted by the first housekeeping pass after the upgrade; live values and uploads stay', async () => {
     const blank = await createBlankPostgresDatabase();
-    const folder = previousMigrations();
+    const folder = migrationsUpTo(PREVIOUS_MIGRATION);
     const filesDir = mkdtempSync(join(tmpdir(), 'sluice-files-'));
     const storage = createLocalStorage(filesDir);
     const keys = {

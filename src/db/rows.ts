@@ -5,6 +5,7 @@ import { DrizzleQueryError, is, sql, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import type { Db } from './client.js';
+import { databaseErrorCode } from './errors.js';
 
 export async function rowsOf<Row = Record<string, unknown>>(db: Db, statement: SQL): Promise<Row[]> {
   const result = (await db.execute(statement)) as unknown as { rows: Row[] };
@@ -78,7 +79,7 @@ export async function rowsOfPrepared<Row = Record<string, unknown>>(db: Db, stat
 /** Runs `run`, and once more if the session no longer had the prepared statement (after `forget`). */
 function againIfLost<T>(run: () => Promise<T>, forget: () => void = () => {}): Promise<T> {
   return run().catch((error: unknown) => {
-    if (codeOf(error) !== NO_SUCH_STATEMENT) throw error;
+    if (databaseErrorCode(error) !== NO_SUCH_STATEMENT) throw error;
     forget();
     return run();
   });
@@ -107,7 +108,7 @@ function preparedOnce(prepared: Map<string, Promise<void>>, db: Db, name: string
     preparing = db.execute(sql.raw(`prepare ${name} as ${text}`)).then(
       () => undefined,
       (error: unknown) => {
-        if (codeOf(error) === ALREADY_PREPARED) return;
+        if (databaseErrorCode(error) === ALREADY_PREPARED) return;
         prepared.delete(name);
         throw error;
       },
@@ -129,11 +130,4 @@ function literal(value: unknown): string {
   const text = String(value);
   if (text.includes('\0')) throw new TypeError('rowsOfPrepared cannot pass text holding U+0000: PostgreSQL text cannot hold it');
   return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/** The SQLSTATE of a database error, also when it is the cause of Drizzle's. */
-export function codeOf(error: unknown): string | undefined {
-  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  const found = typeof code === 'string' ? code : cause?.code;
-  return typeof found === 'string' ? found : undefined;
 }

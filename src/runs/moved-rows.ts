@@ -3,7 +3,7 @@
 // does not re-check it as it would one updated in place: it fails with SQLSTATE 40001 ("tuple to be locked was
 // already moved to another partition due to concurrent update"). Run again, the statement sees the row as the other
 // transaction left it and answers as the same-month race does (no row matched: someone else decided first).
-import { codeOf } from '../db/rows.js';
+import { databaseErrorCode } from '../db/errors.js';
 import { conflict } from '../errors.js';
 
 const SERIALIZATION_FAILURE = '40001';
@@ -23,7 +23,7 @@ export async function retryingMovedRows<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (codeOf(error) !== SERIALIZATION_FAILURE) throw error;
+      if (databaseErrorCode(error) !== SERIALIZATION_FAILURE) throw error;
       if (attempt >= MAX_ATTEMPTS) {
         throw conflict('CONFLICT', 'The execution kept changing while this request was handled; try again');
       }

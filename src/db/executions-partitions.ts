@@ -23,8 +23,17 @@ async function rowsOf<Row>(db: Db, statement: SQL): Promise<Row[]> {
 /** Months created ahead of the current one, so a run never waits for a partition to be made. */
 export const MONTHS_AHEAD = 2;
 export const DEFAULT_PARTITION = 'executions_default';
-/** Arbitrary constant: serialises partition creation when several workers' housekeeping runs at once. */
+/** Arbitrary constant: serialises partition creation and dropping when several workers' housekeeping runs at once. */
 const PARTITION_LOCK_ID = 7_345_113;
+
+/**
+ * Takes, for the rest of the transaction `t`, the lock under which one worker at a time makes or drops partitions;
+ * answers false at once when another worker holds it (it is doing that work this moment).
+ */
+export async function tryPartitionLock(t: Db): Promise<boolean> {
+  const [mine] = await rowsOf<{ yes: boolean }>(t, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as yes`);
+  return mine?.yes === true;
+}
 const MONTH_NAME = /^executions_p(\d{4})_(\d{2})$/;
 
 export interface MonthPartition {
@@ -162,8 +171,7 @@ export async function ensureExecutionPartitions(db: Db, now = new Date()): Promi
     await db.transaction(async (tx) => {
       const t = tx;
       await t.execute(sql.raw(`set local lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`));
-      const [mine] = await rowsOf<{ yes: boolean }>(t, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as yes`);
-      if (!mine?.yes) return;
+      if (!(await tryPartitionLock(t))) return;
       if (!hasDefault?.yes) await t.execute(sql.raw(`create table if not exists "${DEFAULT_PARTITION}" partition of executions default`));
       for (const m of missing) {
         const [taken] = await rowsOf<{ yes: boolean }>(

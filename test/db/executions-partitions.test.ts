@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { openDatabase, type Db } from '../../src/db/client.js';
-import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
+import { ensureExecutionPartitions, monthPartition, tryPartitionLock } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { executions, files } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
@@ -220,20 +220,27 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
         },
       };
     };
-    /** Waits until `sessions` sessions are queued for a lock on one of `tables` they were not granted. */
-    const waitingOn = (tables: string[], sessions = 1) =>
-      eventually(
-        async () => {
-          const [row] = await rowsOf<{ n: number }>(
-            t.app.db,
-            sql`select count(distinct pid)::int as n from pg_locks
-              where relation in (select to_regclass(x) from unnest(string_to_array(${tables.join(',')}, ',')) x) and not granted`,
-          );
-          return row.n >= sessions;
-        },
-        10_000,
-        `${sessions} session(s) waiting for a lock on ${tables.join(' or ')}`,
+    /** How many sessions are queued for a lock on one of `tables` they were not granted. */
+    const waitersOn = async (tables: string[]) => {
+      const [row] = await rowsOf<{ n: number }>(
+        t.app.db,
+        sql`select count(distinct pid)::int as n from pg_locks
+          where relation in (select to_regclass(x) from unnest(string_to_array(${tables.join(',')}, ',')) x) and not granted`,
       );
+      return row.n;
+    };
+    /** Waits until `sessions` sessions are queued for a lock on one of `tables`. */
+    const waitingOn = (tables: string[], sessions = 1) =>
+      eventually(async () => (await waitersOn(tables)) >= sessions, 10_000, `${sessions} session(s) waiting for a lock on ${tables.join(' or ')}`);
+    /** A log of the deployed workflow, made to have started and ended in `month`. */
+    const logIn = async (month: { from: Date }) => {
+      const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
+      const executionId = res.body.executionId as string;
+      await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.executionId, executionId))).length === 1);
+      const at = new Date(month.from.getTime() + DAY_MS);
+      await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+      return executionId;
+    };
 
     it('makes no month while a backup holds the logs table, so runs and the logs API go on; the next pass makes it', async () => {
       // A month past the ones made ahead at start, as on the first pass of a new month.
@@ -283,24 +290,23 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       const month = monthPartition(early);
       await ensureExecutionPartitions(t.app.db, early);
       expect(await partitionsOf(t.app.db)).toContain(month.name);
-      const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
-      const executionId = res.body.executionId as string;
-      await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.executionId, executionId))).length === 1);
-      const at = new Date(month.from.getTime() + DAY_MS);
-      await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+      const executionId = await logIn(month);
 
-      // Held so both passes reach the drop before either makes it: one then drops the month under the other.
+      // Held so both passes reach the month before either drops it. Each reads it first (the check), so two drops
+      // each holding that read while asking for the table would deadlock: one worker drops at a time.
       const reader = await holdLock(month.name);
       const first = recordingLogger();
       const second = recordingLogger();
+      let settled = 0;
+      const pass = (logger: ReturnType<typeof recordingLogger>['logger']) =>
+        runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now).finally(() => settled++);
       let passes: Promise<unknown>;
       try {
-        passes = Promise.allSettled([
-          runMaintenance({ db: t.app.db, logger: first.logger, storage: t.app.files.storage, logRetentionDays: 30 }, now),
-          runMaintenance({ db: t.app.db, logger: second.logger, storage: t.app.files.storage, logRetentionDays: 30 }, now),
-        ]);
-        // The first to lock waits for the month; the other behind it, for the table or the month.
-        await waitingOn(['executions', month.name], 2);
+        passes = Promise.allSettled([pass(first.logger), pass(second.logger)]);
+        // The one dropping waits for the month; the other queues behind it to read the month, or finds the drop
+        // taken and ends its pass.
+        await waitingOn(['executions', month.name], 1);
+        await eventually(async () => settled === 1 || (await waitersOn(['executions', month.name])) >= 2);
       } finally {
         await reader.release();
       }
@@ -311,6 +317,42 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       expect(await partitionsOf(t.app.db)).not.toContain(month.name);
       expect([...first.lines, ...second.lines]).toEqual([]);
       expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
+    });
+
+    it("a pass finding another worker dropping months leaves the expired logs to it, then the next pass drops the month", async () => {
+      const now = Date.now();
+      const early = new Date(now - 270 * DAY_MS);
+      const month = monthPartition(early);
+      await ensureExecutionPartitions(t.app.db, early);
+      const executionId = await logIn(month);
+
+      // Another worker's drop, holding the partition lock (its transaction stays open until released).
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding: () => void = () => {};
+      const holds = new Promise<void>((resolve) => (holding = resolve));
+      const other = t.app.db.transaction(async (tx) => {
+        expect(await tryPartitionLock(tx)).toBe(true);
+        holding();
+        await held;
+      });
+      const { logger, lines } = recordingLogger();
+      try {
+        await holds;
+        await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
+        // Neither dropped nor deleted row by row: deleting the rows the other worker is dropping could deadlock it.
+        expect(await partitionsOf(t.app.db)).toContain(month.name);
+        expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(200);
+        expect(lines).toEqual([]);
+      } finally {
+        release();
+        await other;
+      }
+
+      await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
+      expect(await partitionsOf(t.app.db)).not.toContain(month.name);
+      expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
+      expect(lines).toEqual([]);
     });
   });
 });

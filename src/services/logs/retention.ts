@@ -16,7 +16,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { databaseErrorCode, UNDEFINED_TABLE } from '../../db/errors.js';
-import { isPartitioned, monthPartitions, type MonthPartition } from '../../db/executions-partitions.js';
+import { isPartitioned, monthPartitions, tryPartitionLock, type MonthPartition } from '../../db/executions-partitions.js';
 import { rowsOf } from '../../db/rows.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
@@ -94,16 +94,17 @@ const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${t
  * or the lock not had in time) keeps its files. The stored bytes go after the commit, as the row-by-row
  * delete's do: their rows are gone by then, so nothing can point at them.
  *
- * Another worker's housekeeping may drop the same month meanwhile (both saw it expired): the table is then gone
- * (42P01) when read or locked here, which is the outcome wanted, not a failure of this pass. Its logs and files are
- * counted by the worker that dropped it.
+ * One worker at a time drops (tryPartitionLock): two droppers each reading the month before either locks it would
+ * deadlock. A worker finding the lock taken answers 'busy' and leaves the month to the one holding it; a worker
+ * finding the month already gone (42P01, dropped by another since it was listed) has nothing left to do. Its logs
+ * and files are counted by the worker that dropped it.
  */
 async function dropExpiredPartition(
   deps: { db: Db; storage: FileStorage; logger: Logger },
   month: MonthPartition,
   cutoff: Date,
   result: PruneResult,
-): Promise<void> {
+): Promise<'busy' | undefined> {
   const { db } = deps;
   const table = sql.identifier(month.name);
   try {
@@ -114,6 +115,7 @@ async function dropExpiredPartition(
     if (!check || check.kept) return;
     const keys = await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
+      if (!(await tryPartitionLock(t))) return 'busy';
       // Dropping a partition locks the whole table: wait briefly for readers and writers, never queue them for long.
       await t.execute(sql`set local lock_timeout = '3s'`);
       // The month's files go before the lock, which would hold every log read and write while they are looked up and
@@ -132,6 +134,7 @@ async function dropExpiredPartition(
       await t.execute(sql`drop table ${table}`);
       return gone.map((r) => r.key);
     });
+    if (keys === 'busy') return 'busy';
     await deleteStoredFiles(deps.storage, deps.logger, keys);
     result.files += keys.length;
     result.logs += check.logs;
@@ -158,19 +161,26 @@ export async function pruneOldLogs(
 ): Promise<PruneResult> {
   const cutoff = new Date(now - retentionDays * DAY_MS);
   const result: PruneResult = { logs: 0, partitions: [], files: 0, deliveries: 0, memories: 0 };
+  // Another worker dropping months this moment ('busy') deletes the rest of the expired logs after: deleting them
+  // here too would deadlock with its drop (this delete waiting on the month's file rows it holds, it on this delete's
+  // hold on the table).
+  let othersDropping = false;
   if (await isPartitioned(deps.db)) {
     for (const month of await monthPartitions(deps.db)) {
       if (month.to > cutoff) break; // oldest first: the rest reach past the bound
-      await dropExpiredPartition(deps, month, cutoff, result);
+      othersDropping = (await dropExpiredPartition(deps, month, cutoff, result)) === 'busy';
+      if (othersDropping) break;
     }
   }
-  await inBatches(async () => {
-    const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
-    await deleteStoredFiles(deps.storage, deps.logger, keys);
-    result.logs += logs;
-    result.files += keys.length;
-    return logs;
-  });
+  if (!othersDropping) {
+    await inBatches(async () => {
+      const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
+      await deleteStoredFiles(deps.storage, deps.logger, keys);
+      result.logs += logs;
+      result.files += keys.length;
+      return logs;
+    });
+  }
   await inBatches(async () => {
     const deleted = await deleteDeliveryBatch(deps.db, cutoff);
     result.deliveries += deleted;

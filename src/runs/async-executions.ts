@@ -5,6 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
 import { executions, jobs, stateSnapshots } from '../db/schema.js';
 import { CANCELLED_MESSAGE } from '../engine/index.js';
 import { notFound } from '../errors.js';
@@ -211,7 +212,7 @@ async function queuedTarget(app: AppContext, payload: ExecutionJobPayload): Prom
     const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
     return target && { target };
   }
-  const original = await loadOriginalRun(app.db, app.files.storage, payload.rerun.of);
+  const original = await loadOriginalRun(app.db, app.files.storage, payload.rerun.of, app.logger);
   if (!original) return undefined;
   // A deployment version is read as any queued run reads it; a manual run's draft only exists as its snapshot.
   let target: RunTarget | undefined;
@@ -248,14 +249,17 @@ function queuedRun(payload: ExecutionJobPayload, target: RunTarget): RunExecutio
   };
 }
 
-/** `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts). */
-async function resultFromRow(storage: FileStorage, row: LogRow): Promise<ExecutionJobResult> {
+/**
+ * `storage`: where the log's final output is when it was too large for the row (offloaded-values.ts); `logger` hears
+ * of one missing or damaged there.
+ */
+async function resultFromRow(storage: FileStorage, row: LogRow, logger: Logger): Promise<ExecutionJobResult> {
   return {
     executionId: row.executionId,
     success: row.status === 'success',
     ...(row.status === 'cancelled' ? { cancelled: true } : {}),
     ...(PAUSED_STATUSES.includes(row.status) ? { paused: true } : {}),
-    output: (await restoreFinalOutput(storage, row)) ?? {},
+    output: (await restoreFinalOutput(storage, row, logger)) ?? {},
     ...(row.error ? { error: row.error } : {}),
     duration: row.totalDurationMs,
     startTime: row.startedAt.toISOString(),
@@ -280,7 +284,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (job.attempts > 1 && (await settleEarlierAttempt(app, payload.executionId)) === 'finished') {
     // Its run started before (and was closed as interrupted if its worker died mid-run): report it, never run it twice.
     const [row] = await app.db.select(logRowColumns).from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
-    if (row) return finished(await resultFromRow(app.files.storage, row));
+    if (row) return finished(await resultFromRow(app.files.storage, row, app.logger));
   }
 
   const queued = await queuedTarget(app, payload);
@@ -380,7 +384,8 @@ const STATUS: Record<string, AsyncJobStatus> = {
 };
 
 /** `GET /api/jobs/{taskId}` (docs/api.md 4.6). Another workspace's task is indistinguishable from none. */
-export async function getJobStatus(db: Db, storage: FileStorage, principal: Principal, taskId: string): Promise<JobStatusView> {
+export async function getJobStatus(app: AppContext, principal: Principal, taskId: string): Promise<JobStatusView> {
+  const { db } = app;
   const [row] = await db
     .select()
     .from(jobs)
@@ -395,7 +400,7 @@ export async function getJobStatus(db: Db, storage: FileStorage, principal: Prin
   if (result?.paused) {
     // The job ended when its run paused; what became of the run since is on its log.
     const [execution] = await db.select(logRowColumns).from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
-    if (execution) result = await resultFromRow(storage, execution);
+    if (execution) result = await resultFromRow(app.files.storage, execution, app.logger);
     if (execution?.status === 'running') resumed = true;
   }
   const status: AsyncJobStatus = resumed

@@ -3,13 +3,14 @@
 // and again by the worker that runs an async one, so a queued re-run needs nothing but ids.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
 import { executions, stateSnapshots } from '../db/schema.js';
 import { blockRegistry } from '../blocks/registry.js';
 import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { storedTrace } from '../services/logs/columns.js';
-import { restoreValues } from '../services/logs/offloaded-values.js';
+import { isMarker, restoreValues } from '../services/logs/offloaded-values.js';
 import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 import { planRerun } from './rerun-plan.js';
 import type { RerunOf } from './types.js';
@@ -30,10 +31,18 @@ export interface OriginalRun {
   traceKept: KeptTrace;
   /** Set when the original was itself a re-run: the execution it re-ran. */
   rerunOf: string | null;
+  /**
+   * Storage keys of the log's values that file storage no longer gives back (missing or damaged): `traceSpans` holds
+   * their markers, which a re-run must not take for the values.
+   */
+  valuesLost: string[];
 }
 
-/** `storage`: where the log's large values are (offloaded-values.ts), fetched back for the replay. */
-export async function loadOriginalRun(db: Db, storage: FileStorage, executionId: string): Promise<OriginalRun | undefined> {
+/**
+ * `storage`: where the log's large values are (offloaded-values.ts), fetched back for the replay; `logger` hears of
+ * one missing or damaged there.
+ */
+export async function loadOriginalRun(db: Db, storage: FileStorage, executionId: string, logger: Logger): Promise<OriginalRun | undefined> {
   const [row] = await db
     .select({
       executionId: executions.executionId,
@@ -55,20 +64,29 @@ export async function loadOriginalRun(db: Db, storage: FileStorage, executionId:
   if (!row) return undefined;
   const trigger = (TRIGGER_TYPES as readonly string[]).includes(row.trigger) ? (row.trigger as TriggerType) : 'api';
   const { traceSpans: kept, finalOutput: keptFinal, ...rest } = row;
-  const { traceSpans: stored, finalOutput } = await restoreValues(storage, { traceSpans: kept, finalOutput: keptFinal });
+  const valuesLost: string[] = [];
+  const { traceSpans: stored, finalOutput } = await restoreValues(
+    storage,
+    { traceSpans: kept, finalOutput: keptFinal },
+    { logger, lost: (key) => valuesLost.push(key) },
+  );
   const trace = readTrace(stored, finalOutput);
   const traceSpans = trace.spans.length > 0 ? (trace.spans as TraceSpan[]) : null;
-  return { ...rest, trigger, traceSpans, traceKept: trace.detail, state: row.state ?? null };
+  return { ...rest, trigger, traceSpans, traceKept: trace.detail, state: row.state ?? null, valuesLost };
 }
 
-/** The trigger block that started the original run and the input it was given, as its span recorded them. */
-export function originalTrigger(original: OriginalRun): { blockId?: string; input: Record<string, unknown> } {
+/**
+ * The trigger block that started the original run and the input it was given, as its span recorded them; `lost` when
+ * that input was kept in file storage and is no longer there (its marker is no input to give a re-run).
+ */
+export function originalTrigger(original: OriginalRun): { blockId?: string; input: Record<string, unknown>; lost: boolean } {
   const span = (original.traceSpans ?? []).find((s) => blockRegistry[s.type]?.trigger !== undefined);
-  if (!span) return { input: {} };
+  if (!span) return { input: {}, lost: false };
+  const lost = isMarker(span.output) && original.valuesLost.includes(span.output.$offloaded);
   const output = isRecord(span.output) ? span.output : {};
   // The API trigger lays the body out field by field and keeps it whole under `input`; the others show it as it came.
   const input = span.type === 'api_trigger' && isRecord(output.input) ? output.input : output;
-  return { blockId: span.blockId, input };
+  return { blockId: span.blockId, input, lost };
 }
 
 /**

@@ -259,10 +259,13 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   let t: TestApp;
   let upstream: FakeUpstream;
   const receiver = 'http://127.0.0.1:9/hook'; // no worker runs here: deliveries stay in the table to be read
+  /** The app's warnings, as an operator reads them. */
+  const warnings: Array<{ msg: string; key?: string }> = [];
 
   beforeAll(async () => {
     if (backend === onS3) s3 = await startS3Server();
-    t = await startTestApp({ ...backend.env(), SLUICE_LOG_RETENTION_DAYS: '30' });
+    const logTo = new Writable({ write: (line: Buffer, _e, done) => done(void warnings.push(JSON.parse(line.toString()))) });
+    t = await startTestApp({ ...backend.env(), SLUICE_LOG_RETENTION_DAYS: '30', LOG_LEVEL: 'warn' }, { logTo });
     upstream = await startUpstream((_req, res) => res.end('{"ok":true}'));
   });
   afterAll(async () => {
@@ -459,6 +462,33 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const again = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, {});
     expect(again.status, again.text.slice(0, 500)).toBe(200);
     expect(again.body.output).toEqual(run.output);
+  });
+
+  it('refuses a re-run that needs a value gone from storage, naming it, and warns; a whole re-run given its input runs', async () => {
+    const wf = await deploy(inputState);
+    const doc = 'xyz'.repeat(70_000);
+    const run = await execute(wf, { doc });
+    expect(await backend.stored(t, run.executionId)).not.toEqual([]);
+    await backend.remove(t, run.executionId);
+    const stored = `executions/${run.executionId}/values/`;
+
+    // The trigger's input is the value gone: a whole re-run would be given its marker as input.
+    warnings.length = 0;
+    const whole = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, {});
+    expect(whole.status, whole.text.slice(0, 500)).toBe(410);
+    expect(whole.body).toMatchObject({ code: 'EXECUTION_SNAPSHOT_GONE' });
+    expect(whole.body.error).toContain('cannot be re-run without "input"');
+    expect(whole.body.error).toContain(stored);
+    expect(warnings).toContainEqual(expect.objectContaining({ msg: 'an offloaded value of a log is missing from file storage', storageKey: expect.stringContaining(stored) }));
+
+    // From a block, the replay would take the trigger's output from the log.
+    const fromBlock = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, { body: { fromBlock: 'count' } });
+    expect(fromBlock.status, fromBlock.text.slice(0, 500)).toBe(410);
+    expect(fromBlock.body.error).toContain('cannot be re-run from a block');
+
+    const given = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, { body: { input: { doc: 'abc' } } });
+    expect(given.status, given.text.slice(0, 500)).toBe(200);
+    expect(given.body.output.result).toEqual({ length: 3 });
   });
 
   it('keeps a value of just the limit in the row, and one byte more out of it', async () => {

@@ -10,6 +10,6 @@ export const jobRoutes = new OpenAPIHono<AppEnv>().openapi(
   operation({ method: 'get', path: '/{taskId}', middleware: requireApiKey, summary: 'Status of an async execution', response: 'JobStatus' }),
   async (c) => {
     const taskId = parseId(c.req.param('taskId'), 'task id', 'taskId');
-    return c.json(await getJobStatus(c.get('app').db, c.get('app').files.storage, c.get('principal'), taskId));
+    return c.json(await getJobStatus(c.get('app'), c.get('principal'), taskId));
   },
 );

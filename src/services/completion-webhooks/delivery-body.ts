@@ -74,7 +74,7 @@ export async function deliveryBodies(
   const withValues = (row: LogRow) => {
     let found = restored.get(row.executionId);
     if (!found) {
-      found = restoreValues(deps.storage, row, deps.logger).then((values) => ({ ...row, ...values }) as LogRow);
+      found = restoreValues(deps.storage, row, { logger: deps.logger }).then((values) => ({ ...row, ...values }) as LogRow);
       restored.set(row.executionId, found);
     }
     return found;

@@ -116,7 +116,7 @@ export async function getLogDetail(
   // Listed once finished or still going, from the primary: someone who just asked for a re-run looks for it here.
   // Values kept in file storage are fetched meanwhile (offloaded-values.ts).
   const [values, reruns] = await Promise.all([
-    restoreValues(storage, log, logger),
+    restoreValues(storage, log, { logger }),
     primary
     .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
     .from(executions)

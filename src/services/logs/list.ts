@@ -65,7 +65,7 @@ export async function listLogs(
 }
 
 async function restoredValues(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, q: LogsQuery, logger?: Logger) {
-  if (q.includeTraceSpans) return restoreValues(storage, row, logger);
+  if (q.includeTraceSpans) return restoreValues(storage, row, { logger });
   return { traceSpans: null, finalOutput: await restoreFinalOutput(storage, row, logger) };
 }
 

@@ -213,16 +213,24 @@ export async function offloadValues(input: {
 export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[], logger?: Logger): Promise<void> {
   await Promise.all(
     files.map((f) =>
-      storage.delete(f.key).catch((err: unknown) => logger?.warn({ err, key: f.key }, 'could not delete a value file of a log that was not written')),
+      storage.delete(f.key).catch((err: unknown) => logger?.warn({ err, storageKey: f.key }, 'could not delete a value file of a log that was not written')),
     ),
   );
 }
 
-async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: Logger): Promise<unknown> {
+/** Who hears of a value missing or damaged in storage: an operator (`logger`), a re-run that must not use its marker. */
+export interface LostValues {
+  logger?: Logger;
+  /** Given the storage key of each value answered as its marker. */
+  lost?(key: string): void;
+}
+
+async function fetchValue(storage: FileStorage, marker: OffloadMarker, { logger, lost }: LostValues): Promise<unknown> {
   const object = await storage.get(marker.$offloaded);
   if (!object) {
     // Gone from storage (deleted by hand, or a bucket emptied): the log still opens, showing the marker in its place.
-    logger?.warn({ key: marker.$offloaded }, 'an offloaded value of a log is missing from file storage');
+    logger?.warn({ storageKey: marker.$offloaded }, 'an offloaded value of a log is missing from file storage');
+    lost?.(marker.$offloaded);
     return marker;
   }
   const chunks: Buffer[] = [];
@@ -240,7 +248,8 @@ async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: 
     value = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     // Damaged in storage: like a missing one, it must not make the log (or a whole page of the list) unreadable.
-    logger?.warn({ err, key: marker.$offloaded }, 'an offloaded value of a log is damaged in file storage');
+    logger?.warn({ err, storageKey: marker.$offloaded }, 'an offloaded value of a log is damaged in file storage');
+    lost?.(marker.$offloaded);
     return marker;
   }
   // In the order an inline value has (a jsonb value, or packed-trace.ts sorting it): the answer must not depend on
@@ -251,13 +260,13 @@ async function fetchValue(storage: FileStorage, marker: OffloadMarker, logger?: 
 /**
  * A row's trace and final output with every offloaded value fetched back: the same as if they had been stored inline.
  * Rows without offloaded values come back as they are, with no request to storage. A value missing from storage or
- * damaged there comes back as its marker (with a warning to `logger`); throws 503 FILE_STORAGE_UNAVAILABLE when
+ * damaged there comes back as its marker (told to `heard`: a warning, the key); throws 503 FILE_STORAGE_UNAVAILABLE when
  * storage cannot be read.
  */
 export async function restoreValues<F>(
   storage: FileStorage,
   row: { traceSpans: unknown; finalOutput: F },
-  logger?: Logger,
+  heard: LostValues = {},
 ): Promise<{ traceSpans: unknown; finalOutput: F }> {
   row = withPackedFinalOutput(row);
   // Said outside the packed part: a row with nothing offloaded (most) is not unpacked for it.
@@ -266,7 +275,7 @@ export async function restoreValues<F>(
   // Packed spans (packed-trace.ts) hold their inputs in array slots: unpacked first, to find the markers among them.
   const stored = unpackTrace(row.traceSpans);
   if (!isStoredTrace(stored)) return row;
-  const fetch = (value: unknown) => (isMarker(value) ? fetchValue(storage, value, logger) : value);
+  const fetch = (value: unknown) => (isMarker(value) ? fetchValue(storage, value, heard) : value);
   const finalOutput = offloaded.final ? ((await fetch(row.finalOutput)) as F) : row.finalOutput;
   const outputs = await Promise.all(stored.outputs.map(fetch));
   const restoreSpans = (spans: StoredSpan[]): Promise<StoredSpan[]> =>
@@ -289,5 +298,5 @@ export async function restoreValues<F>(
  */
 export async function restoreFinalOutput(storage: FileStorage, row: { traceSpans: unknown; finalOutput: unknown }, logger?: Logger): Promise<unknown> {
   const { traceSpans, finalOutput } = withPackedFinalOutput(row);
-  return offloadedOf(traceSpans)?.final && isMarker(finalOutput) ? fetchValue(storage, finalOutput, logger) : finalOutput;
+  return offloadedOf(traceSpans)?.final && isMarker(finalOutput) ? fetchValue(storage, finalOutput, { logger }) : finalOutput;
 }

@@ -47,7 +47,7 @@ async function deleteOrphanBatch(deps: { db: Db; storage: FileStorage; logger: L
       ids.push(row.id);
     } catch (err) {
       // The row stays, so the next pass tries again.
-      deps.logger.warn({ err, key: row.key }, 'could not delete the stored value of a deleted log; retried at the next pass');
+      deps.logger.warn({ err, storageKey: row.key }, 'could not delete the stored value of a deleted log; retried at the next pass');
     }
   }
   if (ids.length > 0) await deps.db.delete(files).where(and(inArray(files.id, ids), orphaned));

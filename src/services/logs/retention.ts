@@ -67,7 +67,7 @@ async function deleteLogBatch(db: Db, cutoff: Date): Promise<{ logs: number; key
 /** The bytes of deleted file rows; a failure leaves only unreachable bytes behind (no row points at them). */
 async function deleteStoredFiles(storage: FileStorage, logger: Logger, keys: string[]): Promise<void> {
   for (const key of keys) {
-    await storage.delete(key).catch((err: unknown) => logger.warn({ err, key }, 'could not delete the file of a pruned log'));
+    await storage.delete(key).catch((err: unknown) => logger.warn({ err, storageKey: key }, 'could not delete the file of a pruned log'));
   }
 }
 

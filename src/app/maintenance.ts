@@ -60,9 +60,9 @@ export async function runMaintenance(deps: MaintenanceDeps, now = Date.now()): P
   await pruneThrottleStarts(db, MAX_FLOW_PERIOD_MS);
   const reopened = await reopenStrandedResumes(db);
   if (reopened > 0) logger.warn({ runs: reopened }, 'approved runs whose resume job failed wait for a decision again');
-  // Whatever the retention: these are values of logs already deleted (a workflow's, with it).
-  const orphaned = await pruneOrphanedValues(deps);
-  if (orphaned > 0) logger.info({ files: orphaned }, 'deleted the stored values of deleted logs');
+  // Whatever the retention: these are values of logs deleted (a workflow's, with it) or never written.
+  const orphaned = await pruneOrphanedValues(deps, now);
+  if (orphaned > 0) logger.info({ files: orphaned }, 'deleted the stored values of deleted or unwritten logs');
   if (deps.logRetentionDays !== null) {
     const pruned = await pruneOldLogs(deps, deps.logRetentionDays, now);
     if (pruned.partitions.length > 0) logger.info({ partitions: pruned.partitions }, 'dropped log partitions past retention');

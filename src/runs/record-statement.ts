@@ -9,7 +9,6 @@ import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
 import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
-import { newId } from '../ids.js';
 import type { StoredValues } from '../services/logs/offloaded-values.js';
 import { storedCost } from '../services/cost.js';
 import { packTrace } from '../services/logs/packed-trace.js';
@@ -212,7 +211,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
   }
   const offloaded = batch.completions.flatMap((r) =>
     (r.stored?.files ?? []).map((f, i) => ({
-      id: newId('file'),
+      id: f.id,
       workspace_id: r.workspaceId,
       execution_id: r.executionId,
       name: `value-${i}.json`,
@@ -221,16 +220,19 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
     })),
   );
   if (offloaded.length > 0) {
-    // The values a log keeps in file storage are recorded as its files, with it and only if it is written: retention
-    // deletes them with it (services/logs/retention.ts). The files of a log left out (closed meanwhile, its workflow
-    // deleted) would be found by nothing: the statement says which logs were written (`written`), and the recorder
-    // deletes the others' files.
+    // The values a log keeps in file storage become its files, with it and only if it is written: retention deletes
+    // them with it (services/logs/retention.ts). Their rows were reserved as orphans before their bytes were written
+    // (services/logs/orphaned-values.ts), and are given the log's execution id here; inserted again should housekeeping
+    // have taken them meanwhile. The files of a log left out (closed meanwhile, its workflow deleted) stay orphans:
+    // the statement says which logs were written (`written`), the recorder deletes the others' bytes at once, and
+    // housekeeping their rows later.
     parts.push(sql`offloaded as (
       insert into files (id, workspace_id, execution_id, name, mime, size, storage_key)
       select x.id, x.workspace_id, x.execution_id, x.name, 'application/json', x.size, x.storage_key
       from jsonb_to_recordset(${toJsonText(offloaded)}::jsonb)
         as x(id text, workspace_id text, execution_id text, name text, size int, storage_key text)
-      where x.execution_id in (select execution_id from done))`);
+      where x.execution_id in (select execution_id from done)
+      on conflict (id) do update set execution_id = excluded.execution_id)`);
   }
   if (batch.usage.length > 0) {
     parts.push(sql`charged as (

@@ -19,6 +19,7 @@ import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { currentPeriod } from '../services/limits.js';
 import { deleteOffloaded, offloadValues } from '../services/logs/offloaded-values.js';
+import { reserveValueRows } from '../services/logs/orphaned-values.js';
 import { storeTrace } from '../services/logs/stored-trace.js';
 import { slotsFreed } from './flow-slot-hints.js';
 import { slotRowsToFree } from './flow-leases.js';
@@ -261,6 +262,7 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
         finalOutput: log.finalOutput,
         limit: offload.limit,
         logger,
+        reserve: reserveValueRows(db, log.workspaceId),
       });
       return { ...log, stored };
     } catch (err) {

@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { files } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
+import { ORPHAN_AGE_MS } from '../../src/services/logs/orphaned-values.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
 import { migrationsUpTo } from '../support/migrations.js';
 
@@ -61,7 +62,7 @@ describe.skipIf(!TEST_DATABASE_URL)('migration 0029: values of workflows deleted
 
       const database = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 2 });
       try {
-        await runMaintenance({ db: database.db, logger: createLogger('silent'), storage, logRetentionDays: null });
+        await runMaintenance({ db: database.db, logger: createLogger('silent'), storage, logRetentionDays: null }, Date.now() + ORPHAN_AGE_MS + 60_000);
         const left = await database.db.select({ id: files.id, executionId: files.executionId }).from(files).orderBy(files.id);
         expect(left).toEqual([
           { id: 'file_live', executionId: 'exec_live' },

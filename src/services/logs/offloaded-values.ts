@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { inJsonbKeyOrder, toJsonText } from '../../db/json.js';
 import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { storageUnavailable, type FileStorage } from '../files/storage.js';
 import { compressPacked, offloadedOf, packedText, unpackTrace, withPackedFinalOutput, type PackedTrace } from './packed-trace.js';
@@ -32,8 +33,12 @@ export interface OffloadMarker {
   bytes: number;
 }
 
-/** A value written to file storage, recorded as a `files` row with the log. */
+/**
+ * A value written to file storage, recorded as the `files` row `id`: reserved before its bytes are written (with no
+ * log yet: orphaned-values.ts), given its log's execution id when the log is written.
+ */
 export interface OffloadedFile {
+  id: string;
   key: string;
   bytes: number;
 }
@@ -126,6 +131,11 @@ export async function offloadValues(input: {
   limit: number;
   deadlineMs?: number;
   logger?: Logger;
+  /**
+   * Records the files before any byte is written (orphaned-values.ts reserveValueRows), so that bytes of a process
+   * dying before its log is written are found; throwing keeps the values in the row.
+   */
+  reserve?: (files: OffloadedFile[]) => Promise<void>;
 }): Promise<StoredValues> {
   const { storage, executionId, trace, limit, deadlineMs = OFFLOAD_WRITE_DEADLINE_MS, logger } = input;
   // The packed JSON holds each value of the trace once, whole, and the final output: none is longer than it. When it
@@ -167,7 +177,9 @@ export async function offloadValues(input: {
 
   // Unique per write: a paused run's log is written again when it ends, and must not overwrite files of the first.
   const batch = randomBytes(4).toString('hex');
-  const pending = found.map((f, i) => ({ ...f, key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
+  const pending = found.map((f, i) => ({ ...f, id: newId('file'), key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
+  const files = pending.map(({ id, key, bytes }) => ({ id, key, bytes: bytes.length }));
+  await input.reserve?.(files);
 
   // All settled before judging: a write still under way when another failed would otherwise be left behind.
   const abort = new AbortController();
@@ -180,15 +192,14 @@ export async function offloadValues(input: {
     abort.abort(error);
     // An aborted request may still have been stored, and a local write past its abort may still land: each file is
     // deleted once its write has ended, whatever its outcome, so none is left that no row records.
-    pending.forEach(({ key, bytes }, i) => {
-      void writes[i].catch(() => undefined).then(() => deleteOffloaded(storage, [{ key, bytes: bytes.length }], logger));
+    files.forEach((file, i) => {
+      void writes[i].catch(() => undefined).then(() => deleteOffloaded(storage, [file], logger));
     });
     throw error;
   }
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
-    const written = pending.filter((_, i) => results[i].status === 'fulfilled');
-    await deleteOffloaded(storage, written.map(({ key, bytes }) => ({ key, bytes: bytes.length })), logger);
+    await deleteOffloaded(storage, files.filter((_, i) => results[i].status === 'fulfilled'), logger);
     throw failed.reason;
   }
   for (const { key, bytes, place } of pending) place({ $offloaded: key, bytes: bytes.length });
@@ -202,7 +213,7 @@ export async function offloadValues(input: {
   return {
     trace: { ...trace, outputs, spans: rebuild(trace.spans as StoredSpan[]), offloaded: { final } },
     finalOutput,
-    files: pending.map(({ key, bytes }) => ({ key, bytes: bytes.length })),
+    files,
   };
 }
 
@@ -210,7 +221,7 @@ export async function offloadValues(input: {
  * Best effort: the files of a log that was not written after all. Never rejects; with `logger`, a file that could not
  * be deleted is named in a warning (nothing else will find it).
  */
-export async function deleteOffloaded(storage: FileStorage, files: OffloadedFile[], logger?: Logger): Promise<void> {
+export async function deleteOffloaded(storage: FileStorage, files: Array<Pick<OffloadedFile, 'key'>>, logger?: Logger): Promise<void> {
   await Promise.all(
     files.map((f) =>
       storage.delete(f.key).catch((err: unknown) => logger?.warn({ err, storageKey: f.key }, 'could not delete a value file of a log that was not written')),

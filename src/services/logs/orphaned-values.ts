@@ -1,24 +1,35 @@
-// Offloaded log values whose log is deleted by another way than retention (offloaded-values.ts, docs/operations.md
-// "Large values in logs"): a deleted workflow's logs go by cascade, but a value's `files` row has no foreign key to
-// its log (a log's key holds its start time, partitioned on PostgreSQL), so it outlived the log, with its bytes.
+// Offloaded log values that no log records (offloaded-values.ts, docs/operations.md "Large values in logs"): a value's
+// `files` row has no foreign key to its log (a log's key holds its start time, partitioned on PostgreSQL), so nothing
+// but these rows finds its bytes. A row without an execution id is a value no log records (yet): one whose log was
+// deleted by another way than retention, or one whose log was never written.
 //
-// Two steps, each safe to stop after. Deleting the workflow takes its values' execution id away in the transaction
-// that deletes its logs, after them (markValuesOfDeletedLogs): from then on the rows are orphans a small partial index holds
-// (files_orphaned_values_idx, empty otherwise), so finding them costs nothing while there are none — looking for
-// values without a log instead read every log's id, ~0.6 s per pass at a million logs. Housekeeping then deletes the
-// bytes first and the rows after (pruneOrphanedValues): the rows are the only record of where the bytes are, so a
-// crash or a storage failure in between leaves rows to try again, never bytes nothing points at.
+// Never written: a value's row is reserved, without an execution id, before its bytes are written
+// (reserveValueRows), and given the log's execution id by the statement writing the log (runs/record-statement.ts).
+// A process dying in between, or a log left out of its batch, leaves an orphan; as a log is written within seconds of
+// its values, housekeeping takes only orphans older than ORPHAN_AGE_MS, never a value on its way to its log.
+//
+// Deleted: a deleted workflow's logs go by cascade; deleting the workflow takes its values' execution id away in the
+// transaction that deletes its logs, after them (markValuesOfDeletedLogs).
+//
+// Either way the rows are orphans a small partial index holds (files_orphaned_values_idx: nothing else, but values on
+// their way to their log), so finding them costs nothing while there are none — looking for values without a log
+// instead read every log's id, ~0.6 s per pass at a million logs. Housekeeping deletes the bytes first and the rows
+// after (pruneOrphanedValues): the rows are the only record of where the bytes are, so a crash or a storage failure
+// in between leaves rows to try again, never bytes nothing points at.
 //
 // Uploaded files of a run (a `files` input) are not values and keep their execution id: they are the run's input,
 // reachable by their signed URL until it expires, as with a workflow still there.
-import { and, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, inArray, isNull, like, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { files } from '../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
+import type { OffloadedFile } from './offloaded-values.js';
 
 const BATCH = 500;
 const MAX_BATCHES = 20;
+/** How old an orphan must be to go: a log is written within seconds of its values being stored, never an hour. */
+export const ORPHAN_AGE_MS = 3_600_000;
 /** The keys of offloaded values (offloaded-values.ts valuesPrefix), as a LIKE pattern; files_orphaned_values_idx's. */
 const VALUE_KEYS = 'executions/%/values/%';
 /** files_orphaned_values_idx's predicate, which a query must state as it is for the index to serve it. */
@@ -37,9 +48,33 @@ export async function markValuesOfDeletedLogs(tx: Db, workspaceId: string): Prom
       and not exists (select 1 from executions e where e.execution_id = f.execution_id)`);
 }
 
+/**
+ * For offloadValues' `reserve`: records a log's values as orphans before their bytes are written, so a process dying
+ * before the log is written leaves rows housekeeping finds, not bytes nothing points at.
+ */
+export function reserveValueRows(db: Db, workspaceId: string): (values: OffloadedFile[]) => Promise<void> {
+  return async (values) => {
+    await db.insert(files).values(
+      values.map((v, i) => ({
+        id: v.id,
+        workspaceId,
+        executionId: null,
+        name: `value-${i}.json`,
+        mime: 'application/json',
+        size: v.bytes,
+        storageKey: v.key,
+      })),
+    );
+  };
+}
+
 /** One batch: answers how many orphans were found and how many went (with their bytes). */
-async function deleteOrphanBatch(deps: { db: Db; storage: FileStorage; logger: Logger }): Promise<{ found: number; deleted: number }> {
-  const rows = await deps.db.select({ id: files.id, key: files.storageKey }).from(files).where(orphaned).limit(BATCH);
+async function deleteOrphanBatch(deps: { db: Db; storage: FileStorage; logger: Logger }, before: Date): Promise<{ found: number; deleted: number }> {
+  const rows = await deps.db
+    .select({ id: files.id, key: files.storageKey })
+    .from(files)
+    .where(and(orphaned, lt(files.createdAt, before)))
+    .limit(BATCH);
   const ids: string[] = [];
   for (const row of rows) {
     try {
@@ -54,11 +89,12 @@ async function deleteOrphanBatch(deps: { db: Db; storage: FileStorage; logger: L
   return { found: rows.length, deleted: ids.length };
 }
 
-/** Housekeeping: deletes the values of deleted workflows' logs, bytes then rows; answers how many went. */
-export async function pruneOrphanedValues(deps: { db: Db; storage: FileStorage; logger: Logger }): Promise<number> {
+/** Housekeeping: deletes the values no log records, bytes then rows, once ORPHAN_AGE_MS old; answers how many went. */
+export async function pruneOrphanedValues(deps: { db: Db; storage: FileStorage; logger: Logger }, now = Date.now()): Promise<number> {
   let deleted = 0;
+  const before = new Date(now - ORPHAN_AGE_MS);
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const done = await deleteOrphanBatch(deps);
+    const done = await deleteOrphanBatch(deps, before);
     deleted += done.deleted;
     // A short batch was the last; one whose bytes storage refused would find the same rows again.
     if (done.found < BATCH || done.deleted < done.found) break;

@@ -365,6 +365,25 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(damaged.body.data.executionData.finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
   });
 
+  it('answers a large final output of a log written before it was packed with the trace (its marker in the column)', async () => {
+    const run = await execute(await deploy(echoState));
+    // The row as the release before wrote it: the final output's marker in its column, the trace packed without it.
+    const [row] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${storedTrace} as trace from executions where execution_id = ${run.executionId}`);
+    const { traceSpans, finalOutput } = withPackedFinalOutput({ traceSpans: row.trace, finalOutput: null });
+    expect(finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
+    const { z, offloaded } = packTrace(traceSpans as { spans: unknown[]; offloaded?: unknown });
+    expect(offloaded).toEqual({ final: true });
+    await t.app.db.execute(sql`update executions set final_output = ${JSON.stringify(finalOutput)}::jsonb,
+      trace_packed = decode(${z}, 'base64'), trace_spans = ${JSON.stringify({ offloaded })}::jsonb
+      where execution_id = ${run.executionId}`);
+    const [older] = await rowsOf<{ final: unknown }>(t.app.db, sql`select final_output as final from executions where execution_id = ${run.executionId}`);
+    expect(older.final).toEqual(finalOutput);
+
+    // Every answer, the list's with the final output alone included, fetches it back from storage.
+    const { detail } = await answersOf(run.executionId);
+    expect(detail.executionData.finalOutput).toEqual(run.output);
+  });
+
   it('answers a value damaged in storage as its marker: the detail and a list page still open, other logs whole', async () => {
     const wf = await deploy(echoState);
     const damaged = await execute(wf);

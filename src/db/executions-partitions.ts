@@ -27,11 +27,18 @@ export const DEFAULT_PARTITION = 'executions_default';
 const PARTITION_LOCK_ID = 7_345_113;
 
 /**
- * Takes, for the rest of the transaction `t`, the lock under which one worker at a time makes or drops partitions;
- * answers false at once when another worker holds it (it is doing that work this moment).
+ * Takes, for the rest of the transaction `t`, the lock under which one worker at a time makes or drops partitions
+ * (`exclusive`), or under which retention deletes expired logs row by row beside other workers doing the same but
+ * never beside a drop (`shared`: services/logs/retention.ts); answers false at once when it is held in a mode that
+ * excludes the one asked for.
  */
-export async function tryPartitionLock(t: Db): Promise<boolean> {
-  const [mine] = await rowsOf<{ yes: boolean }>(t, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as yes`);
+export async function tryPartitionLock(t: Db, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<boolean> {
+  const [mine] = await rowsOf<{ yes: boolean }>(
+    t,
+    mode === 'shared'
+      ? sql`select pg_try_advisory_xact_lock_shared(${PARTITION_LOCK_ID}) as yes`
+      : sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as yes`,
+  );
   return mine?.yes === true;
 }
 const MONTH_NAME = /^executions_p(\d{4})_(\d{2})$/;
@@ -157,7 +164,8 @@ export interface EnsuredPartitions {
  * missing. A month whose rows already sit in the default partition (housekeeping did not run for months) is left
  * there: creating it would fail, and the default partition serves those rows as well. When the table's lock is not
  * had within PARTITION_LOCK_TIMEOUT, nothing is made and the missing months are answered as deferred; when another
- * process is making them at the same moment, nothing is made either (it does).
+ * process is making or dropping months at the same moment, or deleting expired logs, nothing is made either: the
+ * next pass does (MONTHS_AHEAD leaves room for that).
  */
 export async function ensureExecutionPartitions(db: Db, now = new Date()): Promise<EnsuredPartitions> {
   const result: EnsuredPartitions = { created: [], deferred: [] };

@@ -8,7 +8,7 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { executions, jobs, stateSnapshots } from '../db/schema.js';
 import { CANCELLED_MESSAGE } from '../engine/index.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob, type JobSpec } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult, JobRunContext } from '../jobs/types.js';
@@ -25,7 +25,7 @@ import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
 import { loadDeploymentVersion, type RunTarget } from './deployed-workflow.js';
-import { loadOriginalRun, rerunOf } from './rerun-source.js';
+import { loadOriginalRun, rerunOf, valuesLostError } from './rerun-source.js';
 import { settleEarlierAttempt } from './interrupted.js';
 import { freeSlotQuietly, loggedWithSlot, takeSlot, type RunFlow } from './flow-slots.js';
 import { takeStart, type RunThrottle } from './flow-throttle.js';
@@ -206,7 +206,10 @@ export function asyncExecutionJob(request: AsyncExecutionRequest): JobSpec & { i
  * What a job runs: the deployment version it names, or for a re-run the state that ran in the original (or the active
  * deployment's, by hash) with the replay built from the original's trace. undefined when that is gone.
  */
-async function queuedTarget(app: AppContext, payload: ExecutionJobPayload): Promise<{ target: RunTarget; rerun?: RunExecutionInput['rerun'] } | undefined> {
+async function queuedTarget(
+  app: AppContext,
+  payload: ExecutionJobPayload,
+): Promise<{ target: RunTarget; rerun?: RunExecutionInput['rerun']; lost?: AppError } | undefined> {
   if (!payload.rerun) {
     if (payload.deploymentVersion === null) return undefined;
     const target = await loadDeploymentVersion(app, payload.workflowId, payload.deploymentVersion);
@@ -230,6 +233,10 @@ async function queuedTarget(app: AppContext, payload: ExecutionJobPayload): Prom
     };
   }
   if (!target) return undefined;
+  // Checked again (prepareRerun did when it was queued): a value may have gone from file storage since.
+  if (payload.rerun.fromBlock !== null && original.valuesLost.length > 0) {
+    return { target, lost: valuesLostError(original, 're-run from a block', 're-run it whole') };
+  }
   return {
     target,
     rerun: rerunOf(original, target.state, payload.rerun.fromBlock),
@@ -291,6 +298,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
   if (!queued) {
     return { outcome: { type: 'fail', error: 'The workflow or its deployment was deleted before the run started' } };
   }
+  if (queued.lost) return { outcome: { type: 'fail', error: queued.lost.message } };
 
   // Under flow control the run starts only with a slot of its key. The claim passes over a full key, but another
   // process may have taken the last slot meanwhile: then the job goes back in its place until a slot frees.

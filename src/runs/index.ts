@@ -67,7 +67,7 @@ export {
 } from './approvals.js';
 
 // ---- re-run an earlier execution (triggers/rerun.ts asks; these read the original and plan the replay)
-export { loadOriginalRun, originalTrigger, rerunOf, type OriginalRun } from './rerun-source.js';
+export { loadOriginalRun, originalTrigger, rerunOf, valuesLostError, type OriginalRun } from './rerun-source.js';
 export { downstreamOf, findBlock as findRerunBlock, firstFailedBlock, planRerun, traceOrder, traceReached } from './rerun-plan.js';
 export type { RerunOf } from './types.js';
 

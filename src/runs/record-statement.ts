@@ -170,8 +170,7 @@ const insertExecutions = (rows: ExecutionRecord[]) =>
 
 /**
  * Rows whose workflow was deleted while they ran are left out (the deletion cascades to logs anyway), as are
- * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch. When completions
- * have values in file storage, the row answered says which were written: `written`, their execution ids.
+ * deliveries of a subscription deleted meanwhile: a race with a deletion never fails the batch.
  */
 export function recordStatement(batch: RecordBatch, options: { durable: boolean }): SQL {
   const durable = options.durable || batch.completions.length > 0 || batch.usage.length > 0 || batch.idempotency.length > 0;
@@ -223,9 +222,9 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
     // The values a log keeps in file storage become its files, with it and only if it is written: retention deletes
     // them with it (services/logs/retention.ts). Their rows were reserved as orphans before their bytes were written
     // (services/logs/orphaned-values.ts), and are given the log's execution id here; inserted again should housekeeping
-    // have taken them meanwhile. The files of a log left out (closed meanwhile, its workflow deleted) stay orphans:
-    // the statement says which logs were written (`written`), the recorder deletes the others' bytes at once, and
-    // housekeeping their rows later.
+    // have taken them meanwhile. The files of a log left out (closed meanwhile, its workflow deleted) stay orphans,
+    // which housekeeping deletes once an hour old — not the recorder at once: a log left out of a retry may be the
+    // one an earlier try committed without hearing so (a lost answer), whose values are then its.
     parts.push(sql`offloaded as (
       insert into files (id, workspace_id, execution_id, name, mime, size, storage_key)
       select x.id, x.workspace_id, x.execution_id, x.name, 'application/json', x.size, x.storage_key
@@ -307,7 +306,5 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
     batch.deliveries.length > 0
       ? sql`${wakeWorkersIfQueued('attempts')} as woke`
       : sql`1 as done`;
-  const written =
-    offloaded.length > 0 ? sql`, (select coalesce(jsonb_agg(execution_id), '[]'::jsonb) from done) as written` : sql``;
-  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}${written}`;
+  return sql`with ${sql.join(parts, sql`, `)} select ${wake}${slotsWake}${relaxed}`;
 }

@@ -3,6 +3,7 @@
 // and again by the worker that runs an async one, so a queued re-run needs nothing but ids.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { executions, stateSnapshots } from '../db/schema.js';
 import { blockRegistry } from '../blocks/registry.js';
@@ -10,7 +11,7 @@ import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { storedTrace } from '../services/logs/columns.js';
-import { isMarker, restoreValues } from '../services/logs/offloaded-values.js';
+import { restoreValues } from '../services/logs/offloaded-values.js';
 import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
 import { planRerun } from './rerun-plan.js';
 import type { RerunOf } from './types.js';
@@ -75,18 +76,30 @@ export async function loadOriginalRun(db: Db, storage: FileStorage, executionId:
   return { ...rest, trigger, traceSpans, traceKept: trace.detail, state: row.state ?? null, valuesLost };
 }
 
-/**
- * The trigger block that started the original run and the input it was given, as its span recorded them; `lost` when
- * that input was kept in file storage and is no longer there (its marker is no input to give a re-run).
- */
-export function originalTrigger(original: OriginalRun): { blockId?: string; input: Record<string, unknown>; lost: boolean } {
+/** The trigger block that started the original run and the input it was given, as its span recorded them. */
+export function originalTrigger(original: OriginalRun): { blockId?: string; input: Record<string, unknown> } {
   const span = (original.traceSpans ?? []).find((s) => blockRegistry[s.type]?.trigger !== undefined);
-  if (!span) return { input: {}, lost: false };
-  const lost = isMarker(span.output) && original.valuesLost.includes(span.output.$offloaded);
+  if (!span) return { input: {} };
   const output = isRecord(span.output) ? span.output : {};
   // The API trigger lays the body out field by field and keeps it whole under `input`; the others show it as it came.
   const input = span.type === 'api_trigger' && isRecord(output.input) ? output.input : output;
-  return { blockId: span.blockId, input, lost };
+  return { blockId: span.blockId, input };
+}
+
+/**
+ * A re-run that would take values of the original's log that file storage no longer gives back (deleted, damaged).
+ * Refused whenever any is lost, not only one the re-run reads: a value stored once may stand for others (a trigger's
+ * input repeated in the final output is kept once, as part of it), so which values a lost file takes with it is not
+ * known from the file.
+ */
+export function valuesLostError(original: OriginalRun, what: string, instead: string): AppError {
+  const [first, ...more] = original.valuesLost;
+  const which = more.length > 0 ? `${first} and ${more.length} more` : first;
+  return new AppError(
+    'EXECUTION_SNAPSHOT_GONE',
+    410,
+    `This execution cannot be ${what}: values its log kept in file storage are missing or damaged there (${which}); ${instead}`,
+  );
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Logger } from '../logger.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
 import type { FileStorage } from '../services/files/storage.js';
 import { currentPeriod } from '../services/limits.js';
-import { deleteOffloaded, offloadValues } from '../services/logs/offloaded-values.js';
+import { offloadValues } from '../services/logs/offloaded-values.js';
 import { reserveValueRows } from '../services/logs/orphaned-values.js';
 import { storeTrace } from '../services/logs/stored-trace.js';
 import { slotsFreed } from './flow-slot-hints.js';
@@ -191,12 +191,11 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
   async function write(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {
     const batch = batchOf(items, markers);
     // A marker someone waits for (markNow) must survive a crash: the job that waits on it relies on it.
-    const [row] = await rowsOfPrepared<{ woke_slots?: number; written?: string[] }>(
+    const [row] = await rowsOfPrepared<{ woke_slots?: number }>(
       db,
       recordStatement(batch, { durable: markers.some((m) => m.done) }),
     );
     const wokeForSlots = Number(row?.woke_slots ?? 0) > 0;
-    if (row?.written) dropValuesOfUnwritten(items, new Set(row.written));
     if (batch.freedSlots && batch.freedSlots.length > 0) slotsFreed(db, batch.freedSlots);
     batch.snapshots.forEach((s) => knownSnapshots.add(s.hash));
     if (knownSnapshots.size > 10_000) knownSnapshots.clear();
@@ -205,20 +204,6 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
     if (items.length > 0) onCommitted?.(items.length);
     for (const item of items) if (chargeOf(item.run) > 0) onCharged(item.run.ownerId, chargeOf(item.run));
     if (batch.deliveries.length > 0 || wokeForSlots) nudgeLocalWorkers();
-  }
-
-  /**
-   * A log left out by the statement (closed meanwhile by someone else, its workflow deleted) took no `files` rows, so
-   * nothing would ever delete the values written for it: deleted now, best effort, without holding up the batches.
-   */
-  function dropValuesOfUnwritten(items: QueuedCompletion[], written: Set<string>): void {
-    if (!offload) return;
-    for (const { run } of items) {
-      const files = run.log.stored?.files ?? [];
-      if (files.length === 0 || written.has(run.log.executionId)) continue;
-      logger.info({ executionId: run.log.executionId, files: files.length }, 'the log of a run was not written (closed meanwhile, or its workflow deleted); deleting its values from file storage');
-      void deleteOffloaded(offload.storage, files, logger);
-    }
   }
 
   async function writeBatch(items: QueuedCompletion[], markers: QueuedMarker[]): Promise<void> {
@@ -275,8 +260,8 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
   async function writeMinimal(item: QueuedCompletion, cause: unknown): Promise<void> {
     const { log } = item.run;
     logger.error({ err: cause, executionId: log.executionId }, 'could not store the full log of a run; storing a minimal one');
-    // Values written for the full log have no row to be found by: not kept.
-    if (offload && log.stored) await deleteOffloaded(offload.storage, log.stored.files, logger);
+    // Values written for the full log stay orphans, which housekeeping deletes (services/logs/orphaned-values.ts):
+    // deleted here, they would be lost to a full log that was committed after all, its answer lost on the way.
     const reason = cause instanceof Error ? cause.message.split('\n')[0].slice(0, 300) : 'unknown error';
     const minimal: ExecutionRecord = {
       ...log,

@@ -32,6 +32,7 @@ import {
   syncAnswer,
   traceOrder,
   traceReached,
+  valuesLostError,
   withDeclaredFields,
   type OriginalRun,
   type PreparedRun,
@@ -106,12 +107,12 @@ export async function prepareRerun(
     fromBlock = checkFromBlock(original, target, body.fromBlock);
   }
   // A replay takes the outputs of the blocks before `fromBlock` from the log: a marker is not the output that was.
-  if (fromBlock !== null && original.valuesLost.length > 0) throw valuesLost(original, 're-run from a block', 're-run it whole');
+  if (fromBlock !== null && original.valuesLost.length > 0) throw valuesLostError(original, 're-run from a block', 're-run it whole');
 
   const trigger = originalTrigger(original);
   // A summary keeps no block's output, the trigger's (the run's input) included.
   if (body.input === undefined && original.traceKept === 'summary') throw summaryOnly('re-run without "input"', 'or give it its input');
-  if (body.input === undefined && trigger.lost) throw valuesLost(original, 're-run without "input"', 'give it its input');
+  if (body.input === undefined && original.valuesLost.length > 0) throw valuesLostError(original, 're-run without "input"', 'give it its input');
   const input = body.input === undefined ? trigger.input : checkInput(target.state, original, body.input);
   if (body.dryRun) return { mode: 'dry-run', answer: dryRun(original, target.state, fromBlock) };
 
@@ -194,17 +195,6 @@ function checkFromBlock(original: OriginalRun, target: RunTarget, asked: string)
     ]);
   }
   return blockId;
-}
-
-/** A re-run that needs values of the original's log that file storage no longer gives back (deleted, or damaged). */
-function valuesLost(original: OriginalRun, what: string, instead: string): AppError {
-  const [first, ...more] = original.valuesLost;
-  const which = more.length > 0 ? `${first} and ${more.length} more` : first;
-  return new AppError(
-    'EXECUTION_SNAPSHOT_GONE',
-    410,
-    `This execution cannot be ${what}: values its log kept in file storage are missing or damaged there (${which}); ${instead}`,
-  );
 }
 
 /**

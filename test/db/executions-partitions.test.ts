@@ -319,20 +319,23 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
     });
 
-    it("a pass finding another worker dropping months leaves the expired logs to it, then the next pass drops the month", async () => {
+    it.each([
+      ['dropping months', 'exclusive', 270],
+      ['deleting expired logs row by row', 'shared', 300],
+    ] as const)('a pass finding another worker %s leaves the expired logs to it, then the next pass drops the month', async (_what, mode, daysAgo) => {
       const now = Date.now();
-      const early = new Date(now - 270 * DAY_MS);
+      const early = new Date(now - daysAgo * DAY_MS);
       const month = monthPartition(early);
       await ensureExecutionPartitions(t.app.db, early);
       const executionId = await logIn(month);
 
-      // Another worker's drop, holding the partition lock (its transaction stays open until released).
+      // Another worker's drop or row-by-row batch, holding the partition lock (its transaction stays open until released).
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       let holding: () => void = () => {};
       const holds = new Promise<void>((resolve) => (holding = resolve));
       const other = t.app.db.transaction(async (tx) => {
-        expect(await tryPartitionLock(tx)).toBe(true);
+        expect(await tryPartitionLock(tx, mode)).toBe(true);
         holding();
         await held;
       });
@@ -351,6 +354,33 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
 
       await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
       expect(await partitionsOf(t.app.db)).not.toContain(month.name);
+      expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
+      expect(lines).toEqual([]);
+    });
+
+    it('deletes no expired log row by row while another worker drops a month; the next pass does', async () => {
+      // Past the bound (30 days) in the month the bound falls in: deleted row by row, that month never dropped.
+      const now = Date.now();
+      const executionId = await logIn({ from: new Date(now - 32 * DAY_MS) });
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding: () => void = () => {};
+      const holds = new Promise<void>((resolve) => (holding = resolve));
+      const drop = t.app.db.transaction(async (tx) => {
+        expect(await tryPartitionLock(tx)).toBe(true);
+        holding();
+        await held;
+      });
+      const { logger, lines } = recordingLogger();
+      try {
+        await holds;
+        await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
+        expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(200);
+      } finally {
+        release();
+        await drop;
+      }
+      await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
       expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);
       expect(lines).toEqual([]);
     });

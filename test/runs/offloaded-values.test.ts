@@ -80,6 +80,15 @@ const inputState = makeState(
   [['start', 'count']],
 );
 
+/** start (a large input) → again, which answers it back: the final output holds the input. */
+const repeatState = makeState(
+  [
+    { id: 'start', type: 'api_trigger', name: 'API', config: { inputFormat: [{ name: 'doc', type: 'string' }] } },
+    { id: 'again', type: 'function', name: 'Again', config: { code: 'return { doc: <api.doc> };' } },
+  ],
+  [['start', 'again']],
+);
+
 /** start → sized, whose output (the final output) is `{"result":{"text":"yyy…"},"stdout":""}`, `n` + 34 bytes of JSON. */
 const sizedState = (n: number) =>
   makeState([
@@ -441,7 +450,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     ['deleted with its workflow', async (_executionId: string, workflowId: string) => {
       expect((await t.request('DELETE', `/api/v1/workflows/${workflowId}`)).status).toBe(204);
     }],
-  ])('leaves no value file behind when the log was %s while the run went on', async (_how, interrupt) => {
+  ])('leaves no value file behind once housekeeping has run when the log was %s while the run went on', async (_how, interrupt) => {
     // Busy for 1.5 s (its running marker is written after 200 ms), then 200 KB: the value is written after the
     // interruption, for a log the recorder can no longer write.
     const slowState = makeState([
@@ -460,8 +469,12 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     // The run itself went on to its end and made the 200 KB (so its value was written to file storage).
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.body.output.result.text).toBe(BIG_TEXT);
-    await eventually(async () => (await backend.stored(t, executionId)).length === 0, 5_000, 'no value file left');
-    expect(await t.app.db.select().from(files).where(eq(files.executionId, executionId))).toEqual([]);
+    // Its value is no log's (its row has no execution id): housekeeping deletes it once it is an hour old.
+    const valueRows = () => t.app.db.select({ executionId: files.executionId }).from(files).where(like(files.storageKey, `executions/${executionId}/%`));
+    expect(await valueRows()).toEqual([{ executionId: null }]);
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: null }, pastOrphanAge());
+    expect(await backend.stored(t, executionId)).toEqual([]);
+    expect(await valueRows()).toEqual([]);
   });
 
   it('keeps a large block input that is no output out of the row', async () => {
@@ -512,6 +525,15 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const given = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, { body: { input: { doc: 'abc' } } });
     expect(given.status, given.text.slice(0, 500)).toBe(200);
     expect(given.body.output.result).toEqual({ length: 3 });
+
+    // The trigger's input repeated in the final output is stored once, as part of the final output's file: losing
+    // that file loses the input too, though the trigger's own output was never a file of its own.
+    const again = await execute(await deploy(repeatState), { doc });
+    expect(again.output.result).toEqual({ doc });
+    await backend.remove(t, again.executionId);
+    const repeated = await t.request('POST', `/api/v1/executions/${again.executionId}/rerun`, {});
+    expect(repeated.status, repeated.text.slice(0, 500)).toBe(410);
+    expect(repeated.body.error).toContain(`executions/${again.executionId}/values/`);
   });
 
   it('keeps a value of just the limit in the row, and one byte more out of it', async () => {

@@ -161,11 +161,12 @@ export async function pruneOldLogs(
 ): Promise<PruneResult> {
   const cutoff = new Date(now - retentionDays * DAY_MS);
   const result: PruneResult = { logs: 0, partitions: [], files: 0, deliveries: 0, memories: 0 };
-  // Another worker dropping months this moment ('busy') deletes the rest of the expired logs after: deleting them
-  // here too would deadlock with its drop (this delete waiting on the month's file rows it holds, it on this delete's
-  // hold on the table).
+  // Expired logs are never deleted row by row beside a drop: the two deadlock (this delete waiting on the month's
+  // file rows the drop holds, the drop on this delete's hold on the table). A worker dropping months this moment
+  // ('busy') deletes the rest after; each batch holds the partition lock shared, so no drop starts beside it either.
+  const partitioned = await isPartitioned(deps.db);
   let othersDropping = false;
-  if (await isPartitioned(deps.db)) {
+  if (partitioned) {
     for (const month of await monthPartitions(deps.db)) {
       if (month.to > cutoff) break; // oldest first: the rest reach past the bound
       othersDropping = (await dropExpiredPartition(deps, month, cutoff, result)) === 'busy';
@@ -174,11 +175,17 @@ export async function pruneOldLogs(
   }
   if (!othersDropping) {
     await inBatches(async () => {
-      const { logs, keys } = await deleteLogBatch(deps.db, cutoff);
-      await deleteStoredFiles(deps.storage, deps.logger, keys);
-      result.logs += logs;
-      result.files += keys.length;
-      return logs;
+      const batch = partitioned
+        ? await deps.db.transaction(async (tx) => {
+            const t = tx as unknown as Db;
+            return (await tryPartitionLock(t, 'shared')) ? deleteLogBatch(t, cutoff) : undefined;
+          })
+        : await deleteLogBatch(deps.db, cutoff);
+      if (!batch) return 0; // a drop (or a month being made) meanwhile: the next pass goes on
+      await deleteStoredFiles(deps.storage, deps.logger, batch.keys);
+      result.logs += batch.logs;
+      result.files += batch.keys.length;
+      return batch.logs;
     });
   }
   await inBatches(async () => {

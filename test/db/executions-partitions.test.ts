@@ -232,6 +232,28 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
     /** Waits until `sessions` sessions are queued for a lock on one of `tables`. */
     const waitingOn = (tables: string[], sessions = 1) =>
       eventually(async () => (await waitersOn(tables)) >= sessions, 10_000, `${sessions} session(s) waiting for a lock on ${tables.join(' or ')}`);
+    /**
+     * Another worker's drop (`exclusive`) or row-by-row batch (`shared`) holding the partition lock: its transaction
+     * stays open until `release`.
+     */
+    const holdPartitionLock = async (mode: 'exclusive' | 'shared') => {
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding: () => void = () => {};
+      const holds = new Promise<void>((resolve) => (holding = resolve));
+      const transaction = t.app.db.transaction(async (tx) => {
+        expect(await tryPartitionLock(tx, mode)).toBe(true);
+        holding();
+        await held;
+      });
+      await Promise.race([holds, transaction]);
+      return {
+        release: async () => {
+          release();
+          await transaction;
+        },
+      };
+    };
     /** A log of the deployed workflow, made to have started and ended in `month`. */
     const logIn = async (month: { from: Date }) => {
       const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
@@ -329,27 +351,16 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       await ensureExecutionPartitions(t.app.db, early);
       const executionId = await logIn(month);
 
-      // Another worker's drop or row-by-row batch, holding the partition lock (its transaction stays open until released).
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let holding: () => void = () => {};
-      const holds = new Promise<void>((resolve) => (holding = resolve));
-      const other = t.app.db.transaction(async (tx) => {
-        expect(await tryPartitionLock(tx, mode)).toBe(true);
-        holding();
-        await held;
-      });
+      const other = await holdPartitionLock(mode);
       const { logger, lines } = recordingLogger();
       try {
-        await holds;
         await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
         // Neither dropped nor deleted row by row: deleting the rows the other worker is dropping could deadlock it.
         expect(await partitionsOf(t.app.db)).toContain(month.name);
         expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(200);
         expect(lines).toEqual([]);
       } finally {
-        release();
-        await other;
+        await other.release();
       }
 
       await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
@@ -362,23 +373,13 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       // Past the bound (30 days) in the month the bound falls in: deleted row by row, that month never dropped.
       const now = Date.now();
       const executionId = await logIn({ from: new Date(now - 32 * DAY_MS) });
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let holding: () => void = () => {};
-      const holds = new Promise<void>((resolve) => (holding = resolve));
-      const drop = t.app.db.transaction(async (tx) => {
-        expect(await tryPartitionLock(tx)).toBe(true);
-        holding();
-        await held;
-      });
+      const drop = await holdPartitionLock('exclusive');
       const { logger, lines } = recordingLogger();
       try {
-        await holds;
         await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
         expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(200);
       } finally {
-        release();
-        await drop;
+        await drop.release();
       }
       await runMaintenance({ db: t.app.db, logger, storage: t.app.files.storage, logRetentionDays: 30 }, now);
       expect((await t.request('GET', `/api/v1/logs/executions/${executionId}`)).status).toBe(404);

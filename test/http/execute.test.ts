@@ -6,6 +6,7 @@ import { generateApiKey } from '../../src/services/api-keys.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState, parseSse } from '../support/workflows.js';
+import { freshRateWindow } from '../support/rate-window.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -345,6 +346,7 @@ describe('execute: limits', () => {
     try {
       const wf = await createAndDeploy(limited, typedInput());
       const call = () => limited.request('POST', `/api/workflows/${wf}/execute`, { body: { name: 'x' } });
+      await freshRateWindow();
       const first = await call();
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');

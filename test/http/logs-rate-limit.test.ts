@@ -6,12 +6,8 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
+import { freshRateWindow } from '../support/rate-window.js';
 
-/** The windows are fixed minutes: start a counting test with enough of the current minute left to finish in it. */
-async function freshWindow(needMs = 15_000) {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 function rateHeaders(headers: Headers) {
   return {
@@ -29,7 +25,7 @@ describe('logs API rate limit in one process', () => {
   afterAll(async () => t?.close());
 
   it('counts every authenticated logs request of the key owner, then answers 429 with Retry-After', async () => {
-    await freshWindow();
+    await freshRateWindow();
     const ws = t.workspaceId;
     const calls: Array<[string, number, string?]> = [
       [`/api/v1/logs?workspaceId=${ws}`, 200],
@@ -110,7 +106,7 @@ describe.runIf(TEST_DATABASE_URL)('logs API rate limit shared by two server proc
   it('counts requests to either process in one window', async () => {
     const me = await fetch(`${servers[0]!.url}/api/v1/me`, { headers: { 'x-api-key': apiKey } });
     const workspaceId: string = ((await me.json()) as { workspaces: Array<{ id: string }> }).workspaces[0]!.id;
-    await freshWindow();
+    await freshRateWindow();
     const get = async (server: SluiceProcess) => {
       const res = await fetch(`${server.url}/api/v1/logs?workspaceId=${workspaceId}`, { headers: { 'x-api-key': apiKey } });
       await res.arrayBuffer();

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { parseExposition, type Exposition } from '../support/prometheus.js';
 import { echoState } from '../support/states.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
+import { freshRateWindow } from '../support/rate-window.js';
 
 const EXECUTE_ROUTE = '/api/workflows/:workflowId/execute';
 
@@ -59,6 +60,7 @@ describe('GET /metrics after traffic', () => {
 
       for (const wf of [echo, echo, hooked]) expect((await execute(wf)).status).toBe(200);
       expect((await execute(failing)).status).toBe(500);
+      await freshRateWindow(5_000);
       const queued = await execute(echo, { 'X-Execution-Mode': 'async' });
       expect(queued.status).toBe(202);
       expect((await execute(echo, { 'X-Execution-Mode': 'async' })).status).toBe(429);

@@ -8,6 +8,7 @@ import type { Worker } from '../../src/jobs/worker.js';
 import { json, startUpstream, type FakeUpstream, type RecordedRequest } from '../net/fake-upstream.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
+import { freshRateWindow } from '../support/rate-window.js';
 
 let t: TestApp;
 let worker: Worker;
@@ -385,6 +386,7 @@ describe('re-runs and limits', () => {
         limited,
         makeState([{ id: 'start', type: 'api_trigger', name: 'API' }, { id: 'fn', type: 'function', name: 'Fn', config: { code: 'return 1;' } }], [['start', 'fn']]),
       );
+      await freshRateWindow();
       const first = await limited.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
       expect(first.status).toBe(200);
       const again = await limited.request('POST', `/api/v1/executions/${first.body.executionId}/rerun`, { body: {} });

@@ -208,30 +208,20 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
       where executions.status = 'running'
       returning execution_id)`);
   }
-  const offloaded = batch.completions.flatMap((r) =>
-    (r.stored?.files ?? []).map((f, i) => ({
-      id: f.id,
-      workspace_id: r.workspaceId,
-      execution_id: r.executionId,
-      name: `value-${i}.json`,
-      size: f.bytes,
-      storage_key: f.key,
-    })),
-  );
+  const offloaded = batch.completions.flatMap((r) => (r.stored?.files ?? []).map((f) => ({ id: f.id, execution_id: r.executionId })));
   if (offloaded.length > 0) {
     // The values a log keeps in file storage become its files, with it and only if it is written: retention deletes
     // them with it (services/logs/retention.ts). Their rows were reserved as orphans before their bytes were written
-    // (services/logs/orphaned-values.ts), and are given the log's execution id here; inserted again should housekeeping
-    // have taken them meanwhile. The files of a log left out (closed meanwhile, its workflow deleted) stay orphans,
-    // which housekeeping deletes once an hour old — not the recorder at once: a log left out of a retry may be the
-    // one an earlier try committed without hearing so (a lost answer), whose values are then its.
+    // (services/logs/orphaned-values.ts reserveValueRows, where a row's shape is written) and are only given the log's
+    // execution id here. A row housekeeping took meanwhile is not made again: it deleted the bytes first, so the row
+    // would point at nothing (the log shows its markers, as for a value gone from storage). The files of a log left
+    // out (closed meanwhile, its workflow deleted) stay orphans, which housekeeping deletes once an hour old — not the
+    // recorder at once: a log left out of a retry may be the one an earlier try committed without hearing so (a lost
+    // answer), whose values are then its.
     parts.push(sql`offloaded as (
-      insert into files (id, workspace_id, execution_id, name, mime, size, storage_key)
-      select x.id, x.workspace_id, x.execution_id, x.name, 'application/json', x.size, x.storage_key
-      from jsonb_to_recordset(${toJsonText(offloaded)}::jsonb)
-        as x(id text, workspace_id text, execution_id text, name text, size int, storage_key text)
-      where x.execution_id in (select execution_id from done)
-      on conflict (id) do update set execution_id = excluded.execution_id)`);
+      update files f set execution_id = x.execution_id
+      from jsonb_to_recordset(${toJsonText(offloaded)}::jsonb) as x(id text, execution_id text)
+      where f.id = x.id and x.execution_id in (select execution_id from done))`);
   }
   if (batch.usage.length > 0) {
     parts.push(sql`charged as (

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/rows.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
-import { deliveries, executions, jobs, webhookSubscriptions } from '../../src/db/schema.js';
+import { deliveries, executions, files, jobs, webhookSubscriptions } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createRunRecorder } from '../../src/runs/run-recorder.js';
@@ -16,9 +16,12 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, makeState } from '../support/workflows.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
-import { readTrace } from '../../src/services/logs/stored-trace.js';
+import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { logRowColumns } from '../../src/services/logs/columns.js';
 import { withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
+import { runMaintenance } from '../../src/app/maintenance.js';
+import { offloadValues } from '../../src/services/logs/offloaded-values.js';
+import { ORPHAN_AGE_MS, reserveValueRows } from '../../src/services/logs/orphaned-values.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -203,6 +206,34 @@ describe('run recorder', () => {
     expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
     const listed = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&workflowIds=${doomed}`);
     expect(listed.body).toMatchObject({ data: [] });
+  });
+
+  it('writes a log whose values housekeeping took meanwhile (its process stalled over an hour) without recording them again', async () => {
+    const wf = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const run = completedRun(wf, { result: 'done' });
+    const spans = [{ blockId: 'a', type: 'function', duration: 1, input: {}, output: { text: 'x'.repeat(2048) } }];
+    const stored = await offloadValues({
+      storage: t.app.files.storage,
+      executionId: run.log.executionId,
+      trace: storeTrace(spans, run.log.finalOutput),
+      finalOutput: run.log.finalOutput,
+      limit: 1024,
+      reserve: reserveValueRows(t.app.db, t.workspaceId),
+    });
+    expect(stored.files).toHaveLength(1);
+    const rowsOfValues = () => t.app.db.select({ executionId: files.executionId }).from(files).where(eq(files.id, stored.files[0].id));
+    expect(await rowsOfValues()).toEqual([{ executionId: null }]);
+    // An hour on, housekeeping takes the value as an orphan: bytes, then row.
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: null }, Date.now() + ORPHAN_AGE_MS + 60_000);
+    expect(await rowsOfValues()).toEqual([]);
+    // The log is written then: it is kept, and no row points at the bytes housekeeping deleted.
+    const log = { ...run.log, traceSpans: spans, stored };
+    const batch = { snapshots: [{ hash: log.snapshotHash, state: run.started.state }], markers: [], completions: [log], usage: [], deliveries: [], idempotency: [], followUps: [] };
+    await t.app.db.transaction(async (tx) => {
+      await tx.execute(recordStatement(batch, { durable: true }));
+    });
+    expect(await t.app.db.select({ status: executions.status }).from(executions).where(eq(executions.executionId, log.executionId))).toEqual([{ status: 'success' }]);
+    expect(await rowsOfValues()).toEqual([]);
   });
 
   // Two sessions at once: PostgreSQL only (PGlite has one session, so a deletion cannot run inside a batch's write).

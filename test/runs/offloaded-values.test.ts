@@ -13,6 +13,8 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../src/app/maintenance.js';
+import { createAppWorker } from '../../src/app/worker.js';
+import { createExecutionJobHandler, EXECUTION_JOB } from '../../src/runs/async-executions.js';
 import { loadConfig } from '../../src/config.js';
 import { createLocalStorage } from '../../src/services/files/local-storage.js';
 import { MAX_NUMBER_TEXT, OFFLOAD_WRITE_DEADLINE_MS, offloadValues, restoreValues } from '../../src/services/logs/offloaded-values.js';
@@ -500,13 +502,30 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     expect(again.body.output).toEqual(run.output);
   });
 
-  it('refuses a re-run that needs a value gone from storage, naming it, and warns; a whole re-run given its input runs', async () => {
+  it('refuses a re-run that needs a value gone from storage, naming it, and warns (a queued one fails when its job starts); a whole re-run given its input runs', async () => {
     const wf = await deploy(inputState);
     const doc = 'xyz'.repeat(70_000);
     const run = await execute(wf, { doc });
     expect(await backend.stored(t, run.executionId)).not.toEqual([]);
+    // Queued while the value is there; no worker runs here until the value has gone.
+    const queued = await t.request('POST', `/api/v1/executions/${run.executionId}/rerun`, { body: { fromBlock: 'count', mode: 'async' } });
+    expect(queued.status, queued.text.slice(0, 500)).toBe(202);
     await backend.remove(t, run.executionId);
     const stored = `executions/${run.executionId}/values/`;
+
+    // The queued re-run checks again when its job starts, and fails saying why.
+    const worker = createAppWorker(t.app, { pollIntervalMs: 50, queueTriggers: false, handlers: { [EXECUTION_JOB]: createExecutionJobHandler(t.app) } });
+    await worker.start();
+    try {
+      const job = await eventually(async () => {
+        const res = await t.request('GET', `/api/jobs/${queued.body.taskId}`);
+        return res.body.status === 'failed' && res.body;
+      }, 10_000, 'the queued re-run to fail');
+      expect(job.error).toContain('cannot be re-run from a block');
+      expect(job.error).toContain(stored);
+    } finally {
+      await worker.stop(1_000);
+    }
 
     // The trigger's input is the value gone: a whole re-run would be given its marker as input.
     warnings.length = 0;

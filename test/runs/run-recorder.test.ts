@@ -1,8 +1,11 @@
 // The run recorder's promise: every completed run gets a log. A run whose full log cannot be written (here: an output
 // no JSON can hold) gets a minimal error log that says so, with its completion webhook; the runs it was batched
 // with are stored in full.
-import { eq, sql } from 'drizzle-orm';
+import { Writable } from 'node:stream';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { deliveries, executions, files, jobs, webhookSubscriptions } from '../../src/db/schema.js';
@@ -14,7 +17,7 @@ import { completionDeliveries } from '../../src/services/completion-webhooks/out
 import { deleteWorkflow } from '../../src/services/workflows.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
-import { createAndDeploy, makeState } from '../support/workflows.js';
+import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { logRowColumns } from '../../src/services/logs/columns.js';
@@ -78,6 +81,42 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
     ownerId: t.userId,
     deliveries: (stored: ExecutionRecord) => completionDeliveries(t.app, stored),
   };
+}
+
+
+/**
+ * `db` as the recorder sees it when an answer is lost on the way: each batch statement `answer` says so of (given its
+ * text and values) commits, then its caller hears an error, as when a connection drops between the commit and its
+ * answer; one it says is `late` is answered 200 ms after its commit.
+ */
+function losingAnswers(db: Db, answer: (statement: string) => 'lost' | 'late' | undefined): Db {
+  const dialect = (db as unknown as { dialect: PgDialect }).dialect;
+  const isBatch = (text: string) => !text.startsWith('prepare ') && (text.startsWith('execute ') || text.includes('insert into executions'));
+  const afterwards = async <T>(query: { sql: string; params: unknown[] }, run: () => Promise<T>): Promise<T> => {
+    const rows = await run();
+    const how = isBatch(query.sql) ? answer(query.sql + JSON.stringify(query.params)) : undefined;
+    if (how === 'lost') throw new Error('Connection terminated unexpectedly');
+    if (how === 'late') await new Promise((resolve) => setTimeout(resolve, 200));
+    return rows;
+  };
+  const session = new Proxy(db._.session, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop !== 'prepareQuery') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: Parameters<typeof target.prepareQuery>) => {
+        const prepared = target.prepareQuery(...args);
+        return { execute: () => afterwards(args[0], () => prepared.execute()) };
+      };
+    },
+  });
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === '_') return { ...target._, session };
+      if (prop === 'execute') return (statement: SQL) => afterwards(dialect.sqlToQuery(statement), () => target.execute(statement));
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 describe('run recorder', () => {
@@ -234,6 +273,47 @@ describe('run recorder', () => {
     });
     expect(await t.app.db.select({ status: executions.status }).from(executions).where(eq(executions.executionId, log.executionId))).toEqual([{ status: 'success' }]);
     expect(await rowsOfValues()).toEqual([]);
+  });
+
+  it('keeps the stored values of logs whose batch committed but whose answer was lost (one alone, two batched)', async () => {
+    const wf = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
+    const big = (n: number) => ({ text: `${n}`.repeat(2048) });
+    const runs = [0, 1, 2, 3].map((n) => completedRun(wf, big(n)));
+    const said: string[] = [];
+    // The first statement writing the lone run, and the first writing two runs at once, lose their answers. The next
+    // run's answer is late, so that the two after it, completing meanwhile, share a batch.
+    const lostFor = new Set<string>();
+    const answer = (statement: string) => {
+      const carried = runs.filter((run) => statement.includes(run.log.executionId));
+      if (carried.length === 1 && carried[0] === runs[1]) return 'late';
+      const key = carried.length === 1 && carried[0] === runs[0] ? 'alone' : carried.length >= 2 ? 'batched' : '';
+      if (!key || lostFor.has(key)) return undefined;
+      lostFor.add(key);
+      return 'lost';
+    };
+    const recorder = createRunRecorder({
+      db: losingAnswers(t.app.db, answer),
+      logger: createLogger('warn', new Writable({ write: (line: Buffer, _e, done) => done(void said.push(JSON.parse(line.toString()).msg)) })),
+      onCharged: () => undefined,
+      offload: { storage: t.app.files.storage, limit: 1024 },
+    });
+    const first = await recorder.complete(runs[0]);
+    const second = recorder.complete(runs[1]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const rest = await Promise.all([second, ...runs.slice(2).map((run) => recorder.complete(run))]);
+    // The lone run's retry is its minimal log (not written: the full one is there); the two batched are retried one by one.
+    expect(lostFor).toEqual(new Set(['alone', 'batched']));
+    expect(said).toEqual(['could not store the full log of a run; storing a minimal one', 'batched run write failed; writing run by run']);
+    expect([first, ...rest]).toEqual(['minimal', 'full', 'full', 'full']);
+    // Housekeeping an hour on, when values nothing records would be deleted.
+    await runMaintenance({ db: t.app.db, logger: createLogger('silent'), storage: t.app.files.storage, logRetentionDays: null }, Date.now() + ORPHAN_AGE_MS + 60_000);
+    for (const [n, run] of runs.entries()) {
+      const detail = await logDetailOf(t, run.log.executionId);
+      expect(detail.status, `run ${n}`).toBe('success');
+      expect(detail.executionData.finalOutput, `run ${n}`).toEqual(big(n));
+      const rows = await t.app.db.select({ executionId: files.executionId }).from(files).where(eq(files.executionId, run.log.executionId));
+      expect(rows, `run ${n}`).toHaveLength(1);
+    }
   });
 
   // Two sessions at once: PostgreSQL only (PGlite has one session, so a deletion cannot run inside a batch's write).

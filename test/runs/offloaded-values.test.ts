@@ -233,6 +233,25 @@ describe('the stored form', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('writes no byte when the reservation of the rows fails or misses the deadline, and says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-offload-'));
+    try {
+      const storage = createLocalStorage(dir);
+      const spans = [{ blockId: 'a', type: 'function', duration: 1, input: {}, output: { text: BIG_TEXT } }];
+      const finalOutput = { result: 'done' };
+      const offload = (reserve: () => Promise<void>) =>
+        offloadValues({ storage, executionId: 'exec_4', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT, deadlineMs: 200, reserve });
+      await expect(offload(() => Promise.reject(new Error('database unreachable')))).rejects.toThrow('database unreachable');
+      let recorded: () => void = () => undefined;
+      const started = Date.now();
+      await expect(offload(() => new Promise<void>((resolve) => (recorded = resolve)))).rejects.toThrow('the database did not record the values within 200 ms');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      recorded(); // recorded after all: an orphan row housekeeping deletes, with no bytes behind it
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('bounds the JSON text of every number, the longest included', () => {
     // 17 significant digits (the most JavaScript writes) at every exponent, of both signs: the longest is written
     // without an exponent, just above 1e-6.

@@ -119,9 +119,9 @@ export function isMarker(value: unknown): value is OffloadMarker {
 /**
  * The row's form of a log's values: every one larger than `limit` written to `storage` and replaced by its marker.
  * A run with no large value is returned as it is, without a request to storage. Throws when storage refuses a value
- * or does not store them all within `deadlineMs` (the caller then keeps the log inline); files already written for
- * the log are deleted first, and a write that ends after the deadline has its file deleted then (told to `logger` if
- * that fails).
+ * or does not store them all within `deadlineMs` (the reservation of their rows included): the caller then keeps the
+ * log inline. Files already written for the log are deleted first, and a write that ends after the deadline has its
+ * file deleted then (told to `logger` if that fails).
  */
 export async function offloadValues(input: {
   storage: FileStorage;
@@ -179,13 +179,24 @@ export async function offloadValues(input: {
   const batch = randomBytes(4).toString('hex');
   const pending = found.map((f, i) => ({ ...f, id: newId('file'), key: `${valuesPrefix(executionId)}${batch}-${i}.json` }));
   const files = pending.map(({ id, key, bytes }) => ({ id, key, bytes: bytes.length }));
-  await input.reserve?.(files);
+  // The deadline covers the reservation too: the run's answer waits for both.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+  try {
+    const reserving = input.reserve?.(files);
+    if (reserving && (await Promise.race([reserving, late])) === 'late') {
+      // No byte is written yet; a row the database records after all is an orphan housekeeping deletes.
+      reserving.catch(() => undefined);
+      throw new Error(`the database did not record the values within ${deadlineMs} ms`);
+    }
+  } catch (err) {
+    clearTimeout(timer);
+    throw err;
+  }
 
   // All settled before judging: a write still under way when another failed would otherwise be left behind.
   const abort = new AbortController();
   const writes = pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length, { signal: abort.signal }));
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
   const results = await Promise.race([Promise.allSettled(writes), late]).finally(() => clearTimeout(timer));
   if (results === 'late') {
     const error = new Error(`file storage did not store the values within ${deadlineMs} ms`);

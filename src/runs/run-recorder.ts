@@ -228,8 +228,9 @@ export function createRunRecorder({ db, logger, onCharged, onCommitted, offload 
   /**
    * The log as its row will store it: values too large for the row written to file storage first, once per run (not
    * per attempt at the batch), so the batch statement itself never waits on storage. A log with no large value is
-   * left as it is. When storage refuses a value, or does not take them within OFFLOAD_WRITE_DEADLINE_MS (the run's
-   * answer waits for this), the log keeps them in the row: larger, but nothing is lost.
+   * left as it is. When storage refuses a value, the database does not record their rows, or both together do not
+   * within OFFLOAD_WRITE_DEADLINE_MS (the run's answer waits for this), the log keeps them in the row: larger, but
+   * nothing is lost. The warning's `err` says which.
    */
   async function withOffloadedValues(log: ExecutionRecord): Promise<ExecutionRecord> {
     if (!offload || !log.traceSpans) return log;

@@ -41,6 +41,8 @@ import { newId } from '../../src/ids.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** A housekeeping pass's time once the values stored now are old enough to be taken when no log records them. */
+/** For the stored form alone, with no database: the value rows are not recorded anywhere. */
+const noDatabase = async () => undefined;
 const pastOrphanAge = () => Date.now() + ORPHAN_AGE_MS + 60_000;
 const LIMIT = 64 * 1024;
 /** 200 KB of text, made inside the run (the block's config stays small). */
@@ -203,7 +205,7 @@ describe('the stored form', () => {
         { blockId: 'b', type: 'function', duration: 1, input: {}, output: { result: BIG_TEXT } },
       ];
       const finalOutput = { result: { big: `${BIG_TEXT}?` } };
-      const stored = await offloadValues({ storage, executionId: 'exec_1', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT });
+      const stored = await offloadValues({ storage, executionId: 'exec_1', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT, reserve: noDatabase });
       expect(stored.files).toHaveLength(2);
       const row = JSON.parse(JSON.stringify({ traceSpans: stored.trace, finalOutput: stored.finalOutput }));
       const back = await restoreValues(storage, row);
@@ -221,7 +223,7 @@ describe('the stored form', () => {
       const half = 'x'.repeat(LIMIT / 2);
       for (const spans of [[span('a', { a: 'small' })], [span('a', { a: half }), span('b', { b: `${half}!` })]]) {
         const finalOutput = { result: 'done' };
-        const stored = await offloadValues({ storage, executionId: 'exec_2', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT });
+        const stored = await offloadValues({ storage, executionId: 'exec_2', trace: storeTrace(spans, finalOutput), finalOutput, limit: LIMIT, reserve: noDatabase });
         expect(stored.files).toEqual([]);
         expect(readdirSync(dir)).toEqual([]);
         // The column the row gets, made on the way or when the row is written: the trace as the run made it.
@@ -275,7 +277,7 @@ describe('the stored form', () => {
       for (const output of [numbers(39), numbers(40)]) {
         const spans = [{ blockId: 'a', type: 'function', duration: 1, input: {}, output }];
         const finalOutput = { result: 'done' };
-        const stored = await offloadValues({ storage, executionId: 'exec_3', trace: storeTrace(spans, finalOutput), finalOutput, limit });
+        const stored = await offloadValues({ storage, executionId: 'exec_3', trace: storeTrace(spans, finalOutput), finalOutput, limit, reserve: noDatabase });
         sizes.push({ json: Buffer.byteLength(JSON.stringify(output)), files: stored.files.map((f) => f.bytes) });
       }
       // 39 numbers (1,015 bytes) stay; 40 (1,041 bytes) go, which a bound of 24 characters a number kept in the row.
@@ -692,17 +694,16 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const run = await execute(wf, { q: 'completing' });
     const late = `executions/${run.executionId}/values/late-0.json`;
     // Another session stands for a batch completing a running log of the workflow in place, with a value it stored: it
-    // holds the log's row (an update in place takes no lock on the workflow's row) and adds the value's row.
+    // holds the log's row (an update in place takes no lock on the workflow's row) and gives the value's row, reserved
+    // before its bytes were written, the log's execution id.
+    await t.app.db.insert(files).values({ id: 'file_late', workspaceId: t.workspaceId, executionId: null, name: 'value-0.json', mime: 'application/json', size: 2, storageKey: late });
     const batch = new pg.Client({ connectionString: t.databaseUrl });
     await batch.connect();
     let deleted: ReturnType<typeof t.request> | undefined;
     try {
       await batch.query('begin');
       await batch.query('update executions set status = status where execution_id = $1', [run.executionId]);
-      await batch.query(
-        `insert into files (id, workspace_id, execution_id, name, mime, size, storage_key) values ('file_late', $1, $2, 'value', 'application/json', 2, $3)`,
-        [t.workspaceId, run.executionId, late],
-      );
+      await batch.query(`update files set execution_id = $1 where id = 'file_late'`, [run.executionId]);
       deleted = t.request('DELETE', `/api/v1/workflows/${wf}`);
       // The delete waits for the batch's row.
       await eventually(async () => {

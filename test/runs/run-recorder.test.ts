@@ -87,7 +87,7 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
 /**
  * `db` as the recorder sees it when an answer is lost on the way: each batch statement `answer` says so of (given its
  * text and values) commits, then its caller hears an error, as when a connection drops between the commit and its
- * answer; one it says is `late` is answered 200 ms after its commit.
+ * answer; one it says is `late` is answered a second after its commit.
  */
 function losingAnswers(db: Db, answer: (statement: string) => 'lost' | 'late' | undefined): Db {
   const dialect = (db as unknown as { dialect: PgDialect }).dialect;
@@ -96,7 +96,7 @@ function losingAnswers(db: Db, answer: (statement: string) => 'lost' | 'late' | 
     const rows = await run();
     const how = isBatch(query.sql) ? answer(query.sql + JSON.stringify(query.params)) : undefined;
     if (how === 'lost') throw new Error('Connection terminated unexpectedly');
-    if (how === 'late') await new Promise((resolve) => setTimeout(resolve, 200));
+    if (how === 'late') await new Promise((resolve) => setTimeout(resolve, 1_000));
     return rows;
   };
   const session = new Proxy(db._.session, {
@@ -283,9 +283,14 @@ describe('run recorder', () => {
     // The first statement writing the lone run, and the first writing two runs at once, lose their answers. The next
     // run's answer is late, so that the two after it, completing meanwhile, share a batch.
     const lostFor = new Set<string>();
+    let lateSent!: () => void;
+    const secondWritten = new Promise<void>((resolve) => (lateSent = resolve));
     const answer = (statement: string) => {
       const carried = runs.filter((run) => statement.includes(run.log.executionId));
-      if (carried.length === 1 && carried[0] === runs[1]) return 'late';
+      if (carried.length === 1 && carried[0] === runs[1]) {
+        lateSent();
+        return 'late';
+      }
       const key = carried.length === 1 && carried[0] === runs[0] ? 'alone' : carried.length >= 2 ? 'batched' : '';
       if (!key || lostFor.has(key)) return undefined;
       lostFor.add(key);
@@ -299,7 +304,7 @@ describe('run recorder', () => {
     });
     const first = await recorder.complete(runs[0]);
     const second = recorder.complete(runs[1]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await secondWritten;
     const rest = await Promise.all([second, ...runs.slice(2).map((run) => recorder.complete(run))]);
     // The lone run's retry is its minimal log (not written: the full one is there); the two batched are retried one by one.
     expect(lostFor).toEqual(new Set(['alone', 'batched']));

@@ -8,8 +8,9 @@
 // own object with an `$offloaded` key is wrapped like one with `$r` (stored-trace.ts), and a row without the flag is
 // read as it is. What is offloaded is the stored (encoded) form, so references inside it keep working.
 //
-// The files are recorded as rows of `files` with the execution's id, in the statement that writes the log
-// (record-statement.ts): retention then deletes them with their log, row by row or by dropping a month (retention.ts);
+// The files are recorded as rows of `files` before their bytes are written (orphaned-values.ts reserveValueRows),
+// and given the execution's id by the statement that writes the log (record-statement.ts): retention then deletes
+// them with their log, row by row or by dropping a month (retention.ts);
 // housekeeping deletes those of logs deleted another way, a deleted workflow's (orphaned-values.ts).
 import { randomBytes } from 'node:crypto';
 import { inJsonbKeyOrder, toJsonText } from '../../db/json.js';
@@ -22,8 +23,9 @@ import { isStoredTrace, type StoredTrace } from './stored-trace.js';
 
 export const DEFAULT_INLINE_VALUE_LIMIT = 64 * 1024;
 /**
- * How long a log's value writes may take, together, before the log keeps its values in its row instead: the run's
- * answer waits for them (a stalled S3 would otherwise hold it for its SDK's retries and 60 s socket timeout).
+ * How long a log's value writes may take, together and with the reservation of their rows, before the log keeps its
+ * values in its row instead: the run's answer waits for them (a stalled S3 would otherwise hold it for its SDK's
+ * retries and 60 s socket timeout; a slow database, for as long as it is slow).
  */
 export const OFFLOAD_WRITE_DEADLINE_MS = 5_000;
 
@@ -133,9 +135,11 @@ export async function offloadValues(input: {
   logger?: Logger;
   /**
    * Records the files before any byte is written (orphaned-values.ts reserveValueRows), so that bytes of a process
-   * dying before its log is written are found; throwing keeps the values in the row.
+   * dying before its log is written are found: the statement writing the log only gives these rows its execution id,
+   * so bytes written without them would be found by nothing. Throwing, or missing the deadline, keeps the values in
+   * the row.
    */
-  reserve?: (files: OffloadedFile[]) => Promise<void>;
+  reserve: (files: OffloadedFile[]) => Promise<void>;
 }): Promise<StoredValues> {
   const { storage, executionId, trace, limit, deadlineMs = OFFLOAD_WRITE_DEADLINE_MS, logger } = input;
   // The packed JSON holds each value of the trace once, whole, and the final output: none is longer than it. When it
@@ -183,8 +187,8 @@ export async function offloadValues(input: {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
   try {
-    const reserving = input.reserve?.(files);
-    if (reserving && (await Promise.race([reserving, late])) === 'late') {
+    const reserving = input.reserve(files);
+    if ((await Promise.race([reserving, late])) === 'late') {
       // No byte is written yet; a row the database records after all is an orphan housekeeping deletes.
       reserving.catch(() => undefined);
       throw new Error(`the database did not record the values within ${deadlineMs} ms`);
@@ -194,9 +198,10 @@ export async function offloadValues(input: {
     throw err;
   }
 
-  // All settled before judging: a write still under way when another failed would otherwise be left behind.
+  // All settled before judging: a write still under way when another failed would otherwise be left behind. A put
+  // that throws at once is a refused write like any other (and the deadline's timer is still cleared).
   const abort = new AbortController();
-  const writes = pending.map(({ key, bytes }) => storage.put(key, bytes, bytes.length, { signal: abort.signal }));
+  const writes = pending.map(({ key, bytes }) => Promise.resolve().then(() => storage.put(key, bytes, bytes.length, { signal: abort.signal })));
   const results = await Promise.race([Promise.allSettled(writes), late]).finally(() => clearTimeout(timer));
   if (results === 'late') {
     const error = new Error(`file storage did not store the values within ${deadlineMs} ms`);

@@ -39,8 +39,9 @@ const orphaned = and(isNull(files.executionId), like(files.storageKey, VALUE_KEY
  * Part of deleting a workflow, in its transaction once its logs are gone: the workspace's values whose log no longer
  * exists become orphans. Looked for after the delete, in a statement of its own, so it sees what a batch holding one of
  * those logs committed while the delete waited for it: a running log completed in place takes no lock on the
- * workflow's row, so a mark made before the delete could miss the values such a batch wrote in between. A log and
- * its values' rows are written, and deleted by retention, in one statement: a value of a live log is never taken.
+ * workflow's row, so a mark made before the delete could miss the values such a batch gave its log in between. A
+ * log is written, and its values' rows given its execution id, in one statement, and retention deletes both in one:
+ * a value of a live log is never taken.
  */
 export async function markValuesOfDeletedLogs(tx: Db, workspaceId: string): Promise<void> {
   await tx.execute(sql`update files f set execution_id = null

@@ -2,7 +2,7 @@
 // Both are driven through the same Drizzle schema and the same SQL migrations, applied at open.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -86,22 +86,33 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
 
 const pgliteSlot = async (): Promise<HeldSlot> => ({ index: 0, lost: new Promise<void>(() => {}), release: async () => {} });
 
-/** Counts what Drizzle sends through PGlite's client: queries, and BEGIN + COMMIT/ROLLBACK per transaction. */
+/**
+ * Counts what Drizzle sends through PGlite's client: queries, and BEGIN + COMMIT/ROLLBACK per transaction. And sets
+ * the parsers Drizzle gives each query on the client instead: they are the same identity parsers every time
+ * (timestamps, dates, intervals and their arrays as text), and PGlite copies its whole parser table (318 types) into
+ * a new object for a query given any (~57 µs a statement). pglite-worker.mjs does the same on the database thread.
+ */
 function countPgliteStatements(client: PGlite): () => number {
   let count = 0;
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
-  client.query = ((...args: Parameters<PGlite['query']>) => {
+  const withParsersSet = (options: QueryOptions | undefined): QueryOptions | undefined => {
+    if (!options?.parsers) return options;
+    const { parsers, ...rest } = options;
+    Object.assign(client.parsers, parsers);
+    return rest;
+  };
+  client.query = ((sql: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
     count++;
-    return query(...args);
+    return query(sql, params, withParsersSet(options));
   }) as PGlite['query'];
   client.transaction = ((work: Parameters<PGlite['transaction']>[0]) => {
     count += 2;
     return transaction((tx) => {
       const txQuery = tx.query.bind(tx);
-      tx.query = ((...args: Parameters<typeof tx.query>) => {
+      tx.query = ((sql: string, params?: unknown[], options?: Parameters<typeof tx.query>[2]) => {
         count++;
-        return txQuery(...args);
+        return txQuery(sql, params, withParsersSet(options));
       }) as typeof tx.query;
       return work(tx);
     });

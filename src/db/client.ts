@@ -128,23 +128,25 @@ function countPgliteStatements(client: PGlite): () => number {
 const NO_JIT = 'SET jit = off';
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
-  pool.on('error', () => undefined);
   const changes = createChangeHub();
   let statements = 0;
-  pool.on('connect', (client) => {
+  // A new connection is set up before the pool hands it out (pg-pool's onConnect is awaited): its first query no
+  // longer queues behind the LISTEN on a busy client, which node-postgres deprecates (a warning at every start).
+  const setUp = async (client: pg.ClientBase) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       statements++;
       return query(...args);
     };
-    // Queued ahead of any query on this connection: it hears its own commits before they resolve.
+    // Listening before any query of ours on this connection: it hears its own commits before they resolve.
     client.on('notification', (message) => {
       if (message.channel === CHANGES_CHANNEL && message.payload) changes.emit(message.payload);
     });
-    (query(`LISTEN ${CHANGES_CHANNEL}; ${NO_JIT}`) as Promise<unknown>).catch(() => undefined);
-  });
+    await (query(`LISTEN ${CHANGES_CHANNEL}; ${NO_JIT}`) as Promise<unknown>).catch(() => undefined);
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, onConnect: setUp });
+  // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
+  pool.on('error', () => undefined);
   const lockClient = await pool.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
@@ -276,10 +278,13 @@ export function openReadReplica(url: string, options: ReadReplicaOptions = {}): 
     max: options.poolSize ?? 5,
     connectionTimeoutMillis: options.connectTimeoutMs ?? READ_CONNECT_TIMEOUT_MS,
     query_timeout: statementTimeoutMs + READ_CLIENT_GRACE_MS,
+    // A SET rather than a startup option, as NO_JIT (a pooler may refuse startup options); awaited before the pool
+    // hands the connection out, as openPostgres's.
+    onConnect: async (client: pg.ClientBase) => {
+      await client.query(`${NO_JIT}; SET statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch(() => undefined);
+    },
   });
   pool.on('error', () => undefined);
-  // A SET rather than a startup option, as NO_JIT (a pooler may refuse startup options).
-  pool.on('connect', (client) => void client.query(`${NO_JIT}; SET statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch(() => undefined));
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   (pool as unknown as { query: typeof query }).query = (...args) =>
     query(...args).catch((error: unknown) => {

@@ -37,3 +37,19 @@ export function whenAborted(signal: AbortSignal, onAbort: () => void): () => voi
     set.delete(onAbort);
   };
 }
+
+export interface LinkedController {
+  controller: AbortController;
+  /** Detach from the parent so long runs with many iterations do not pile up listeners. */
+  release(): void;
+}
+
+/** A controller aborted with its parent, until released. */
+export function linkedController(parent: AbortSignal): LinkedController {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, release: () => {} };
+  }
+  return { controller, release: whenAborted(parent, () => controller.abort(parent.reason)) };
+}

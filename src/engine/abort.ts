@@ -2,20 +2,7 @@
 // the run; racing handlers against the signal guarantees a run ends on time even if a block ignores its signal.
 import { whenAborted } from '../abort-listeners.js';
 
-export interface LinkedController {
-  controller: AbortController;
-  /** Detach from the parent so long runs with many iterations do not pile up listeners. */
-  release(): void;
-}
-
-export function linkedController(parent: AbortSignal): LinkedController {
-  const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, release: () => {} };
-  }
-  return { controller, release: whenAborted(parent, () => controller.abort(parent.reason)) };
-}
+export { linkedController, type LinkedController } from '../abort-listeners.js';
 
 export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {

@@ -1,4 +1,5 @@
 // The agent block's MCP tools (src/blocks/agent-tools/mcp.ts) against a real MCP server built with the same SDK.
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectionCache } from '../../src/connectors/connection-cache.js';
@@ -59,6 +60,19 @@ describe('openMcpTools', () => {
       const byName = (name: string) => session.tools.find((t) => t.name === name)!;
       expect(await byName('add').call({ a: 2, b: 40 }, { signal: open })).toBe('42');
       expect(await byName('weather').call({ city: 'Lyon' }, { signal: open })).toEqual({ city: 'Lyon', celsius: 21 });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("leaves no abort listener per request on the run's signal, however many calls it makes", async () => {
+    const run = new AbortController().signal;
+    const session = await openMcpTools({ url: mcp.url }, services(true), run);
+    try {
+      const add = session.tools.find((t) => t.name === 'add')!;
+      for (let i = 0; i < 15; i++) expect(await add.call({ a: i, b: 1 }, { signal: run })).toBe(String(i + 1));
+      // One shared listener at most (src/abort-listeners.ts); the MCP SDK's own, one per request, were never removed.
+      expect(getEventListeners(run, 'abort').length).toBeLessThanOrEqual(1);
     } finally {
       await session.close();
     }

@@ -1,6 +1,7 @@
 // MCP tools: the tools of a remote MCP server (streamable HTTP transport, the official SDK's client), listed when the
 // agent block starts and called through the same guarded network path as the API block and the model SDKs, so the
 // private-network policy holds on every connection (after DNS, on each redirect).
+import { linkedController } from '../../abort-listeners.js';
 import { guardedFetch } from '../../llm/guarded-fetch.js';
 import { onFirstUse } from '../../lazy-import.js';
 import type { AgentTool, ToolApproval } from '../../llm/tools.js';
@@ -121,11 +122,14 @@ export async function openMcpTools(
   };
 
   const listed: { name: string; description?: string; title?: string; inputSchema: Record<string, unknown> }[] = [];
+  // The SDK adds an abort listener to each request's signal and never removes it: the run's own signal would keep one
+  // per request for the run's life (and Node warns past ten). Its requests get a signal of their own, released after.
+  const listing = linkedController(signal);
   try {
-    await client.connect(transport, { signal });
+    await client.connect(transport, { signal: listing.controller.signal });
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const answer = await client.listTools(cursor === undefined ? {} : { cursor }, { signal });
+      const answer = await client.listTools(cursor === undefined ? {} : { cursor }, { signal: listing.controller.signal });
       listed.push(...answer.tools);
       cursor = answer.nextCursor;
       if (!cursor) break;
@@ -134,6 +138,8 @@ export async function openMcpTools(
     await close();
     if (signal.aborted) throw signal.reason;
     throw unreachable(url, error);
+  } finally {
+    listing.release();
   }
 
   const include = config.include ? new Set(config.include) : undefined;
@@ -147,16 +153,19 @@ export async function openMcpTools(
         ...(config.approval ? { approval: config.approval } : {}),
         async call(args, context) {
           let result: Record<string, unknown>;
+          const calling = linkedController(context.signal); // a signal of its own, as for the listing above
           try {
             result = await client.callTool(
               { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
               undefined,
-              { signal: context.signal },
+              { signal: calling.controller.signal },
             );
           } catch (error) {
             if (context.signal.aborted) throw context.signal.reason;
             // The server's own refusal (unknown tool, bad arguments) is told to the model as the server said it.
             throw error instanceof McpError ? new Error(error.message) : unreachable(url, error);
+          } finally {
+            calling.release();
           }
           if (result.isError === true) throw new Error(errorText(result) || `MCP tool ${tool.name} failed`);
           return callResult(result);

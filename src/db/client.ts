@@ -279,9 +279,12 @@ export function openReadReplica(url: string, options: ReadReplicaOptions = {}): 
     connectionTimeoutMillis: options.connectTimeoutMs ?? READ_CONNECT_TIMEOUT_MS,
     query_timeout: statementTimeoutMs + READ_CLIENT_GRACE_MS,
     // A SET rather than a startup option, as NO_JIT (a pooler may refuse startup options); awaited before the pool
-    // hands the connection out, as openPostgres's.
+    // hands the connection out, as openPostgres's. A replica that cannot serve fails the connection (the pool ends it
+    // and the read answers 503, as it did when its query queued behind the SET); another refusal is let pass.
     onConnect: async (client: pg.ClientBase) => {
-      await client.query(`${NO_JIT}; SET statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch(() => undefined);
+      await client.query(`${NO_JIT}; SET statement_timeout = ${Math.floor(statementTimeoutMs)}`).catch((error: unknown) => {
+        if (replicaUnavailable(error)) throw error;
+      });
     },
   });
   pool.on('error', () => undefined);

@@ -77,7 +77,7 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   // cache is as small as on disk (pglite-open.mjs): PostgreSQL zero-fills all of it at every start, and the default
   // 128 MB made a quarter of the CPU each test's database takes to open.
   const client = await PGlite.create({ loadDataDir: target.loadDataDir, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
-  const counted = countPgliteStatements(client);
+  const counted = wrapPgliteClient(client);
   await client.listen(CHANGES_CHANNEL, (payload) => changes.emit(payload));
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -87,12 +87,12 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
 const pgliteSlot = async (): Promise<HeldSlot> => ({ index: 0, lost: new Promise<void>(() => {}), release: async () => {} });
 
 /**
- * Counts what Drizzle sends through PGlite's client: queries, and BEGIN + COMMIT/ROLLBACK per transaction. And sets
- * the parsers Drizzle gives each query on the client instead: they are the same identity parsers every time
+ * Wraps PGlite's client for Drizzle, in memory: counts what it sends (queries, and BEGIN + COMMIT/ROLLBACK per
+ * transaction), and sets the parsers Drizzle gives each query on the client instead: they are the same identity parsers every time
  * (timestamps, dates, intervals and their arrays as text), and PGlite copies its whole parser table (318 types) into
  * a new object for a query given any (~57 µs a statement). pglite-worker.mjs does the same on the database thread.
  */
-function countPgliteStatements(client: PGlite): () => number {
+function wrapPgliteClient(client: PGlite): () => number {
   let count = 0;
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);

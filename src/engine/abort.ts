@@ -1,8 +1,7 @@
-// Cancellation plumbing. Child controllers let a failing branch stop its siblings without touching the rest of
-// the run; racing handlers against the signal guarantees a run ends on time even if a block ignores its signal.
+// Cancellation plumbing. Child controllers (linkedController, src/abort-listeners.ts) let a failing branch stop its
+// siblings without touching the rest of the run; racing handlers against the signal guarantees a run ends on time
+// even if a block ignores its signal.
 import { whenAborted } from '../abort-listeners.js';
-
-export { linkedController, type LinkedController } from '../abort-listeners.js';
 
 export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {

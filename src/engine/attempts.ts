@@ -1,9 +1,9 @@
 // A block's policy applied to its handler: each attempt under its own time limit, retried with backoff on the kinds
 // of failure the policy names. A time limit is the block's own failure ("Block … timed out"), never the run's
 // time-out or a cancellation: when the run's signal aborts, the attempt in flight ends and nothing is retried.
-import { whenAborted } from '../abort-listeners.js';
+import { linkedController, whenAborted } from '../abort-listeners.js';
 import { backoffBefore, POLICY_DEFAULTS, type BlockPolicy, type RetryOn } from '../workflow/index.js';
-import { abortMessage, errorMessage, linkedController, raceAbort } from './abort.js';
+import { abortMessage, errorMessage, raceAbort } from './abort.js';
 import type { BlockOutput, TraceSpan } from './types.js';
 
 /** What one call of a block's handler gave. */

@@ -2,7 +2,8 @@
 // iterations in order and stop at the first failure; parallels run branches concurrently (bounded) and a failing
 // branch cancels its siblings. Either way the container's output is `{results}` in iteration order. Of the block
 // policy, a container takes timeoutMs (for the whole container) and onError; it is never retried as a whole.
-import { abortMessage, errorMessage, linkedController } from './abort.js';
+import { linkedController } from '../abort-listeners.js';
+import { abortMessage, errorMessage } from './abort.js';
 import { timeLimit } from './attempts.js';
 import type { GraphNode } from './graph.js';
 import { planIterations, type IterationPlan } from './iterations.js';

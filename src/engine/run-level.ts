@@ -2,7 +2,8 @@
 // edge manager's business (edge-manager.ts); this file runs what it hands out, decides which ready nodes pass
 // without running (disabled blocks, triggers other than the one that started the run), and ends the level when
 // nothing is in flight. A node failing with no error edge stops the level's other branches.
-import { abortMessage, linkedController } from './abort.js';
+import { linkedController } from '../abort-listeners.js';
+import { abortMessage } from './abort.js';
 import { createEdgeManager, type NodeExit, type Settled } from './edge-manager.js';
 import type { GraphLevel, GraphNode } from './graph.js';
 import type { NodeOutcome, RunContext } from './run-context.js';

@@ -8,7 +8,6 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../sup
 import { startSluice, type SluiceProcess } from '../support/process.js';
 import { freshRateWindow } from '../support/rate-window.js';
 
-
 function rateHeaders(headers: Headers) {
   return {
     limit: headers.get('x-ratelimit-limit'),

@@ -4,7 +4,7 @@
 // (async: the same execution id and files). Nothing on this path reads the database before the run starts once the
 // caches are warm; the run's log is its only write (run-recorder.ts).
 import { AppError } from '../errors.js';
-import { contentHash } from '../services/crypto.js';
+import { snapshotKey } from '../services/crypto.js';
 import type { EngineEvent } from '../engine/index.js';
 import { runTimeLimitMs, type TriggerType } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
@@ -195,7 +195,7 @@ function asyncRequest(run: PreparedRun): AsyncExecutionRequest {
     ...(run.throttle ? { throttle: run.throttle } : {}),
     ...(run.debounce ? { debounce: run.debounce } : {}),
     ...(run.rerun
-      ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? contentHash(run.target.state) } }
+      ? { rerun: { of: run.rerun.executionId, fromBlock: run.rerun.fromBlock, snapshotHash: run.target.stateHash ?? snapshotKey(undefined, run.target.state) } }
       : {}),
   };
 }

@@ -10,7 +10,7 @@ import { newId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { summarizeCost, type ExecutionCost } from '../services/cost.js';
-import { contentHash } from '../services/crypto.js';
+import { snapshotKey } from '../services/crypto.js';
 import { loadEnvForRun } from '../services/env-vars.js';
 import { workspaceOwner } from '../services/limits.js';
 import { completionDeliveries } from '../services/completion-webhooks/outbox.js';
@@ -64,7 +64,7 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
     workspaceId: input.workflow.workspaceId,
     workflowId: input.workflow.id,
     deploymentVersion: input.deploymentVersion,
-    snapshotHash: input.stateHash ?? contentHash(input.state),
+    snapshotHash: snapshotKey(input.stateHash, input.state),
     trigger: input.trigger,
     status: 'running',
     level: null,

@@ -182,6 +182,42 @@ describe('re-run', () => {
     expect(job.body.status).toBe('completed');
   });
 
+  it('keeps a run\'s workflow state under a 22-character key, and re-runs logs written with the hex keys of before', async () => {
+    const created = await t.request('POST', '/api/v1/workflows', { body: { workspaceId: t.workspaceId, name: 'Draft keys', state: chainState() } });
+    const wf = created.body.data.id as string;
+    const manual = await t.request('POST', `/api/v1/workflows/${wf}/run`, { body: { input: { item: 'key' } }, headers: { accept: 'application/json' } });
+    expect(manual.status, manual.text).toBe(200);
+    const original = manual.body.executionId as string;
+    await logDetailOf(t, original);
+    const keyOf = async (executionId: string) =>
+      ((await t.app.db.execute(sql`select snapshot_hash from executions where execution_id = ${executionId}`)) as { rows: Array<{ snapshot_hash: string }> }).rows[0].snapshot_hash;
+    expect(await keyOf(original)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // As a log written before: the state's SHA-256 in hex (64 characters; the short key is its first 16 bytes), its
+    // snapshot under that key only.
+    const short = await keyOf(original);
+    const hex = Buffer.from(short, 'base64url').toString('hex') + 'cd'.repeat(16);
+    await t.app.db.execute(sql`insert into state_snapshots (hash, state) select ${hex}, state from state_snapshots where hash = ${short}`);
+    await t.app.db.execute(sql`update executions set snapshot_hash = ${hex} where execution_id = ${original}`);
+    await t.app.db.execute(sql`delete from state_snapshots where hash = ${short} and not exists (select 1 from executions where snapshot_hash = ${short})`);
+    // Re-run here and now, then queued (the worker reads the draft's state from its snapshot): both run the old log's
+    // version, and their own logs keep it under the short key.
+    const before = upstream.requests.length;
+    const now = await rerun(original, { fromBlock: 'check' });
+    expect(now.status, now.text).toBe(200);
+    expect(now.body.output.result).toEqual({ item: 'key', a: '/a', b: '/b' });
+    const queued = await rerun(original, { fromBlock: 'check', mode: 'async' });
+    expect(queued.status, queued.text).toBe(202);
+    const log = await logDetailOf(t, queued.body.executionId);
+    expect(log).toMatchObject({ status: 'success', rerunOf: original, rerunFromBlock: 'check' });
+    expect(log.executionData.finalOutput.result).toEqual({ item: 'key', a: '/a', b: '/b' });
+    expect(upstream.requests.length).toBe(before);
+    for (const id of [now.body.executionId as string, queued.body.executionId as string]) expect(await keyOf(id)).toBe(short);
+    // And a re-run of the re-run finds its state under the short key.
+    const again = await rerun(queued.body.executionId, { fromBlock: 'check', mode: 'async' });
+    expect(again.status, again.text).toBe(202);
+    expect((await logDetailOf(t, again.body.executionId)).status).toBe('success');
+  });
+
   it('a header the workflow sets itself wins over the re-run\'s Idempotency-Key', async () => {
     const wf = await createAndDeploy(
       t,

@@ -315,7 +315,9 @@ export const executions = pgTable(
     // rows in it); the filters' keyset indexes below end at started_at, the id that breaks ties being sorted per group
     // of equal start times by the plan's Incremental Sort: left in, it took ~35 of each entry's ~95 bytes.
     index('executions_ws_started_idx').on(t.workspaceId, t.startedAt, t.id),
-    index('executions_ws_workflow_started_idx').on(t.workspaceId, t.workflowId, t.startedAt),
+    // A workflow's runs: without the workspace, which the workflow implies (the query keeps its workspace condition),
+    // each entry is ~27 bytes smaller, and the cascade of a workflow's deletion finds its logs through it.
+    index('executions_workflow_started_idx').on(t.workflowId, t.startedAt),
     index('executions_running_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} = 'running'`),
     // Runs waiting for an approval: the Approvals page lists a workspace's, and the worker looks for stranded resumes.
     index('executions_waiting_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} in ('paused', 'resuming')`),

@@ -1,6 +1,7 @@
 // DATABASE_READ_URL unreachable: the logs API answers 503 READ_REPLICA_UNAVAILABLE, naming the read replica, within its
-// time-outs — a replica that refuses connections, one that accepts them and never answers (a network partition), and
-// one that stops answering on a connection already open — while the rest of the API, on the primary, goes on.
+// time-outs — a replica that refuses connections, one that accepts them and never answers (a network partition), one
+// that stops answering on a connection already open, and one that hangs at the setup of a new connection (its SET) —
+// while the rest of the API, on the primary, goes on.
 // The "replica" is the test database behind a TCP proxy (test/support/tcp-proxy.ts). PostgreSQL only.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openReadReplica } from '../../src/db/client.js';
@@ -61,6 +62,20 @@ describe.skipIf(!TEST_DATABASE_URL)('logs API with its read replica down', () =>
     proxy.hang();
     const res = await expectReplicaUnavailable(`/api/v1/logs?workspaceId=${t.workspaceId}&order=asc`);
     expect(res.body.error).toMatch(/did not answer in time/);
+    await proxy.cut();
+  });
+
+  it('answers 503 in time when the replica lets a connection in and hangs at its setup, and serves again after', async () => {
+    await replicaBehindProxy();
+    // The connection's startup passes; the pool's setup statement (jit, statement_timeout) never gets an answer.
+    proxy.hangAt('statement_timeout');
+    const res = await expectReplicaUnavailable(`/api/v1/logs?workspaceId=${t.workspaceId}`);
+    expect(res.body.error).toMatch(/did not answer in time/);
+    expect((await t.request('GET', `/api/v1/workflows?workspaceId=${t.workspaceId}`)).status).toBe(200);
+    // The hung connection was not handed out: once the replica answers, a read gets a connection of its own.
+    proxy.resume();
+    const again = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}`);
+    expect(again.status, again.text).toBe(200);
     await proxy.cut();
   });
 

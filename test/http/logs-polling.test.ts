@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, runners } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { runExecution } from '../../src/runs/run-execution.js';
-import { contentHash } from '../../src/services/crypto.js';
+import { snapshotKey } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import { eventually } from '../support/eventually.js';
@@ -163,7 +163,8 @@ describe('the visibility horizon', () => {
 
   it('ignores a running row orphaned by a crashed process once it is older than the time-out + 60 s', async () => {
     const from = new Date(Date.now() - 1).toISOString();
-    const snapshotHash = contentHash(state);
+    // The key this workflow's runs (runExecution, no stateHash given) stored its state under.
+    const snapshotHash = snapshotKey(undefined, state);
     const orphan = (ageMs: number) => ({
       id: newId('log'),
       executionId: newId('exec'),

@@ -35,7 +35,7 @@ function anthropicAgent(id: string, name: string, extra: Record<string, unknown>
     id,
     type: 'agent',
     name,
-    config: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: llm.url, apiKey: 'sk-ant-test', userPrompt: '<api.q>', ...extra },
+    config: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: llm.url, apiKey: 'sk-ant-test', userPrompt: '<api.q>', ...extra },
   };
 }
 
@@ -154,7 +154,7 @@ describe('two selected agents', () => {
       if (position > 0) await slot.waitForRecords(position);
     };
     llm.replyForModel('gpt-4o', { kind: 'stream', tokens: ['A0', 'A1', 'A2'], usage: { prompt: 100, completion: 30 }, beforeToken: gate(0) });
-    llm.replyForModel('claude-sonnet-4-5', { kind: 'stream', tokens: ['B0', 'B1', 'B2'], usage: { prompt: 200, completion: 60 }, beforeToken: gate(1) });
+    llm.replyForModel('claude-sonnet-5-5', { kind: 'stream', tokens: ['B0', 'B1', 'B2'], usage: { prompt: 200, completion: 60 }, beforeToken: gate(1) });
 
     // Names are matched case-insensitively with spaces ignored.
     const reader = await openSse(executeUrl(workflowId), t.apiKey, { q: 'go', stream: true, selectedOutputs: ['agent a.content', 'AgentB.content'] });
@@ -173,16 +173,16 @@ describe('two selected agents', () => {
     expect(done.success).toBe(true);
     expect(done.output.content).toBe('B0B1B2');
 
-    // Both providers' costs add up in the log: gpt-4o $2.50/$10, claude-sonnet-4-5 $3/$15 per 1M tokens.
+    // Both providers' costs add up in the log: gpt-4o $2.50/$10, claude-sonnet-5-5 $2/$10 per 1M tokens.
     const gpt = 100 * 2.5e-6 + 30 * 10e-6;
-    const claude = 200 * 3e-6 + 60 * 15e-6;
+    const claude = 200 * 2e-6 + 60 * 10e-6;
     const [row] = await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId));
     expect(row!.costTotal).toBeCloseTo(BASE_COST + gpt + claude, 9);
-    expect(row!.models.sort()).toEqual(['claude-sonnet-4-5', 'gpt-4o']);
+    expect(row!.models.sort()).toEqual(['claude-sonnet-5-5', 'gpt-4o']);
     const cost = row!.cost as { tokens: unknown; models: Record<string, { total: number }> };
     expect(cost.tokens).toEqual({ prompt: 300, completion: 90, total: 390 });
     expect(cost.models['gpt-4o']!.total).toBeCloseTo(gpt, 9);
-    expect(cost.models['claude-sonnet-4-5']!.total).toBeCloseTo(claude, 9);
+    expect(cost.models['claude-sonnet-5-5']!.total).toBeCloseTo(claude, 9);
   });
 
   it('send other selected attributes as one chunk when their block completes', async () => {

@@ -25,6 +25,15 @@ describe('priceUsage', () => {
     expect(priceUsage(['gpt-4.1'], tokens(1, 1))).toMatchObject({ pricedAs: 'gpt-4.1' });
   });
 
+  it("prices Anthropic's current models at their own rates, not as an older model their name begins with", () => {
+    // Before they were listed, the longest-prefix rule priced claude-opus-4-6 as claude-opus-4 ($15/$75 per 1M tokens).
+    expect(priceUsage(['claude-opus-4-6'], tokens(1_000_000, 1_000_000))).toMatchObject({ pricedAs: 'claude-opus-4-6', cost: { total: 30 } });
+    expect(priceUsage(['claude-sonnet-5-5'], tokens(1_000_000, 1_000_000))).toMatchObject({ pricedAs: 'claude-sonnet-5-5', cost: { total: 12 } });
+    // claude-sonnet-5 is a prefix of claude-sonnet-5-5; each keeps its own row.
+    expect(priceUsage(['claude-opus-5-5'], tokens(1_000_000, 0))).toMatchObject({ pricedAs: 'claude-opus-5-5', cost: { total: 4 } });
+    expect(priceUsage(['claude-opus-5'], tokens(1_000_000, 0))).toMatchObject({ pricedAs: 'claude-opus-5', cost: { total: 5 } });
+  });
+
   it('costs nothing for a model it does not know, and says so', () => {
     expect(priceUsage(['llama3.1:8b'], tokens(1000, 1000))).toEqual({ known: false, cost: { input: 0, output: 0, total: 0 } });
   });

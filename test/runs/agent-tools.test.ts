@@ -231,7 +231,7 @@ describe('agent tools in runs', () => {
           id: 'agent',
           type: 'agent',
           name: 'Agent',
-          config: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: llm.url, apiKey: 'k', userPrompt: '<api.q>', tools: [fn] },
+          config: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: llm.url, apiKey: 'k', userPrompt: '<api.q>', tools: [fn] },
         },
       ],
       [['start', 'agent']],

@@ -80,6 +80,8 @@ const day = (d: number) => new Date(BASE + d * 24 * 3600 * 1000).toISOString();
 interface Case {
   name: string;
   params: Record<string, string>;
+  /** A query for the `executionId` to filter by (one of workspace 0's logs), when the case needs one. */
+  executionIdOf?: string;
   /** Fewer rounds for cases that scan a whole workspace (seconds per call before the candidate indexes). */
   rounds?: { warmup: number; iterations: number };
 }
@@ -101,6 +103,10 @@ const CASES: Case[] = [
   { name: 'details=full + traceSpans + finalOutput', params: { details: 'full', includeTraceSpans: 'true', includeFinalOutput: 'true' } },
   { name: 'workflowIds (1) + level=error', params: { workflowIds: wf(0, 3), level: 'error' } },
   { name: 'poll: order=asc + startDate', params: { order: 'asc', startDate: day(1) } },
+  // One log by its execution id: through the primary key (its id is the execution id's pair), or for a log written
+  // before, through the index of those logs' execution ids (src/db/execution-lookup.ts).
+  { name: 'executionId (a log written now)', params: {}, executionIdOf: `id = 'log_' || substr(execution_id, 6)` },
+  { name: 'executionId (a log written before)', params: {}, executionIdOf: `id <> 'log_' || substr(execution_id, 6)` },
 ];
 
 /**
@@ -206,7 +212,9 @@ function seedSql(lo: number, hi: number): string {
 insert into executions (id, execution_id, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger, status,
   level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, files, runner_id)
 select
-  'log_' || substr(md5(g::text), 1, 20),
+  -- Half the logs as runs write them now, their id the pair of their execution id (src/ids.ts pairedLogId), half as
+  -- written before: two ids apart (found by execution id through executions_unpaired_execution_id_idx).
+  case when g % 2 = 0 then 'log_' || substr(md5('e' || g::text), 1, 20) else 'log_' || substr(md5(g::text), 1, 20) end,
   'exec_' || substr(md5('e' || g::text), 1, 20),
   'ws_bench_' || w.ws,
   'wf_bench_' || w.ws || '_' || ${h('wf', WORKFLOWS_PER_WORKSPACE)},
@@ -308,7 +316,12 @@ async function measureCases({ db, config, http, apiKey, storage }: Bench, cases:
   const plans: string[] = [];
   for (const c of cases) {
     if (ONLY && !ONLY.test(c.name)) continue;
-    const params = { workspaceId: ws(0), ...c.params };
+    const params: Record<string, string> = { workspaceId: ws(0), ...c.params };
+    if (c.executionIdOf) {
+      const [row] = await rawQuery(db, `select execution_id from executions where workspace_id = $1 and ${c.executionIdOf}
+        order by started_at desc offset 1000 limit 1`, [ws(0)]);
+      params.executionId = String(row!.execution_id);
+    }
     const q = logsQuerySchema.parse(params);
     const horizon = q.order === 'asc' ? await visibilityHorizon(db, config, q) : null;
     const deep = await deepCursor(db, q, horizon);

@@ -22,6 +22,7 @@ import { enqueueCompletionDeliveries } from '../services/completion-webhooks/out
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
+import { isExecution } from '../db/execution-lookup.js';
 import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
 import { RUNNER_ID } from './runner-id.js';
 import { freeSlotQuietly, loggedWithSlot, runFlowOf, takeSlot } from './flow-slots.js';
@@ -45,7 +46,7 @@ async function pausedRow(db: Db, executionId: string) {
   const [row] = await db
     .select({ id: executions.id, status: executions.status, workspaceId: executions.workspaceId, pause: executions.pause })
     .from(executions)
-    .where(eq(executions.executionId, executionId))
+    .where(isExecution(executionId))
     .limit(1);
   return row;
 }
@@ -90,7 +91,7 @@ async function markResuming(db: Db, executionId: string, decision: Decision, onl
     .set({ status: 'resuming', pause: sql`jsonb_set(${executions.pause}, '{pending}', ${JSON.stringify(decision)}::jsonb)` })
     .where(
       and(
-        eq(executions.executionId, executionId),
+        isExecution(executionId),
         eq(executions.status, 'paused'),
         only === undefined
           ? sql`(${executions.pause} ->> 'kind') is distinct from 'wait'`
@@ -134,7 +135,7 @@ async function closePaused(
           error: end.error,
           pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
         })
-        .where(and(eq(executions.executionId, executionId), inArray(executions.status, end.from)))
+        .where(and(isExecution(executionId), inArray(executions.status, end.from)))
         .returning();
       for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
       return closed.length > 0;
@@ -192,7 +193,7 @@ async function runResumeJob(app: AppContext, run: RunExecution, job: ClaimedJob)
   const [waiting] = await app.db
     .select({ status: executions.status, workflowId: executions.workflowId, snapshotHash: executions.snapshotHash, pause: executions.pause })
     .from(executions)
-    .where(eq(executions.executionId, executionId))
+    .where(isExecution(executionId))
     .limit(1);
   const waitingPause = waiting?.pause ? pauseSchema.safeParse(waiting.pause) : undefined;
   if (timeoutOf !== undefined) {
@@ -253,7 +254,7 @@ async function resumeHolding(
     app.db
       .update(executions)
       .set({ status: 'running', startedAt: new Date(), runnerId: RUNNER_ID })
-      .where(and(eq(executions.executionId, executionId), eq(executions.status, 'resuming')))
+      .where(and(isExecution(executionId), eq(executions.status, 'resuming')))
       .returning(),
   );
   if (!row) return skipped('not waiting to resume');

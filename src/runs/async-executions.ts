@@ -21,6 +21,7 @@ import type { FileStorage } from '../services/files/storage.js';
 import { logRowColumns, type LogRow } from '../services/logs/columns.js';
 import { restoreFinalOutput } from '../services/logs/offloaded-values.js';
 import { formatTraceparent, parseTraceparent } from '../observability/tracing.js';
+import { isExecution } from '../db/execution-lookup.js';
 import { runExecution } from './run-execution.js';
 import type { ExecutionOutcome, RunExecutionInput } from './types.js';
 import type { RunOrigin } from './run-observer.js';
@@ -290,7 +291,7 @@ async function runExecutionJob(app: AppContext, job: ClaimedJob, context: JobRun
 
   if (job.attempts > 1 && (await settleEarlierAttempt(app, payload.executionId)) === 'finished') {
     // Its run started before (and was closed as interrupted if its worker died mid-run): report it, never run it twice.
-    const [row] = await app.db.select(logRowColumns).from(executions).where(eq(executions.executionId, payload.executionId)).limit(1);
+    const [row] = await app.db.select(logRowColumns).from(executions).where(isExecution(payload.executionId)).limit(1);
     if (row) return finished(await resultFromRow(app.files.storage, row, app.logger));
   }
 
@@ -407,7 +408,7 @@ export async function getJobStatus(app: AppContext, principal: Principal, taskId
   let resumed = false;
   if (result?.paused) {
     // The job ended when its run paused; what became of the run since is on its log.
-    const [execution] = await db.select(logRowColumns).from(executions).where(eq(executions.executionId, result.executionId)).limit(1);
+    const [execution] = await db.select(logRowColumns).from(executions).where(isExecution(result.executionId)).limit(1);
     if (execution) result = await resultFromRow(app.files.storage, execution, app.logger);
     if (execution?.status === 'running') resumed = true;
   }

@@ -7,6 +7,7 @@ import { canRunInWorkspace, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { CHANGES_CHANNEL } from '../db/change-feed.js';
+import { isExecution } from '../db/execution-lookup.js';
 import { cancelQueuedExecution } from './async-executions.js';
 import { cancelPaused } from './approvals.js';
 
@@ -26,7 +27,7 @@ async function logStatus(app: AppContext, executionId: string) {
   const [row] = await app.db
     .select({ status: executions.status, workspaceId: executions.workspaceId })
     .from(executions)
-    .where(eq(executions.executionId, executionId))
+    .where(isExecution(executionId))
     .limit(1);
   return row;
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.js';
 import { executions, idempotencyKeys } from '../db/schema.js';
 import type { AppContext } from '../services/app-context.js';
 import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
+import { isExecution } from '../db/execution-lookup.js';
 import { EXECUTION_ID_HEADER } from './answers.js';
 
 export const INTERRUPTED_BY_CRASH = 'Interrupted: the server running this execution stopped before it finished';
@@ -51,10 +52,10 @@ async function answerInterruptedIdempotencyKey(tx: Db, executionId: string, mess
  * run first if its worker died mid-run. Safe to repeat.
  */
 export async function settleEarlierAttempt(app: AppContext, executionId: string): Promise<'absent' | 'finished'> {
-  const [row] = await app.db.select({ status: executions.status }).from(executions).where(eq(executions.executionId, executionId)).limit(1);
+  const [row] = await app.db.select({ status: executions.status }).from(executions).where(isExecution(executionId)).limit(1);
   if (!row) return 'absent';
   if (row.status === 'running') {
-    await app.db.transaction((tx) => closeInterruptedRuns(tx, app, eq(executions.executionId, executionId), INTERRUPTED_MESSAGE));
+    await app.db.transaction((tx) => closeInterruptedRuns(tx, app, isExecution(executionId), INTERRUPTED_MESSAGE));
   }
   return 'finished';
 }

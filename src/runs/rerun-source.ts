@@ -13,6 +13,7 @@ import type { FileStorage } from '../services/files/storage.js';
 import { storedTrace } from '../services/logs/columns.js';
 import { restoreValues } from '../services/logs/offloaded-values.js';
 import { readTrace, type KeptTrace } from '../services/logs/stored-trace.js';
+import { isExecution } from '../db/execution-lookup.js';
 import { planRerun } from './rerun-plan.js';
 import type { RerunOf } from './types.js';
 
@@ -60,7 +61,7 @@ export async function loadOriginalRun(db: Db, storage: FileStorage, executionId:
     })
     .from(executions)
     .leftJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
-    .where(eq(executions.executionId, executionId))
+    .where(isExecution(executionId))
     .limit(1);
   if (!row) return undefined;
   const trigger = (TRIGGER_TYPES as readonly string[]).includes(row.trigger) ? (row.trigger as TriggerType) : 'api';

@@ -6,7 +6,7 @@ import { whenAborted } from '../abort-listeners.js';
 import { storableValue } from '../db/json.js';
 import { storableText } from '../db/storable.js';
 import { CANCELLED_MESSAGE, RunStop, runWorkflow, type EngineEvent, type ExecutionResult } from '../engine/index.js';
-import { newId } from '../ids.js';
+import { newExecutionId, newId, pairedLogId } from '../ids.js';
 import { reportedBlockErrors } from '../workflow/index.js';
 import type { AppContext } from '../services/app-context.js';
 import { summarizeCost, type ExecutionCost } from '../services/cost.js';
@@ -54,8 +54,8 @@ function engineFault(startedAt: Date, error = 'Internal error while running the 
 }
 
 export async function runExecution(app: AppContext, input: RunExecutionInput): Promise<ExecutionOutcome> {
-  const executionId = input.executionId ?? newId('exec');
-  const logId = input.resumption?.logId ?? newId('log');
+  const executionId = input.executionId ?? newExecutionId();
+  const logId = input.resumption?.logId ?? pairedLogId(executionId) ?? newId('log');
   const startedAt = input.resumption?.startedAt ?? input.startedAt ?? new Date();
   const files = input.files && input.files.length > 0 ? (storableValue(input.files) as unknown[]) : null;
   const marker: ExecutionRecord = {

@@ -5,6 +5,7 @@
 // On PGlite only one process can hold the data directory, so at start-up every other runner is dead at once.
 import { eq, sql } from 'drizzle-orm';
 import { executions, runners } from '../db/schema.js';
+import { isExecutionNamedBy } from '../db/execution-lookup.js';
 import { requeueAllRunningJobs } from '../jobs/claim.js';
 import { JOBS_CHANNEL } from '../jobs/enqueue.js';
 import { nudgeLocalWorkers } from '../jobs/nudge.js';
@@ -72,9 +73,9 @@ export async function closeOrphanedRuns(app: AppContext, options: { everyOtherRu
         delete from flow_slots s
         where not exists (select 1 from runners r where r.id = s.runner_id and ${alive})
           or (s.acquired_at < now() - interval '10 seconds' and exists (
-            select 1 from executions e where e.execution_id = s.execution_id and e.status not in ('running', 'resuming')))
+            select 1 from executions where ${isExecutionNamedBy(sql`s.execution_id`)} and ${executions.status} not in ('running', 'resuming')))
           or (s.acquired_at < now() - interval '1 minute' and not exists (
-            select 1 from executions e where e.execution_id = s.execution_id))
+            select 1 from executions where ${isExecutionNamedBy(sql`s.execution_id`)}))
         returning 1)
       select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) as n from freed) c where c.n > 0`);
     if ((freed as unknown as { rows: unknown[] }).rows.length > 0) nudgeLocalWorkers();

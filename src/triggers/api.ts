@@ -3,7 +3,7 @@
 // ordinary JSON errors and a stream only once the run is under way. The execution id is fixed first: files are
 // stored under it, and plain, streaming and async calls all log under it.
 import { AppError, forbidden, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import { canRunInWorkspace } from '../services/access.js';
 import {
   activeDeployment,
@@ -129,7 +129,7 @@ export async function prepareApiCall(app: AppContext, request: ApiCallRequest): 
   // Every files field is checked before any is stored (or a key claimed), so a bad later field leaves nothing behind.
   for (const field of fileFields) checkFileInputs(field.name, input[field.name], app.files.maxFileBytes);
 
-  const executionId = newId('exec');
+  const executionId = newExecutionId();
   const key = request.idempotencyKey;
   if (key !== undefined) {
     checkIdempotencyKey(key);

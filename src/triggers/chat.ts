@@ -4,7 +4,7 @@
 // chat is public (`chatPublic`). Streams like the execute endpoint unless `stream: false`.
 import { z } from 'zod';
 import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
-import { newId, randomBase62 } from '../ids.js';
+import { newExecutionId, randomBase62 } from '../ids.js';
 import type { WorkflowState } from '../workflow/index.js';
 import { canRunInWorkspace } from '../services/access.js';
 import {
@@ -77,7 +77,7 @@ export async function prepareChatCall(
     trigger: 'chat',
     input: { message: body.message, conversationId },
     files: [],
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     admissionHeaders: { ...headers, [CONVERSATION_ID_HEADER]: conversationId },
     origin: request.origin,
   });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { blockCatalog } from '../blocks/registry.js';
 import type { EngineEvent } from '../engine/index.js';
 import { badRequest } from '../errors.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import type { WorkflowState } from '../workflow/index.js';
 import {
   admitRun,
@@ -59,7 +59,7 @@ export async function prepareManualRun(
     triggerBlockId: body.triggerBlockId,
     input: body.input ?? {},
     files: [],
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     admissionHeaders: headers,
     origin: request.origin,
   });

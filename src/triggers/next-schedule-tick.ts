@@ -3,7 +3,7 @@
 // process — inserts the same id, and ON CONFLICT DO NOTHING keeps it to one job, so one run.
 import { Cron } from 'croner';
 import type { Db } from '../db/client.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import { enqueueJobs } from '../jobs/enqueue.js';
 
 export const SCHEDULE_TICK_JOB = 'schedule.tick';
@@ -29,7 +29,7 @@ export function tickJobId(workflowId: string, blockId: string, fireAt: number): 
 
 /** Queues the tick unless a job for it already exists (in the caller's transaction, when given one). */
 export async function enqueueTick(tx: Db, tick: Omit<TickPayload, 'executionId'>): Promise<void> {
-  const payload: TickPayload = { ...tick, executionId: newId('exec') };
+  const payload: TickPayload = { ...tick, executionId: newExecutionId() };
   await enqueueJobs(
     tx,
     [{ id: tickJobId(tick.workflowId, tick.blockId, tick.fireAt), kind: SCHEDULE_TICK_JOB, payload, runAt: new Date(tick.fireAt) }],

@@ -19,7 +19,7 @@ import { ALL_TOPICS } from '../db/change-feed.js';
 import type { HeldSlot } from '../db/client.js';
 import { connectorErrorMessage } from '../connectors/test-connection.js';
 import { credentials, deployments, workflows } from '../db/schema.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import {
   admitQueuedRun,
   debounceOf,
@@ -166,7 +166,7 @@ export function createQueueConsumers(app: AppContext, options: { pollIntervalMs:
     // Undeployed meanwhile: the message stays with the broker for whoever consumes the queue next.
     if (!target) return 'requeue';
     const input = { body: message.body, headers: message.headers, properties: message.properties };
-    const executionId = newId('exec');
+    const executionId = newExecutionId();
     const flow = runFlowOf(spec.workflowId, target.state, input);
     const throttle = runThrottleOf(spec.workflowId, target.state, input);
     // Debounce (runs/flow-debounce.ts): the message joins its key's burst, a queued job (async-executions.ts) that

@@ -22,6 +22,7 @@ import { workspaceOwner } from '../services/limits.js';
 import { logFilters } from '../services/logs/filters.js';
 import { logsQuerySchema } from '../services/logs/params.js';
 import { admitRun, checkIdempotencyKey, EXECUTION_JOB, preparedJob, type RunOrigin } from '../runs/index.js';
+import { isAnyExecution } from '../db/execution-lookup.js';
 import { prepareRerun } from './rerun.js';
 
 export const MAX_BATCH_SIZE = 1000;
@@ -202,7 +203,7 @@ export async function rerunBatchProgress(app: AppContext, principal: Principal, 
     const rows = await app.db
       .select({ executionId: executions.executionId, status: executions.status })
       .from(executions)
-      .where(inArray(executions.executionId, ids.slice(i, i + 500)));
+      .where(isAnyExecution(ids.slice(i, i + 500)));
     for (const r of rows) statuses.set(r.executionId, r.status);
   }
   const unlogged = await unloggedOutcomes(app, ids.filter((executionId) => !statuses.has(executionId)));

@@ -5,7 +5,7 @@
 // It goes through the same admission as an execute call; its log names the original (`rerunOf`).
 import { z } from 'zod';
 import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import { blockRegistry } from '../blocks/registry.js';
 import { canRunInWorkspace, requireRole, requireRunRole } from '../services/access.js';
 import type { Principal } from '../services/api-keys.js';
@@ -125,7 +125,7 @@ export async function prepareRerun(
     triggerBlockId,
     input,
     files: [],
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     admissionHeaders: headers,
     origin: request.origin,
   });

@@ -9,7 +9,7 @@
 // like the execute endpoint's sync calls.
 import { webhookTriggerConfigSchema } from '../blocks/webhook-trigger.js';
 import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { newExecutionId } from '../ids.js';
 import {
   activeDeployment,
   admitQueuedRun,
@@ -80,7 +80,7 @@ export async function prepareWebhookCall(app: AppContext, request: WebhookCallRe
     triggerBlockId: registered.blockId,
     input,
     files: [],
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     admissionHeaders: headers,
     origin: request.origin,
   });

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, runners } from '../../src/db/schema.js';
-import { newId } from '../../src/ids.js';
+import { newExecutionId, newId } from '../../src/ids.js';
 import { runExecution } from '../../src/runs/run-execution.js';
 import { snapshotKey } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
@@ -167,7 +167,7 @@ describe('the visibility horizon', () => {
     const snapshotHash = snapshotKey(undefined, state);
     const orphan = (ageMs: number) => ({
       id: newId('log'),
-      executionId: newId('exec'),
+      executionId: newExecutionId(),
       workspaceId: t.workspaceId,
       workflowId,
       snapshotHash,

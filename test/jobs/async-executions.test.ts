@@ -11,7 +11,7 @@ import { generateApiKey } from '../../src/services/api-keys.js';
 import { EXECUTION_JOB, enqueueAsyncExecution } from '../../src/runs/async-executions.js';
 import { runExecution } from '../../src/runs/run-execution.js';
 import { bootstrapAdmin } from '../../src/services/workspaces.js';
-import { newId } from '../../src/ids.js';
+import { newExecutionId } from '../../src/ids.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, startReceiver, subscribe, type TestClock } from '../completion-webhooks/support.js';
@@ -148,7 +148,7 @@ describe('async executions', () => {
     const upstream = await startReceiver((_req, res) => res.end('{}'));
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
-      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
+      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newExecutionId() });
       // A worker claims it, runs the workflow to completion, and dies before recording the job's outcome.
       const [claimed] = await claimDueJobs(t.app.db, { workerId: 'doomed', kind: EXECUTION_JOB, limit: 1, now: clock.now(), leaseMs: 1000 });
       expect(claimed.id).toBe(queued.taskId);
@@ -181,7 +181,7 @@ describe('async executions', () => {
     try {
       const wf = await createDeployedWorkflow(t, sideEffectState(upstream.url));
       await subscribe(t, wf.id, { url: receiver.url });
-      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newId('exec') });
+      const queued = await enqueueAsyncExecution(t.app, { workflowId: wf.id, workspaceId: wf.workspaceId, deploymentVersion: wf.version, input: {}, trigger: 'api', executionId: newExecutionId() });
       await claimDueJobs(t.app.db, { workerId: 'doomed', kind: EXECUTION_JOB, limit: 1, now: clock.now(), leaseMs: 1000 });
       // The dead worker had written the run's log as running (as runExecution does first), then vanished.
       await t.app.db.insert(stateSnapshots).values({ hash: 'half-done', state: wf.state }).onConflictDoNothing();

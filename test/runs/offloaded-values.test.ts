@@ -37,7 +37,7 @@ import { subscribe } from '../completion-webhooks/support.js';
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { storedTrace } from '../../src/services/logs/columns.js';
 import { ORPHAN_AGE_MS, reserveValueRows } from '../../src/services/logs/orphaned-values.js';
-import { newId } from '../../src/ids.js';
+import { newExecutionId } from '../../src/ids.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** A housekeeping pass's time once the values stored now are old enough to be taken when no log records them. */
@@ -625,7 +625,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   it('deletes the values a process stored before dying with their log unwritten, once an hour old; a written log’s stay', async () => {
     const written = await execute(await deploy(chainState), { q: 'written' });
     // A process stores a log's large value, then dies before the statement writing the log.
-    const executionId = newId('exec');
+    const executionId = newExecutionId();
     const trace = storeTrace([{ blockId: 'a', type: 'function', duration: 1, input: {}, output: { text: BIG_TEXT } }], { result: 'done' });
     const stored = await offloadValues({
       storage: t.app.files.storage,

@@ -1,9 +1,12 @@
 // Re-runs (README "Re-running a run", docs/api.md "Re-runs"): a finished execution runs again, whole or from a block,
 // and blocks before that block are replayed from the log — the upstream they called sees no second request. Counted
 // with a real local upstream; driven through the API as a user would.
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
+import { isAnyExecution } from '../../src/db/execution-lookup.js';
+import { executions } from '../../src/db/schema.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { json, startUpstream, type FakeUpstream, type RecordedRequest } from '../net/fake-upstream.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -216,6 +219,40 @@ describe('re-run', () => {
     const again = await rerun(queued.body.executionId, { fromBlock: 'check', mode: 'async' });
     expect(again.status, again.text).toBe(202);
     expect((await logDetailOf(t, again.body.executionId)).status).toBe('success');
+  });
+
+  it('finds a log by its execution id, through its own id now and through the execution id for logs written before', async () => {
+    const wf = await createAndDeploy(t, chainState());
+    const [paired, before] = [(await execute(wf, { item: 'new' })).body.executionId as string, (await execute(wf, { item: 'old' })).body.executionId as string];
+    const logIdOf = async (executionId: string) => (await logDetailOf(t, executionId)).id as string;
+    // A run's log is its execution's pair (src/ids.ts pairedLogId): the logs keep no index entry of its execution id.
+    const unpaired = async () =>
+      Number(((await t.app.db.execute(sql`select count(*) as n from executions where id <> ('log_' || substr(execution_id, 6))`)) as { rows: Array<{ n: number }> }).rows[0].n);
+    expect(await unpaired()).toBe(0);
+    expect(await logIdOf(paired)).toBe(`log_${paired.slice(5)}`);
+    // As a log written before: its id unrelated to its execution id.
+    const oldLogId = `log_${randomBytes(15).toString('base64url').slice(0, 20)}`;
+    await t.app.db.execute(sql`update executions set id = ${oldLogId} where execution_id = ${before}`);
+    expect(await unpaired()).toBe(1);
+    for (const [executionId, item] of [[paired, 'new'], [before, 'old']] as const) {
+      const logId = executionId === before ? oldLogId : `log_${paired.slice(5)}`;
+      const detail = await t.request('GET', `/api/v1/logs/executions/${executionId}`);
+      expect(detail.status, detail.text).toBe(200);
+      expect(detail.body).toMatchObject({ executionId });
+      const listed = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&executionId=${executionId}`);
+      expect(listed.body.data.map((l: { id: string }) => l.id)).toEqual([logId]);
+      const again = await rerun(executionId, { fromBlock: 'check' });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.output.result.item).toBe(item);
+      const log = await t.request('GET', `/api/v1/logs/${logId}`);
+      expect(log.body.data.reruns.map((r: { executionId: string }) => r.executionId)).toEqual([again.body.executionId]);
+      expect((await t.app.db.select({ id: executions.id }).from(executions).where(isAnyExecution([executionId, again.body.executionId]))).map((r) => r.id).sort())
+        .toEqual([logId, `log_${(again.body.executionId as string).slice(5)}`].sort());
+    }
+    // An execution id nobody ran is found nowhere, however it is spelled.
+    for (const unknown of [`exec_${'0'.repeat(20)}`, `exec_${oldLogId.slice(4)}`, 'not-an-id']) {
+      expect((await t.request('GET', `/api/v1/logs/executions/${unknown}`)).status).toBe(404);
+    }
   });
 
   it('a header the workflow sets itself wins over the re-run\'s Idempotency-Key', async () => {

@@ -9,7 +9,7 @@ import type { Db } from '../../src/db/client.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { deliveries, executions, files, jobs, webhookSubscriptions } from '../../src/db/schema.js';
-import { newId } from '../../src/ids.js';
+import { newExecutionId, newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createRunRecorder } from '../../src/runs/run-recorder.js';
 import { recordStatement, type ExecutionRecord } from '../../src/runs/record-statement.js';
@@ -36,7 +36,7 @@ function completedRun(workflowId: string, finalOutput: Record<string, unknown>) 
   const startedAt = new Date();
   const marker: ExecutionRecord = {
     id: newId('log'),
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     workspaceId: t.workspaceId,
     workflowId,
     deploymentVersion: 1,

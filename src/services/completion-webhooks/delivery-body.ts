@@ -12,6 +12,7 @@ import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
 import { storedTrace, type LogRow } from '../logs/columns.js';
 import { restoreValues } from '../logs/offloaded-values.js';
+import { isAnyExecution } from '../../db/execution-lookup.js';
 import { completedExecution, completionPayload, type IncludeFlags, type OwnerLimits } from './payload.js';
 
 /** What a delivery of an execution stores in place of its body. */
@@ -66,7 +67,7 @@ export async function deliveryBodies(
   const wanted = [...new Set(items.flatMap((d) => (d.body === null && d.executionId !== null ? [d.executionId] : [])))];
   const logs = new Map<string, LogRow>();
   if (wanted.length > 0) {
-    const rows = await deps.db.select(logColumns).from(executions).where(inArray(executions.executionId, wanted));
+    const rows = await deps.db.select(logColumns).from(executions).where(isAnyExecution(wanted));
     for (const row of rows) logs.set(row.executionId, row as LogRow);
   }
   const restored = new Map<string, Promise<LogRow>>();

@@ -1,5 +1,5 @@
 // The test event (docs/guarantees.md 3.6): sent through the same delivery path and signing as real events.
-import { newId } from '../../ids.js';
+import { newExecutionId, newId } from '../../ids.js';
 import type { AppContext } from '../app-context.js';
 import { limitsObject, workspaceOwner } from '../limits.js';
 import { createDeliveries } from './create-deliveries.js';
@@ -17,7 +17,7 @@ export async function sendTestEvent(app: AppContext, subscription: SubscriptionR
   const execution: CompletedExecution = {
     logId: newId('log'),
     workflowId: subscription.workflowId,
-    executionId: newId('exec'),
+    executionId: newExecutionId(),
     status: 'success',
     level: 'info',
     trigger: 'manual',

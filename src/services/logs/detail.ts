@@ -9,6 +9,7 @@ import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
 import { toFullCost, type FullCost } from '../cost.js';
 import type { FileStorage } from '../files/storage.js';
+import { isExecution } from '../../db/execution-lookup.js';
 import { logRowColumns } from './columns.js';
 import { restoreValues } from './offloaded-values.js';
 import { completedOnly } from './filters.js';
@@ -157,7 +158,7 @@ export async function getExecutionDetail(
     .select({ log: executions, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
-    .where(and(eq(executions.executionId, executionId), completedOnly))
+    .where(and(isExecution(executionId), completedOnly))
     .limit(1);
   if (!row || !(await canAccessWorkspace(primary, principal, row.log.workspaceId))) throw notFound('Execution');
   const entry = toLogEntry(row.log);

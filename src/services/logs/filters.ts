@@ -4,6 +4,7 @@
 // times); the rest are checked on the rows the index walk produces.
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executions, workflows } from '../../db/schema.js';
+import { isExecution } from '../../db/execution-lookup.js';
 import type { LogOrder, LogPosition } from './cursor.js';
 import type { LogsQuery } from './params.js';
 
@@ -58,7 +59,7 @@ export function knownAtStartFilters(q: LogsQuery): SQL[] {
   }
   if (q.startDate) where.push(sql`${executions.startedAt} >= ${ts(q.startDate)}`);
   if (q.endDate) where.push(sql`${executions.startedAt} <= ${ts(q.endDate)}`);
-  if (q.executionId) where.push(eq(executions.executionId, q.executionId));
+  if (q.executionId) where.push(isExecution(q.executionId));
   if (q.parentExecutionId) where.push(eq(executions.parentExecutionId, q.parentExecutionId));
   if (q.rerunOf) where.push(eq(executions.rerunOf, q.rerunOf));
   return where;

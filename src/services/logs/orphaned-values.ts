@@ -21,6 +21,7 @@
 // reachable by their signed URL until it expires, as with a workflow still there.
 import { and, inArray, isNull, like, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { isExecutionNamedBy } from '../../db/execution-lookup.js';
 import { files } from '../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import type { FileStorage } from '../files/storage.js';
@@ -46,7 +47,7 @@ const orphaned = and(isNull(files.executionId), like(files.storageKey, VALUE_KEY
 export async function markValuesOfDeletedLogs(tx: Db, workspaceId: string): Promise<void> {
   await tx.execute(sql`update files f set execution_id = null
     where f.workspace_id = ${workspaceId} and f.storage_key like ${VALUE_KEYS} and f.execution_id is not null
-      and not exists (select 1 from executions e where e.execution_id = f.execution_id)`);
+      and not exists (select 1 from executions where ${isExecutionNamedBy(sql`f.execution_id`)})`);
 }
 
 /**

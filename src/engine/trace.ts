@@ -1,7 +1,7 @@
 // Trace span construction. Usage fields (tokens, cost, model) are lifted from a block's output by shape, so a
 // block reporting them (the agent block) needs no engine change of its own.
-import { randomUUID } from 'node:crypto';
 import { isoTime } from '../iso-time.js';
+import { newSpanId } from './span-ids.js';
 import type { CostBreakdown, SpanStatus, TokenUsage, TraceSpan } from './types.js';
 
 export interface SpanInit {
@@ -29,7 +29,7 @@ export interface SpanUsage {
 
 export function makeSpan(init: SpanInit): TraceSpan {
   const span: TraceSpan = {
-    id: randomUUID(),
+    id: newSpanId(),
     blockId: init.blockId,
     name: init.name,
     type: init.type,

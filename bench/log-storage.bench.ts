@@ -81,6 +81,14 @@ try {
     const trace = format === 'now' ? sql`trace_spans, trace_packed` : sql`${toJsonText(oldTrace)}::jsonb, null::bytea`;
     const cost = format === 'now' ? sql`cost` : sql`${toJsonText(oldCost)}::jsonb`;
     const final = format === 'now' ? sql`final_output` : sql`${toJsonText(finalOutput)}::jsonb`;
+    // Ids as runs make them. Now: the execution id begins with its time in milliseconds, then random characters
+    // (src/ids.ts newExecutionId; hex here, in the same order), and the log id is its pair (pairedLogId). When filed:
+    // two random ids.
+    const idsOf = (done: number) => {
+      if (format === 'filed') return sql`'log_' || left(md5(${table} || ${done} + g), 20), 'exec_' || left(md5(${done} + g || ${table}), 20)`;
+      const suffix = sql`lpad(to_hex((extract(epoch from started_at) * 1000)::bigint + (${done} + g) * 7), 11, '0') || left(md5(${done} + g || ${table}), 9)`;
+      return sql`'log_' || ${suffix}, 'exec_' || ${suffix}`;
+    };
     const before = await sizeOf(table);
     for (let done = 0; done < RUNS; done += 1000) {
       await app.db.execute(sql`
@@ -88,7 +96,7 @@ try {
           status, level, started_at, ended_at, total_duration_ms, cost_total, cost, models, final_output, trace_spans, trace_packed,
           files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block,
           queued_ms, flow_control)
-        select 'log_' || left(md5(${table} || ${done} + g), 20), 'exec_' || left(md5(${done} + g || ${table}), 20), workspace_id,
+        select ${idsOf(done)}, workspace_id,
           workflow_id, deployment_version, snapshot_hash, trigger, status, level, started_at + (${done} + g) * interval '7 ms',
           ended_at + (${done} + g) * interval '7 ms', total_duration_ms + g % 13, cost_total, ${cost}, models, ${final}, ${trace},
           files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,

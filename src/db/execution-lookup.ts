@@ -29,7 +29,8 @@ export function isAnyExecution(executionIds: string[]): SQL {
 
 /**
  * The log of the execution another row of the query names (`executionIdOf`, e.g. `s.execution_id`), for a correlated
- * subquery over `executions` unaliased. Only execution ids that newId made have a paired log (ids.ts).
+ * subquery over `executions` unaliased. Its paired arm holds only for a row whose own execution id is the one named:
+ * the log id says it (`id` = its execution id's pair) and the named id begins `exec_`, as every execution id does.
  */
 export function isExecutionNamedBy(executionIdOf: SQL): SQL {
   return sql`((${executions.id} = 'log_' || substr(${executionIdOf}, 6) and ${executions.id} = ${PAIRED_LOG_ID}

@@ -34,6 +34,13 @@ describe('priceUsage', () => {
     expect(priceUsage(['claude-opus-5'], tokens(1_000_000, 0))).toMatchObject({ pricedAs: 'claude-opus-5', cost: { total: 5 } });
   });
 
+  it("prices OpenAI's current models, which no listed name is a prefix of at a `-`", () => {
+    // gpt-5.5 does not begin `gpt-5-`: before it was listed it cost nothing, as an unknown model.
+    expect(priceUsage(['gpt-5.5'], tokens(1_000_000, 1_000_000))).toMatchObject({ pricedAs: 'gpt-5.5', cost: { total: 35 } });
+    expect(priceUsage(['gpt-5.4-mini-2026-03-17'], tokens(1_000_000, 1_000_000))).toMatchObject({ pricedAs: 'gpt-5.4-mini', cost: { total: 5.25 } });
+    expect(priceUsage(['gpt-5.4'], tokens(1_000_000, 0))).toMatchObject({ pricedAs: 'gpt-5.4', cost: { total: 2.5 } });
+  });
+
   it('costs nothing for a model it does not know, and says so', () => {
     expect(priceUsage(['llama3.1:8b'], tokens(1000, 1000))).toEqual({ known: false, cost: { input: 0, output: 0, total: 0 } });
   });

@@ -1,17 +1,14 @@
 // Finding a log by its execution id. A run's log id is its execution id's pair (ids.ts `pairedLogId`), so a log is
 // found through the primary key; only logs written before that (2026-11-28) are indexed by execution id, in a partial
-// index whose predicate is UNPAIRED (executions_unpaired_execution_id_idx, db/schema.ts, migration 0031).
-// - Each condition states UNPAIRED word for word: PostgreSQL uses a partial index only for a query that states it.
-// - The paired arm names the execution id only through the row's own pairing: were `execution_id = x` in both arms,
-//   the planner would take it out of the OR, and a join on it (a correlated lookup) became a hash join over every log.
+// index whose predicate is `unpairedLog` (db/schema.ts, migration 0031), which each condition here states.
+// The paired arm names the execution id only through the row's own pairing: were `execution_id = x` in both arms,
+// the planner would take it out of the OR, and a join on it (a correlated lookup) became a hash join over every log.
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { pairedLogId } from '../ids.js';
-import { executions } from './schema.js';
+import { executions, pairedLogIdOf, unpairedLog } from './schema.js';
 
-/** The log id paired with the row's execution id. */
-const PAIRED_LOG_ID = sql`('log_' || substr(${executions.executionId}, 6))`;
-/** A log whose id is not its execution id's pair: the index's predicate, as the schema and migration 0031 write it. */
-const UNPAIRED = sql`${executions.id} <> ${PAIRED_LOG_ID}`;
+const PAIRED_LOG_ID = pairedLogIdOf(executions.executionId);
+const UNPAIRED = unpairedLog(executions);
 
 /** The log of this execution. */
 export function isExecution(executionId: string): SQL {
@@ -33,7 +30,7 @@ export function isAnyExecution(executionIds: string[]): SQL {
  * the log id says it (`id` = its execution id's pair) and the named id begins `exec_`, as every execution id does.
  */
 export function isExecutionNamedBy(executionIdOf: SQL): SQL {
-  return sql`((${executions.id} = 'log_' || substr(${executionIdOf}, 6) and ${executions.id} = ${PAIRED_LOG_ID}
+  return sql`((${executions.id} = ${pairedLogIdOf(executionIdOf)} and ${executions.id} = ${PAIRED_LOG_ID}
       and left(${executionIdOf}, 5) = 'exec_')
     or (${executions.executionId} = ${executionIdOf} and ${UNPAIRED}))`;
 }

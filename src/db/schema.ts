@@ -1,6 +1,6 @@
 // The single source of truth for the database. Row types are inferred from here; drizzle-kit generates the
 // SQL migrations in ./drizzle from it (`npm run db:generate`). The same schema runs on PGlite and PostgreSQL.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   boolean,
   customType,
@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { WorkflowState } from '../workflow/index.js';
 import { jsonb } from './json.js';
@@ -237,6 +238,15 @@ export const stateSnapshots = pgTable('state_snapshots', {
   createdAt: createdAt(),
 });
 
+/** The log id paired with an execution id (ids.ts `pairedLogId`), in SQL. */
+export const pairedLogIdOf = (executionId: AnyPgColumn | SQL) => sql`('log_' || substr(${executionId}, 6))`;
+/**
+ * A log whose id is not its execution id's pair: one written before logs were paired (2026-11-28). The predicate of
+ * the partial index of execution ids below, and stated by every lookup by execution id (db/execution-lookup.ts):
+ * PostgreSQL uses a partial index only for a query that states its predicate.
+ */
+export const unpairedLog = (log: { id: AnyPgColumn; executionId: AnyPgColumn }) => sql`${log.id} <> ${pairedLogIdOf(log.executionId)}`;
+
 /**
  * One row per execution; it is also the execution's log (`id` is the log id). The row is written when the run
  * starts with status `running` (invisible to the logs API) and completed in place, so the logs API can tell which
@@ -312,10 +322,8 @@ export const executions = pgTable(
     primaryKey({ columns: [t.id, t.startedAt] }),
     // A log's id is its execution id's pair (ids.ts `pairedLogId`): a lookup by execution id finds it through the
     // primary key (db/execution-lookup.ts). Only logs written before that are indexed by execution id: ~73 bytes less
-    // a log. The predicate is db/execution-lookup.ts `UNPAIRED`, which the lookups state to use it.
-    index('executions_unpaired_execution_id_idx')
-      .on(t.executionId, t.startedAt)
-      .where(sql`${t.id} <> ('log_' || substr(${t.executionId}, 6))`),
+    // a log.
+    index('executions_unpaired_execution_id_idx').on(t.executionId, t.startedAt).where(unpairedLog(t)),
     // The workspace's own walk keeps the page's whole order (the model window, services/logs/model-window.ts, numbers
     // rows in it); the filters' keyset indexes below end at started_at, the id that breaks ties being sorted per group
     // of equal start times by the plan's Incremental Sort: left in, it took ~35 of each entry's ~95 bytes.

@@ -5,8 +5,9 @@ import ProcessesFirstSequencer from './test/support/sequencer.js';
 
 // With TEST_DATABASE_URL (CI's second pass, on PostgreSQL) only the files that can see it run: the others would
 // repeat the first pass exactly. test/support/database-test-files.ts says how a file is classified. The browser
-// journeys (test/web) are left out of that pass too: they drive the web app through the API, whose behaviour on
-// PostgreSQL the API tests check, and chromium is the slowest part of a pass.
+// journeys (test/web) and the TypeScript client's tests (clients/, its CLI included) are left out of that pass too: they
+// drive the API, whose behaviour on PostgreSQL the API tests check, and the browser and the CLI's processes are the
+// slowest part of a pass.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
@@ -16,7 +17,7 @@ export default defineConfig({
     // files, among the longest of this pass, were skipped in no time, so they were ordered as instant and ran last.
     ...(onPostgres ? { name: 'postgres' } : {}),
     include: onPostgres
-      ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test', 'clients']).filter((file) => !file.startsWith('test/web/'))
+      ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['test']).filter((file) => !file.startsWith('test/web/'))
       : ['test/**/*.test.ts', 'clients/**/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Files that start processes first when no earlier run's durations are at hand (test/support/sequencer.ts).

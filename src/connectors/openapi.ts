@@ -2,8 +2,7 @@
 // (JSON or YAML), validated against the OpenAPI schema, its internal `$ref`s resolved, and reduced to what the API
 // block needs to call an operation: the servers and, per operation, its method, path, parameters and request body.
 // External `$ref`s are refused: following them would make the server fetch files or URLs a user names.
-import { Validator } from '@seriousme/openapi-schema-validator';
-import { parse as parseYaml } from 'yaml';
+import type { Validator } from '@seriousme/openapi-schema-validator';
 import type { ConnectorOperation, OperationMethod, OperationParameter } from './openapi-operation.js';
 
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
@@ -38,12 +37,15 @@ export class OpenApiDocumentError extends Error {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-// One validator for the process: it compiles the OpenAPI schemas once per version.
-const validator = new Validator();
+// One validator for the process: it compiles the OpenAPI schemas once per version. It and the YAML parser are loaded
+// at the first import of a document, not at every start of a process (~0.2 s of CPU that few processes ever use).
+let validator: Promise<Validator> | undefined;
+const openApiValidator = () =>
+  (validator ??= import('@seriousme/openapi-schema-validator').then(({ Validator: OpenApiValidator }) => new OpenApiValidator()));
 
 /** Parses, validates and reduces a document given as JSON or YAML text, or as an object. */
 export async function importOpenApiDocument(input: unknown): Promise<ImportedDocument> {
-  const document = parseDocument(input);
+  const document = await parseDocument(input);
   const version = typeof document.openapi === 'string' ? document.openapi : undefined;
   if (!version || !/^3\.[01]\.\d+$/.test(version)) {
     const found = typeof document.swagger === 'string' ? `Swagger ${document.swagger}` : version ? `OpenAPI ${version}` : 'no "openapi" version';
@@ -55,7 +57,7 @@ export async function importOpenApiDocument(input: unknown): Promise<ImportedDoc
   if (external.length > 0) {
     throw new OpenApiDocumentError('External $refs are not followed: bundle the document into one file first', external.slice(0, 20));
   }
-  const result = await validator.validate(document);
+  const result = await (await openApiValidator()).validate(document);
   if (!result.valid) {
     const problems =
       typeof result.errors === 'string'
@@ -70,10 +72,11 @@ export async function importOpenApiDocument(input: unknown): Promise<ImportedDoc
   return { document, servers: serverUrls(document.servers), operations: operationsOf(document, resolver) };
 }
 
-function parseDocument(input: unknown): Json {
+async function parseDocument(input: unknown): Promise<Json> {
   let value: unknown = input;
   if (typeof input === 'string') {
     if (new TextEncoder().encode(input).byteLength > MAX_DOCUMENT_BYTES) throw tooLarge();
+    const { parse: parseYaml } = await import('yaml');
     try {
       // YAML is a superset of JSON; aliases are capped by the parser (maxAliasCount) against expansion bombs.
       value = parseYaml(input, { maxAliasCount: 1000, uniqueKeys: false });

@@ -2,7 +2,6 @@
 // run before each call, listed with the tool and its arguments; the decision comes through the resume API, and the
 // resumed agent goes on from where it stopped — the model is not called again for the steps already made, and the
 // log counts each model call once. Driven as a user would, against the fake OpenAI-compatible server.
-import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +10,8 @@ import type { Worker } from '../../src/jobs/worker.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { migratedDataDir } from '../support/data-dir.js';
-import { restartableSluice, startSluice, type SluiceProcess } from '../support/process.js';
+import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice } from '../support/restartable.js';
 import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
 
 let t: TestApp;
@@ -251,9 +250,8 @@ describe('approval of agent tool calls', () => {
 
 describe('approval of an agent tool call across a restart', { timeout: 120_000 }, () => {
   it('a run paused at a tool call before kill -9 is resumed by the restarted server, without calling the model again', async () => {
-    const dataDir = migratedDataDir('sluice-tool-approval-');
     const key = generateApiKey();
-    const { env, call } = restartableSluice(dataDir, key);
+    const { env, call, dispose } = await restartableSluice('sluice-tool-approval-', key);
     let server: SluiceProcess | undefined;
     try {
       server = await startSluice(env);
@@ -287,7 +285,7 @@ describe('approval of an agent tool call across a restart', { timeout: 120_000 }
       expect(hits.filter((hit) => hit === '/refund/K-9')).toHaveLength(1);
     } finally {
       await server?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });

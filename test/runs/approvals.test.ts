@@ -2,7 +2,6 @@
 // block's time-out) decides, and a worker — in any process — carries the run on from where it stopped, without
 // calling upstream services again. Driven as a user would: execute, list what waits, resume, read the log and the
 // completion webhook.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createAppWorker } from '../../src/app/worker.js';
@@ -14,8 +13,8 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { json, startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startReceiver, subscribe } from '../completion-webhooks/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { migratedDataDir } from '../support/data-dir.js';
-import { restartableSluice, startSluice, type SluiceProcess } from '../support/process.js';
+import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice } from '../support/restartable.js';
 import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
 
 let t: TestApp;
@@ -279,9 +278,8 @@ describe('approval', () => {
 
 describe('approval across a restart', { timeout: 120_000 }, () => {
   it('a run paused before kill -9 is resumed by the restarted server, without calling the upstream again', async () => {
-    const dataDir = migratedDataDir('sluice-approval-');
     const key = generateApiKey();
-    const { env, call } = restartableSluice(dataDir, key);
+    const { env, call, dispose } = await restartableSluice('sluice-approval-', key);
     let server: SluiceProcess | undefined;
     try {
       server = await startSluice(env);
@@ -308,7 +306,7 @@ describe('approval across a restart', { timeout: 120_000 }, () => {
       expect(upstream.requests.length).toBe(calls + 1);
     } finally {
       await server?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });

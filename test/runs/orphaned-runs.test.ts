@@ -70,71 +70,76 @@ const deliveredFor = (executionId: string) =>
   receiver.requests.map((r) => JSON.parse(r.body.toString())).find((event) => event.data.executionId === executionId);
 
 describe('runs interrupted by a killed process', { timeout: 120_000 }, () => {
-  it('PGlite: an async run in flight at kill -9 is closed at the restart, its webhook sent and its job failed', async () => {
-    const dataDir = migratedDataDir('sluice-orphan-');
-    const key = generateApiKey();
-    const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
-    let server: SluiceProcess | undefined;
-    try {
-      server = await startSluice(env);
-      const { workspaceId, workflowId } = await setUp(server, key);
-      const queued = await api(server.url, key, 'POST', `/api/workflows/${workflowId}/execute`, {}, { 'x-execution-mode': 'async' });
-      expect(queued.status).toBe(202);
-      // An async run's marker is written before it starts, so once the upstream sees it the run is on record.
-      await eventually(() => hanging.requests.length > 0, 20_000, 'the run to reach the upstream');
-      await server.stop('SIGKILL');
+  // The embedded database of a data directory: run by the PGlite pass alone. Its processes ignore TEST_DATABASE_URL, so
+  // on the PostgreSQL pass they would repeat these checks exactly (after making a PGlite database from nothing: that
+  // pass has no template). That pass checks its own kind below.
+  describe.skipIf(TEST_DATABASE_URL)('embedded PGlite', () => {
+    it('PGlite: an async run in flight at kill -9 is closed at the restart, its webhook sent and its job failed', async () => {
+      const dataDir = migratedDataDir('sluice-orphan-');
+      const key = generateApiKey();
+      const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_WORKER_POLL_MS: '100', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
+      let server: SluiceProcess | undefined;
+      try {
+        server = await startSluice(env);
+        const { workspaceId, workflowId } = await setUp(server, key);
+        const queued = await api(server.url, key, 'POST', `/api/workflows/${workflowId}/execute`, {}, { 'x-execution-mode': 'async' });
+        expect(queued.status).toBe(202);
+        // An async run's marker is written before it starts, so once the upstream sees it the run is on record.
+        await eventually(() => hanging.requests.length > 0, 20_000, 'the run to reach the upstream');
+        await server.stop('SIGKILL');
 
-      server = await startSluice(env);
-      const log = await interruptedLog(server, key, workspaceId, queued.body.executionId);
-      expect(log).toMatchObject({ level: 'error', trigger: 'api', executionId: queued.body.executionId });
-      const job = await eventually(async () => {
-        const status = await api(server!.url, key, 'GET', `/api/jobs/${queued.body.taskId}`);
-        return status.body.status === 'failed' ? status.body : undefined;
-      }, 30_000, 'the job to end');
-      expect(job.error).toMatch(/interrupted|stopped/i);
-      await eventually(() => deliveredFor(queued.body.executionId), 30_000, 'the completion webhook');
-      expect(deliveredFor(queued.body.executionId).data).toMatchObject({ status: 'error', level: 'error' });
-      expect(hanging.requests).toHaveLength(1); // not started a second time
-    } finally {
-      await server?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        server = await startSluice(env);
+        const log = await interruptedLog(server, key, workspaceId, queued.body.executionId);
+        expect(log).toMatchObject({ level: 'error', trigger: 'api', executionId: queued.body.executionId });
+        const job = await eventually(async () => {
+          const status = await api(server!.url, key, 'GET', `/api/jobs/${queued.body.taskId}`);
+          return status.body.status === 'failed' ? status.body : undefined;
+        }, 30_000, 'the job to end');
+        expect(job.error).toMatch(/interrupted|stopped/i);
+        await eventually(() => deliveredFor(queued.body.executionId), 30_000, 'the completion webhook');
+        expect(deliveredFor(queued.body.executionId).data).toMatchObject({ status: 'error', level: 'error' });
+        expect(hanging.requests).toHaveLength(1); // not started a second time
+      } finally {
+        await server?.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
 
-  it('PGlite: a sync run in flight for two seconds at kill -9 is closed at the restart, with its webhook', async () => {
-    // A sync run's marker is a relaxed commit; with nothing committing after it, only the WAL flusher puts it on disk.
-    const dataDir = migratedDataDir('sluice-orphan-sync-');
-    const key = generateApiKey();
-    const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
-    let server: SluiceProcess | undefined;
-    try {
-      server = await startSluice(env);
-      const { workspaceId, workflowId } = await setUp(server, key);
-      // Started afresh, the server's first heartbeat (a flushed commit that would carry the marker along) is 5 s
-      // away: the run below is killed well before it, so the flusher is the only thing that can save its marker.
-      await server.stop();
-      server = await startSluice(env);
-      const before = hanging.requests.length;
-      void api(server.url, key, 'POST', `/api/workflows/${workflowId}/execute`, {}).catch(() => undefined);
-      await eventually(() => hanging.requests.length > before, 20_000, 'the run to reach the upstream');
-      // The thing under test is a time bound: the marker (written after MARKER_DELAY_MS) is on disk about a second later.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await server.stop('SIGKILL');
+    it('PGlite: a sync run in flight for two seconds at kill -9 is closed at the restart, with its webhook', async () => {
+      // A sync run's marker is a relaxed commit; with nothing committing after it, only the WAL flusher puts it on disk.
+      const dataDir = migratedDataDir('sluice-orphan-sync-');
+      const key = generateApiKey();
+      const env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true', SLUICE_LIMIT_LOGS_FREE: 'unlimited' };
+      let server: SluiceProcess | undefined;
+      try {
+        server = await startSluice(env);
+        const { workspaceId, workflowId } = await setUp(server, key);
+        // Started afresh, the server's first heartbeat (a flushed commit that would carry the marker along) is 5 s
+        // away: the run below is killed well before it, so the flusher is the only thing that can save its marker.
+        await server.stop();
+        server = await startSluice(env);
+        const before = hanging.requests.length;
+        void api(server.url, key, 'POST', `/api/workflows/${workflowId}/execute`, {}).catch(() => undefined);
+        await eventually(() => hanging.requests.length > before, 20_000, 'the run to reach the upstream');
+        // The thing under test is a time bound: the marker (written after MARKER_DELAY_MS) is on disk about a second later.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await server.stop('SIGKILL');
 
-      server = await startSluice(env);
-      const log = await eventually(async () => {
-        const res = await api(server!.url, key, 'GET', `/api/v1/logs?workspaceId=${workspaceId}&workflowIds=${workflowId}`);
-        return res.body.data?.[0];
-      }, 10_000, 'the interrupted run to be logged');
-      expect(log).toMatchObject({ level: 'error', trigger: 'api', workflowId });
-      const detail = await api(server.url, key, 'GET', `/api/v1/logs/${log.id}`);
-      expect(detail.body.data.error).toMatch(/interrupted/i);
-      await eventually(() => deliveredFor(log.executionId), 30_000, 'the completion webhook');
-      expect(deliveredFor(log.executionId).data).toMatchObject({ status: 'error', level: 'error' });
-    } finally {
-      await server?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+        server = await startSluice(env);
+        const log = await eventually(async () => {
+          const res = await api(server!.url, key, 'GET', `/api/v1/logs?workspaceId=${workspaceId}&workflowIds=${workflowId}`);
+          return res.body.data?.[0];
+        }, 10_000, 'the interrupted run to be logged');
+        expect(log).toMatchObject({ level: 'error', trigger: 'api', workflowId });
+        const detail = await api(server.url, key, 'GET', `/api/v1/logs/${log.id}`);
+        expect(detail.body.data.error).toMatch(/interrupted/i);
+        await eventually(() => deliveredFor(log.executionId), 30_000, 'the completion webhook');
+        expect(deliveredFor(log.executionId).data).toMatchObject({ status: 'error', level: 'error' });
+      } finally {
+        await server?.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {

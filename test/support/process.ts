@@ -79,26 +79,3 @@ export function runSluice(args: string[], env: Record<string, string>): Promise<
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
 }
-
-/**
- * For tests that kill and restart a server on one data directory: the environment to start it with (the bootstrap
- * key, loopback targets allowed, a quick worker), and JSON calls with that key to whichever process is up.
- */
-export function restartableSluice(dataDir: string, key: string) {
-  const env = {
-    SLUICE_DATA_DIR: dataDir,
-    SLUICE_BOOTSTRAP_API_KEY: key,
-    SLUICE_ALLOW_PRIVATE_NETWORK: 'true',
-    SLUICE_WORKER_POLL_MS: '100',
-    SLUICE_LIMIT_LOGS_FREE: 'unlimited',
-  };
-  const call = async (server: SluiceProcess, method: string, path: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  return { env, call };
-}

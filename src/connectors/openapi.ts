@@ -38,7 +38,7 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // One validator for the process: it compiles the OpenAPI schemas once per version. It and the YAML parser are loaded
-// at the first import of a document, not at every start of a process (~0.2 s of CPU that few processes ever use).
+// at the first import of a document, not at every start of a process (~0.3 s of CPU, which few processes ever need).
 let validator: Promise<Validator> | undefined;
 const openApiValidator = () =>
   (validator ??= import('@seriousme/openapi-schema-validator').then(({ Validator: OpenApiValidator }) => new OpenApiValidator()));

@@ -1,45 +1,27 @@
 // Agent memory across a restart (README "Agents"): a conversation held by one `sluice serve` process is continued by
 // the next one on the same data — the embedded database of a data directory, or PostgreSQL with TEST_DATABASE_URL.
 // The first process is killed (SIGKILL) right after answering: the memory was written before the answer was sent.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { migratedDataDir } from '../support/data-dir.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice, type RestartableSluice } from '../support/restartable.js';
 import { makeState } from '../support/workflows.js';
 
 let llm: FakeLlmServer;
-let dataDir: string;
-let testDb: TestDatabase | undefined;
 const key = generateApiKey();
 let env: Record<string, string>;
+let call: RestartableSluice['call'];
+let dispose: RestartableSluice['dispose'] | undefined;
 
 beforeAll(async () => {
   llm = await startFakeLlmServer();
-  dataDir = migratedDataDir('sluice-memory-');
-  env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_ALLOW_PRIVATE_NETWORK: 'true' };
-  if (process.env.TEST_DATABASE_URL) {
-    testDb = await createTestDatabase();
-    await testDb.database.close();
-    Object.assign(env, { DATABASE_URL: testDb.url!, SLUICE_SECRET: 'memory-test-secret-memory-test-secret-01' });
-  }
+  ({ env, call, dispose } = await restartableSluice('sluice-memory-', key));
 });
 afterAll(async () => {
   await llm?.close();
-  if (testDb) await testDb.drop().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose?.();
 });
-
-async function call(server: SluiceProcess, method: string, path: string, body?: unknown) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 describe('agent memory across a restart', { timeout: 120_000 }, () => {
   it('a conversation begun before kill -9 is continued by the restarted server', async () => {

@@ -1,42 +1,24 @@
 // A parked run across a restart (docs/workflows.md "Long runs"): a `sluice serve` process parks an async run in a
 // 10-second wait and is killed with SIGKILL; the next process on the same data — the embedded database of a data
 // directory, or PostgreSQL with TEST_DATABASE_URL — resumes it at its due time and finishes it with the right output.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/api-keys.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { migratedDataDir } from '../support/data-dir.js';
 import { eventually } from '../support/eventually.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
+import { restartableSluice, type RestartableSluice } from '../support/restartable.js';
 import { makeState } from '../support/workflows.js';
 
-let dataDir: string;
-let testDb: TestDatabase | undefined;
 const key = generateApiKey();
 let env: Record<string, string>;
+let call: RestartableSluice['call'];
+let dispose: RestartableSluice['dispose'] | undefined;
 
 beforeAll(async () => {
-  dataDir = migratedDataDir('sluice-long-run-');
-  env = { SLUICE_DATA_DIR: dataDir, SLUICE_BOOTSTRAP_API_KEY: key, SLUICE_WORKER_POLL_MS: '100' };
-  if (process.env.TEST_DATABASE_URL) {
-    testDb = await createTestDatabase();
-    await testDb.database.close();
-    Object.assign(env, { DATABASE_URL: testDb.url!, SLUICE_SECRET: 'long-run-test-secret-long-run-test-secret' });
-  }
+  ({ env, call, dispose } = await restartableSluice('sluice-long-run-', key));
 });
 afterAll(async () => {
-  if (testDb) await testDb.drop().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose?.();
 });
-
-async function call(server: SluiceProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 describe('a parked run across a restart', { timeout: 120_000 }, () => {
   it('is resumed by the next process after kill -9 and finishes with the right output', async () => {

@@ -27,10 +27,10 @@ export async function restartableSluice(prefix: string, key: string) {
     await testDb.database.close();
     Object.assign(env, { DATABASE_URL: testDb.url!, SLUICE_SECRET: 'restart-test-secret-restart-test-secret-01' });
   }
-  const call = async (server: SluiceProcess, method: string, path: string, body?: unknown) => {
+  const call = async (server: SluiceProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(server.url + path, {
       method,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: await res.json() };
@@ -41,3 +41,5 @@ export async function restartableSluice(prefix: string, key: string) {
   };
   return { env, call, dispose };
 }
+
+export type RestartableSluice = Awaited<ReturnType<typeof restartableSluice>>;

@@ -13,8 +13,9 @@
 //
 // Data: 5 workspaces (the measured one holds 60% of the logs, the others 10% each), 10 workflows each (50 in all),
 // seeded with INSERT … SELECT generate_series: start times evenly over 30 days, 5% errors, triggers api 3/7 and the
-// other four 1/7 each, 10% of runs over a second (up to 30 s), 20% with a model (gpt-4o 10%, claude-sonnet-4 7%,
-// gpt-4o-mini 3%), a three-span trace and a small final output per log.
+// other four 1/7 each (0.1% queue, from api's share), 2% of runs on deployment version 1 and the rest on 2, 10% of
+// runs over a second (up to 30 s), 20% with a model (gpt-4o 10%, claude-sonnet-4 7%, gpt-4o-mini 3%), a three-span
+// trace and a small final output per log.
 //
 // Two figures per case: `query` is the service call (listLogs: horizon lookup for asc + the page query + workflow
 // names for details=full); `request` is the whole GET through the Hono app in-process (key lookup, rate-limit
@@ -94,6 +95,10 @@ const CASES: Case[] = [
   { name: 'workflowIds (3 of 10)', params: { workflowIds: [wf(0, 1), wf(0, 4), wf(0, 7)].join(',') } },
   { name: 'level=error (5%)', params: { level: 'error' } },
   { name: 'triggers=webhook,schedule (29%)', params: { triggers: 'webhook,schedule' } },
+  // Thin slices through the trigger's and the version's indexes (workspace, value), deduplicated: a bitmap, sorted.
+  { name: 'triggers=queue (0.1%)', params: { triggers: 'queue' } },
+  { name: 'deploymentVersion=1 (2%)', params: { deploymentVersion: '1' } },
+  { name: 'deploymentVersion=2 (98%)', params: { deploymentVersion: '2' } },
   { name: 'date range (2 of 30 days)', params: { startDate: day(10), endDate: day(12) } },
   { name: 'minDurationMs=10000 (~6.5%)', params: { minDurationMs: '10000' } },
   { name: 'model=claude-sonnet-4 (7%)', params: { model: 'claude-sonnet-4' } },
@@ -218,8 +223,9 @@ select
   'exec_' || substr(md5('e' || g::text), 1, 20),
   'ws_bench_' || w.ws,
   'wf_bench_' || w.ws || '_' || ${h('wf', WORKFLOWS_PER_WORKSPACE)},
-  1, '${SNAPSHOT}',
-  (array['api','api','api','webhook','schedule','manual','chat'])[1 + ${h('t', 7)}],
+  -- 2% of runs on an old version, the rest on the current one; 0.1% from a queue trigger, taken from api's share.
+  case when ${h('v', 100)} < 2 then 1 else 2 end, '${SNAPSHOT}',
+  case when ${h('q', 1000)} = 0 then 'queue' else (array['api','api','api','webhook','schedule','manual','chat'])[1 + ${h('t', 7)}] end,
   case when e.err then 'error' else 'success' end,
   case when e.err then 'error' else 'info' end,
   s.started, s.started + d.ms * interval '1 millisecond', d.ms,

@@ -298,7 +298,10 @@ export const executions = pgTable(
      * and for logs written before it was kept.
      */
     blockErrorCount: integer('block_error_count').notNull().default(0),
-    /** Which process runs it, for recovering runs orphaned by a crash. */
+    /**
+     * Which process runs it, for recovering runs orphaned by a crash; null once it has ended or paused (17 bytes of
+     * every log that nothing reads, issue 28). `jobs.locked_by` keeps which process ran an async run.
+     */
     runnerId: text('runner_id'),
     /** Set on a sub-workflow's run: the execution whose workflow block ran it. */
     parentExecutionId: text('parent_execution_id'),
@@ -344,12 +347,16 @@ export const executions = pgTable(
     index('executions_failures_models_idx').using('gin', t.models).where(sql`${t.level} = 'error'`),
     // `blockErrors=true`: runs that succeeded while a block reported an error are as rare as failures.
     index('executions_ws_block_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.blockErrorCount} > 0`),
-    index('executions_ws_trigger_started_idx').on(t.workspaceId, t.trigger, t.startedAt),
+    // The trigger and version filters: a rare value's runs are few, so its page is a bitmap of them sorted, and a
+    // common one's walks the workspace's index above (the planner knows which from the column's statistics). Without
+    // started_at each key is one of a handful, which B-tree deduplication stores once per page with the rows' places:
+    // ~7 bytes a log where (…, started_at) took 61 (bench/REPORT.md log-storage, bench/REPORT-logs.md).
+    index('executions_ws_trigger_idx').on(t.workspaceId, t.trigger),
     index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
     // `rerunOf=` and an original's detail listing its re-runs.
     index('executions_rerun_of_idx').on(t.rerunOf, t.startedAt).where(sql`${t.rerunOf} is not null`),
-    // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history.
-    index('executions_ws_version_started_idx').on(t.workspaceId, t.deploymentVersion, t.startedAt),
+    // `deploymentVersion=`: an old version's runs are a thin slice of a workflow's history (deduplicated, as the trigger's).
+    index('executions_ws_version_idx').on(t.workspaceId, t.deploymentVersion),
   ],
 );
 

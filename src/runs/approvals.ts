@@ -133,6 +133,7 @@ async function closePaused(
           endedAt: sql`now()`,
           totalDurationMs: sql`coalesce((${executions.pause} ->> 'activeMs')::int, 0)`,
           error: end.error,
+          runnerId: null,
           pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
         })
         .where(and(isExecution(executionId), inArray(executions.status, end.from)))

@@ -24,6 +24,7 @@ export async function closeInterruptedRuns(tx: Db, app: AppContext, which: SQL, 
       endedAt: sql`now()`,
       totalDurationMs: sql`greatest(0, (extract(epoch from now() - ${executions.startedAt}) * 1000)::int)`,
       error: message,
+      runnerId: null,
     })
     .where(and(sql`${executions.status} = 'running'`, which))
     .returning();

@@ -201,7 +201,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         models = excluded.models, final_output = excluded.final_output, trace_spans = excluded.trace_spans,
         trace_packed = excluded.trace_packed,
         files = excluded.files, error = excluded.error, block_error_count = excluded.block_error_count,
-        pause = excluded.pause,
+        pause = excluded.pause, runner_id = excluded.runner_id,
         -- A run resumed after a pause that waited for its flow control slot again says so (else what its start said).
         queued_ms = coalesce(excluded.queued_ms, executions.queued_ms),
         flow_control = coalesce(excluded.flow_control, executions.flow_control)

@@ -174,7 +174,9 @@ export async function runExecution(app: AppContext, input: RunExecutionInput): P
       traceSpans: kept === 'full' ? result.traceSpans : summarizeTrace(result.traceSpans),
       traceKept: kept,
     };
-    // The marker's own fields, overwritten in place (a spread of either set per run showed in profiles).
+    // The marker's own fields, overwritten in place (a spread of either set per run showed in profiles). A run that
+    // has ended or paused has no process running it (a resumed one is claimed again, approvals.ts).
+    log.runnerId = null;
     if (pause) {
       log.status = 'paused';
       log.pause = pause;

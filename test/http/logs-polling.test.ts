@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, runners } from '../../src/db/schema.js';
 import { newExecutionId, newId } from '../../src/ids.js';
 import { runExecution } from '../../src/runs/run-execution.js';
+import { RUNNER_ID } from '../../src/runs/runner-id.js';
 import { snapshotKey } from '../../src/services/crypto.js';
 import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
@@ -154,10 +155,15 @@ describe('the visibility horizon', () => {
     const held = await list({ startDate: from, order: 'asc' });
     expect(held.body.data).toEqual([]);
     expect(held.body.nextCursor).toBeNull();
-    expect(await t.app.db.select().from(executions).where(eq(executions.status, 'running'))).toHaveLength(1);
+    const inFlight = await t.app.db.select().from(executions).where(eq(executions.status, 'running'));
+    expect(inFlight).toHaveLength(1);
+    // While it runs its row names this process (the crash sweep's clue, runs/runners.ts); once ended, no process.
+    expect(inFlight[0].runnerId).toBe(RUNNER_ID);
 
     const outcome = await slow;
     await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).length === 3, 15_000, 'ascending visibility');
+    const [ended] = await t.app.db.select().from(executions).where(eq(executions.id, outcome.logId));
+    expect(ended).toMatchObject({ status: 'success', runnerId: null });
     expect(idsOf((await list({ startDate: from, order: 'asc' })).body)).toEqual([outcome.logId, ...fastIds]);
   });
 

@@ -14,6 +14,7 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/log-storage.bench.ts
 import { cpus } from 'node:os';
 import { sql } from 'drizzle-orm';
+import { isExecution } from '../src/db/execution-lookup.js';
 import { rowsOf } from '../src/db/rows.js';
 import { toJsonText } from '../src/db/json.js';
 import { storedTrace } from '../src/services/logs/columns.js';
@@ -58,7 +59,7 @@ try {
 
   const [row] = await rowsOf<{ trace: unknown; final_output: unknown; cost: unknown; cost_total: number }>(
     app.db,
-    sql`select ${storedTrace} as trace, final_output, cost, cost_total from executions where execution_id = ${executionId}`,
+    sql`select ${storedTrace} as trace, final_output, cost, cost_total from executions where ${isExecution(executionId)}`,
   );
   // Before, every row kept its cost object; a run with no model now keeps none (services/cost.ts storedCost).
   const zero = { prompt: 0, completion: 0, total: 0 };
@@ -82,12 +83,12 @@ try {
     const cost = format === 'now' ? sql`cost` : sql`${toJsonText(oldCost)}::jsonb`;
     const final = format === 'now' ? sql`final_output` : sql`${toJsonText(finalOutput)}::jsonb`;
     // Ids as runs make them. Now: the execution id begins with its time in milliseconds, then random characters
-    // (src/ids.ts newExecutionId; hex here, in the same order), and the log id is its pair (pairedLogId). When filed:
-    // two random ids.
+    // (src/ids.ts newExecutionId; hex here, in the same order), and the log id is its pair (pairedLogId), which says
+    // it: the row keeps no execution id. When filed: two random ids.
     const idsOf = (done: number) => {
       if (format === 'filed') return sql`'log_' || left(md5(${table} || ${done} + g), 20), 'exec_' || left(md5(${done} + g || ${table}), 20)`;
       const suffix = sql`lpad(to_hex((extract(epoch from started_at) * 1000)::bigint + (${done} + g) * 7), 11, '0') || left(md5(${done} + g || ${table}), 9)`;
-      return sql`'log_' || ${suffix}, 'exec_' || ${suffix}`;
+      return sql`'log_' || ${suffix}, null`;
     };
     const before = await sizeOf(table);
     for (let done = 0; done < RUNS; done += 1000) {
@@ -101,7 +102,7 @@ try {
           ended_at + (${done} + g) * interval '7 ms', total_duration_ms + g % 13, cost_total, ${cost}, models, ${final}, ${trace},
           files, error, block_error_count, runner_id, parent_execution_id, request_id, pause, rerun_of, rerun_from_block, queued_ms,
           flow_control
-        from executions, generate_series(1, 1000) g where execution_id = ${executionId}`);
+        from executions, generate_series(1, 1000) g where ${isExecution(executionId)}`);
     }
     await app.db.execute(sql.raw(`analyze ${table}`));
     const after = await sizeOf(table);
@@ -121,7 +122,7 @@ try {
   const [widths] = await rowsOf<{ old_trace: number; new_trace: number; final: number }>(
     app.db,
     sql`select pg_column_size(${toJsonText(oldTrace)}::jsonb) as old_trace, pg_column_size(trace_packed) as new_trace,
-          pg_column_size(${toJsonText(finalOutput)}::jsonb) as final from executions where execution_id = ${executionId}`,
+          pg_column_size(${toJsonText(finalOutput)}::jsonb) as final from executions where ${isExecution(executionId)}`,
   );
   const kb = (n: number) => `${(n / 1024).toFixed(0).padStart(6)} KiB`;
   const line = (label: string, s: typeof old) =>

@@ -243,9 +243,13 @@ export const pairedLogIdOf = (executionId: AnyPgColumn | SQL) => sql`('log_' || 
 /**
  * A log whose id is not its execution id's pair: one written before logs were paired (2026-11-28). The predicate of
  * the partial index of execution ids below, and stated by every lookup by execution id (db/execution-lookup.ts):
- * PostgreSQL uses a partial index only for a query that states its predicate.
+ * PostgreSQL uses a partial index only for a query that states its predicate. Null (so false) for a log that keeps
+ * no execution id.
  */
 export const unpairedLog = (log: { id: AnyPgColumn; executionId: AnyPgColumn }) => sql`${log.id} <> ${pairedLogIdOf(log.executionId)}`;
+/** A log whose id is its execution id's pair: one that keeps no execution id, or keeps the pair's (written on 2026-11-28). */
+export const pairedLog = (log: { id: AnyPgColumn; executionId: AnyPgColumn }) =>
+  sql`(${log.executionId} is null or ${log.id} = ${pairedLogIdOf(log.executionId)})`;
 
 /**
  * One row per execution; it is also the execution's log (`id` is the log id). The row is written when the run
@@ -258,7 +262,11 @@ export const executions = pgTable(
     // The key includes started_at because on PostgreSQL the table is partitioned by it (db/executions-partitions.ts)
     // and a partitioned table's unique keys must hold the partition column; PGlite keeps the same key on a plain table.
     id: text('id').notNull(),
-    executionId: text('execution_id').notNull(),
+    /**
+     * Only a log whose id is not its execution id's pair (written before 2026-11-28) keeps its execution id: a paired
+     * log's id says it (24 bytes of every row, issue 28). Read it as `logExecutionId`, never this column alone.
+     */
+    executionId: text('execution_id'),
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -359,6 +367,14 @@ export const executions = pgTable(
     index('executions_ws_version_idx').on(t.workspaceId, t.deploymentVersion),
   ],
 );
+
+/**
+ * A log's execution id, in SQL over a row of `executions` named `row` (an alias): the one it keeps, else its id's pair
+ * (`executions.execution_id`).
+ */
+export const executionIdOfLog = (row: SQL) => sql<string>`coalesce(${row}.execution_id, 'exec_' || substr(${row}.id, 5))`;
+/** The same over `executions` unaliased, for the query builder. */
+export const logExecutionId = sql<string>`coalesce(${executions.executionId}, 'exec_' || substr(${executions.id}, 5))`;
 
 /** Spending of a user (workspace owner) per calendar month, in USD. */
 export const usagePeriods = pgTable(

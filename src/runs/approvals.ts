@@ -11,7 +11,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { executions, stateSnapshots } from '../db/schema.js';
+import { executions, logExecutionId, stateSnapshots } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import { enqueueJob } from '../jobs/enqueue.js';
 import type { ClaimedJob, JobHandler, JobResult } from '../jobs/types.js';
@@ -22,6 +22,7 @@ import { enqueueCompletionDeliveries } from '../services/completion-webhooks/out
 import type { Principal } from '../services/api-keys.js';
 import type { AppContext } from '../services/app-context.js';
 import { workspaceOwner } from '../services/limits.js';
+import { logRowColumns } from '../services/logs/columns.js';
 import { isExecution } from '../db/execution-lookup.js';
 import { pauseSchema, RESUME_JOB, timeLimitUsedMs, type Decision } from './pause.js';
 import { RUNNER_ID } from './runner-id.js';
@@ -137,7 +138,7 @@ async function closePaused(
           pause: sql`jsonb_build_object('pauses', (${executions.pause} ->> 'number')::int, 'firstStartedAt', ${executions.pause} -> 'firstStartedAt', 'decisions', ${executions.pause} -> 'decisions', 'pausedMs', coalesce((${executions.pause} ->> 'pausedMs')::float8, 0) + greatest(0, extract(epoch from now() - (${executions.pause} ->> 'requestedAt')::timestamptz) * 1000))`,
         })
         .where(and(isExecution(executionId), inArray(executions.status, end.from)))
-        .returning();
+        .returning(logRowColumns);
       for (const row of closed) await enqueueCompletionDeliveries(tx, app, row);
       return closed.length > 0;
     }),
@@ -159,7 +160,7 @@ export async function reopenStrandedResumes(db: Db): Promise<number> {
         and(
           eq(executions.status, 'resuming'),
           sql`not exists (select 1 from jobs j where j.kind = ${RESUME_JOB} and j.status in ('queued', 'running')
-            and j.payload ->> 'executionId' = ${executions.executionId})`,
+            and j.payload ->> 'executionId' = ${logExecutionId})`,
         ),
       )
       .returning({ id: executions.id }),
@@ -327,7 +328,7 @@ export interface PausedRunView {
 export async function listPausedRuns(app: AppContext, principal: Principal, workspaceId: string): Promise<PausedRunView[]> {
   await assertWorkspaceAccess(app.db, principal, workspaceId);
   const rows = await app.db
-    .select({ executionId: executions.executionId, workflowId: executions.workflowId, pause: executions.pause })
+    .select({ executionId: logExecutionId, workflowId: executions.workflowId, pause: executions.pause })
     .from(executions)
     .where(and(eq(executions.workspaceId, workspaceId), eq(executions.status, 'paused')))
     .orderBy(executions.startedAt)

@@ -5,6 +5,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { executions, idempotencyKeys } from '../db/schema.js';
+import { logRowColumns } from '../services/logs/columns.js';
 import type { AppContext } from '../services/app-context.js';
 import { enqueueCompletionDeliveries } from '../services/completion-webhooks/outbox.js';
 import { isExecution } from '../db/execution-lookup.js';
@@ -27,7 +28,7 @@ export async function closeInterruptedRuns(tx: Db, app: AppContext, which: SQL, 
       runnerId: null,
     })
     .where(and(sql`${executions.status} = 'running'`, which))
-    .returning();
+    .returning(logRowColumns);
   for (const row of closed) {
     await enqueueCompletionDeliveries(tx, app, row);
     await answerInterruptedIdempotencyKey(tx, row.executionId, message);

@@ -7,6 +7,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { toJsonText } from '../db/json.js';
 import { RELAXED_COMMIT, RELAXED_COMMIT_TAKEN } from '../db/relaxed.js';
+import { logExecutionId } from '../db/schema.js';
+import { pairedLogId } from '../ids.js';
 import { insertFollowingJobs, JOBS_CHANNEL, wakeWorkersIfQueued } from '../jobs/enqueue.js';
 import { COMPLETION_EVENT, DELIVERY_JOB, type OutboxDelivery } from '../services/completion-webhooks/constants.js';
 import type { StoredValues } from '../services/logs/offloaded-values.js';
@@ -128,7 +130,8 @@ const executionJson = (rows: ExecutionRecord[]) =>
         : r.traceSpans && packTrace(storeTrace(r.traceSpans, finalOutput, r.traceKept), finalOutput);
       return {
         id: r.id,
-        execution_id: r.executionId,
+        // A paired log's id says its execution id (ids.ts pairedLogId): the column keeps only one of another shape.
+        execution_id: pairedLogId(r.executionId) === r.id ? null : r.executionId,
         workspace_id: r.workspaceId,
         workflow_id: r.workflowId,
         deployment_version: r.deploymentVersion,
@@ -206,7 +209,7 @@ export function recordStatement(batch: RecordBatch, options: { durable: boolean 
         queued_ms = coalesce(excluded.queued_ms, executions.queued_ms),
         flow_control = coalesce(excluded.flow_control, executions.flow_control)
       where executions.status = 'running'
-      returning execution_id)`);
+      returning ${logExecutionId} as execution_id)`);
   }
   const offloaded = batch.completions.flatMap((r) => (r.stored?.files ?? []).map((f) => ({ id: f.id, execution_id: r.executionId })));
   if (offloaded.length > 0) {

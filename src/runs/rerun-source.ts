@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { executions, stateSnapshots } from '../db/schema.js';
+import { executions, logExecutionId, stateSnapshots } from '../db/schema.js';
 import { blockRegistry } from '../blocks/registry.js';
 import type { TraceSpan } from '../engine/index.js';
 import { TRIGGER_TYPES, type TriggerType, type WorkflowState } from '../workflow/index.js';
@@ -47,7 +47,7 @@ export interface OriginalRun {
 export async function loadOriginalRun(db: Db, storage: FileStorage, executionId: string, logger: Logger): Promise<OriginalRun | undefined> {
   const [row] = await db
     .select({
-      executionId: executions.executionId,
+      executionId: logExecutionId,
       workspaceId: executions.workspaceId,
       workflowId: executions.workflowId,
       status: executions.status,

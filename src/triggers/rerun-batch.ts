@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { executions, jobs, rerunBatches } from '../db/schema.js';
+import { executions, logExecutionId, jobs, rerunBatches } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
@@ -110,7 +110,7 @@ export async function startRerunBatch(
   const where = logFilters(query);
   if (body.fromFailedBlock) where.push(eq(executions.status, 'error'));
   const matched = await app.db
-    .select({ executionId: executions.executionId })
+    .select({ executionId: logExecutionId })
     .from(executions)
     .where(and(...where))
     .orderBy(desc(executions.startedAt), desc(executions.id))
@@ -201,7 +201,7 @@ export async function rerunBatchProgress(app: AppContext, principal: Principal, 
   const statuses = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await app.db
-      .select({ executionId: executions.executionId, status: executions.status })
+      .select({ executionId: logExecutionId, status: executions.status })
       .from(executions)
       .where(isAnyExecution(ids.slice(i, i + 500)));
     for (const r of rows) statuses.set(r.executionId, r.status);

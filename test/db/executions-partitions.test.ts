@@ -14,12 +14,14 @@ import { runMaintenance } from '../../src/app/maintenance.js';
 import { openDatabase, type Db } from '../../src/db/client.js';
 import { ensureExecutionPartitions, monthPartition, tryPartitionLock } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
-import { executions, files } from '../../src/db/schema.js';
+import { logExecutionId, executions, files } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createBlankPostgresDatabase, TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
 import { migrationsUpTo } from '../support/migrations.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
+import { executionRow } from '../support/log-rows.js';
 
 const DAY_MS = 24 * 3_600_000;
 const PREVIOUS_MIGRATION = '0021_flow_control';
@@ -132,7 +134,7 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       return res.body.executionId as string;
     };
     const moveTo = async (executionId: string, at: Date) =>
-      t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+      t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(executionId));
     const fileOnDisk = async (executionId: string) => {
       const [row] = await t.app.db.select().from(files).where(eq(files.executionId, executionId));
       return join(t.config.dataDir, 'files', row.storageKey);
@@ -163,7 +165,7 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       await moveTo(waiting, new Date(m2.from.getTime() + DAY_MS));
       await moveTo(expiredBeside, new Date(m2.from.getTime() + 2 * DAY_MS));
       await moveTo(boundary, new Date(now - 40 * DAY_MS));
-      await t.app.db.update(executions).set({ status: 'paused', endedAt: null }).where(eq(executions.executionId, waiting));
+      await t.app.db.update(executions).set({ status: 'paused', endedAt: null }).where(isExecution(waiting));
       const expiredFile = await fileOnDisk(expired);
       expect(existsSync(expiredFile)).toBe(true);
 
@@ -175,7 +177,7 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
       expect(names).toContain(current.name);
       expect(existsSync(expiredFile)).toBe(false);
       expect(await t.app.db.select().from(files).where(eq(files.executionId, expired))).toEqual([]);
-      const left = await t.app.db.select({ executionId: executions.executionId }).from(executions);
+      const left = await t.app.db.select({ executionId: logExecutionId }).from(executions);
       const ids = left.map((r) => r.executionId).sort();
       expect(ids).toEqual([waiting, recent].sort());
       expect((await t.request('GET', `/api/v1/logs/executions/${expired}`)).status).toBe(404);
@@ -258,9 +260,9 @@ describe.skipIf(!TEST_DATABASE_URL)('log partitions on PostgreSQL', () => {
     const logIn = async (month: { from: Date }) => {
       const res = await t.request('POST', `/api/workflows/${workflowId}/execute`, { body: {} });
       const executionId = res.body.executionId as string;
-      await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.executionId, executionId))).length === 1);
+      await eventually(async () => (await t.app.db.select(executionRow).from(executions).where(isExecution(executionId))).length === 1);
       const at = new Date(month.from.getTime() + DAY_MS);
-      await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+      await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(executionId));
       return executionId;
     };
 

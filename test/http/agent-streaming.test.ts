@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState } from '../support/workflows.js';
 import { latch, startFakeLlmServer, type FakeLlmServer } from '../llm/fake-llm-server.js';
 import { chunksOf, doneOf, openSse, type SseReader } from '../llm/sse-client.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 let llm: FakeLlmServer;
@@ -176,7 +177,7 @@ describe('two selected agents', () => {
     // Both providers' costs add up in the log: gpt-4o $2.50/$10, claude-sonnet-5-5 $2/$10 per 1M tokens.
     const gpt = 100 * 2.5e-6 + 30 * 10e-6;
     const claude = 200 * 2e-6 + 60 * 10e-6;
-    const [row] = await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId));
+    const [row] = await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, workflowId));
     expect(row!.costTotal).toBeCloseTo(BASE_COST + gpt + claude, 9);
     expect(row!.models.sort()).toEqual(['claude-sonnet-5-5', 'gpt-4o']);
     const cost = row!.cost as { tokens: unknown; models: Record<string, { total: number }> };
@@ -281,7 +282,7 @@ describe('cancellation', () => {
     reader.abort();
     await upstreamClosed;
     const row = await eventually(async () => {
-      const [found] = await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId));
+      const [found] = await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, workflowId));
       return found && found.status !== 'running' ? found : undefined;
     });
     expect(row.level).toBe('error');

@@ -7,6 +7,8 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, eventually, makeState, parseSse } from '../support/workflows.js';
 import { freshRateWindow } from '../support/rate-window.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -191,7 +193,7 @@ describe('execute: responses', () => {
     const res = await execute(wf, {});
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ success: false, code: 'EXECUTION_FAILED', error: expect.stringContaining('boom') });
-    const [row] = await t.app.db.select().from(executions).where(eq(executions.executionId, res.body.executionId));
+    const [row] = await t.app.db.select(executionRow).from(executions).where(isExecution(res.body.executionId));
     expect(row).toMatchObject({ status: 'error', level: 'error', trigger: 'api' });
     expect(res.text).not.toMatch(/\n\s+at /);
   });
@@ -286,7 +288,7 @@ describe('execute: streaming', () => {
       body: JSON.stringify(body),
       signal: client.signal,
     });
-    const rows = () => t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
+    const rows = () => t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, wf));
     return { res, client, rows, finished: () => eventually(async () => (await rows()).find((r) => r.status !== 'running')) };
   }
 
@@ -399,7 +401,7 @@ describe('execute: limits', () => {
       const res = await slow.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
       expect(res.status).toBe(408);
       expect(res.body).toMatchObject({ code: 'EXECUTION_TIMEOUT', executionId: expect.any(String) });
-      const [row] = await slow.app.db.select().from(executions).where(eq(executions.executionId, res.body.executionId));
+      const [row] = await slow.app.db.select(executionRow).from(executions).where(isExecution(res.body.executionId));
       expect(row).toMatchObject({ status: 'error', level: 'error' });
     } finally {
       await slow.close();
@@ -423,7 +425,7 @@ describe('execute: limits', () => {
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    const rows = await t.app.db.select().from(executions).where(eq(executions.workflowId, wf));
+    const rows = await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, wf));
     expect(rows).toHaveLength(1);
     const other = await execute(wf, {}, { 'Idempotency-Key': 'order-43' });
     expect(other.body.executionId).not.toBe(first.body.executionId);

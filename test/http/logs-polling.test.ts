@@ -12,6 +12,7 @@ import { checkState, createWorkflow } from '../../src/services/workflows.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 let workflowId = '';
@@ -60,7 +61,7 @@ const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((l) => l.
 
 
 async function completedRows() {
-  const rows = await t.app.db.select().from(executions).where(eq(executions.workspaceId, t.workspaceId));
+  const rows = await t.app.db.select(executionRow).from(executions).where(eq(executions.workspaceId, t.workspaceId));
   return rows.filter((r) => r.status !== 'running');
 }
 
@@ -138,8 +139,8 @@ describe('the visibility horizon', () => {
   it('hides, from ascending reads only, logs that started after a run still in flight, until it completes', async () => {
     const from = new Date(Date.now() - 1).toISOString();
     const slow = execute(3000);
-    await eventually(async () => (await t.app.db.select().from(executions).where(eq(executions.status, 'running'))).length === 1, 15_000, 'the slow run to start');
-    const [running] = await t.app.db.select().from(executions).where(eq(executions.status, 'running'));
+    await eventually(async () => (await t.app.db.select(executionRow).from(executions).where(eq(executions.status, 'running'))).length === 1, 15_000, 'the slow run to start');
+    const [running] = await t.app.db.select(executionRow).from(executions).where(eq(executions.status, 'running'));
     // Started after the slow run, through another trigger (a manual run starts at the API trigger).
     const fast = [await execute(0, false, 'manual'), await execute(0, false, 'manual')];
     const fastIds = fast.map((f) => f.logId);
@@ -155,14 +156,14 @@ describe('the visibility horizon', () => {
     const held = await list({ startDate: from, order: 'asc' });
     expect(held.body.data).toEqual([]);
     expect(held.body.nextCursor).toBeNull();
-    const inFlight = await t.app.db.select().from(executions).where(eq(executions.status, 'running'));
+    const inFlight = await t.app.db.select(executionRow).from(executions).where(eq(executions.status, 'running'));
     expect(inFlight).toHaveLength(1);
     // While it runs its row names this process (the crash sweep's clue, runs/runners.ts); once ended, no process.
     expect(inFlight[0].runnerId).toBe(RUNNER_ID);
 
     const outcome = await slow;
     await eventually(async () => idsOf((await list({ startDate: from, order: 'asc' })).body).length === 3, 15_000, 'ascending visibility');
-    const [ended] = await t.app.db.select().from(executions).where(eq(executions.id, outcome.logId));
+    const [ended] = await t.app.db.select(executionRow).from(executions).where(eq(executions.id, outcome.logId));
     expect(ended).toMatchObject({ status: 'success', runnerId: null });
     expect(idsOf((await list({ startDate: from, order: 'asc' })).body)).toEqual([outcome.logId, ...fastIds]);
   });

@@ -11,8 +11,9 @@ import { bootstrapAdmin } from '../../src/services/workspaces.js';
 import type { TriggerType, WorkflowState } from '../../src/workflow/index.js';
 import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { executionRow } from '../support/log-rows.js';
 
-type Row = typeof executions.$inferSelect;
+type Row = typeof executions.$inferSelect & { executionId: string };
 
 let t: TestApp;
 const ids = { folderA: '', folderB: '', fast: '', slow: '', fail: '', gpt: '', claude: '', multi: '' };
@@ -133,7 +134,7 @@ beforeAll(async () => {
   ]) {
     await step();
   }
-  rows = await t.app.db.select().from(executions).where(eq(executions.workspaceId, t.workspaceId));
+  rows = await t.app.db.select(executionRow).from(executions).where(eq(executions.workspaceId, t.workspaceId));
   // Ascending reads only show runs that started more than a moment ago (the visibility horizon); wait for all.
   await eventually(async () => (await list({ order: 'asc', limit: 1000 })).body.data.length === rows.length, 10_000, 'ascending visibility');
 }, 60_000);

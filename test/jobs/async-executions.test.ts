@@ -15,6 +15,8 @@ import { newExecutionId } from '../../src/ids.js';
 import type { WorkflowState } from '../../src/workflow/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createDeployedWorkflow, eventually, failingState, offsetClock, plainState, startReceiver, subscribe, type TestClock } from '../completion-webhooks/support.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 let clock: TestClock;
@@ -104,7 +106,7 @@ describe('async executions', () => {
     expect(Date.parse(done.completedAt)).toBeGreaterThanOrEqual(Date.parse(done.startedAt));
     expect(done.error).toBeUndefined();
 
-    const [log] = await t.app.db.select().from(executions).where(eq(executions.executionId, res.body.executionId));
+    const [log] = await t.app.db.select(executionRow).from(executions).where(isExecution(res.body.executionId));
     expect(log).toMatchObject({ status: 'success', trigger: 'api', workflowId: wf.id });
     expect((await t.request('GET', `/api/v1/logs/executions/${res.body.executionId}`)).status).toBe(200);
   });
@@ -204,7 +206,7 @@ describe('async executions', () => {
       expect(done.status).toBe('failed');
       expect(done.error).toMatch(/stopped before it finished/);
       expect(upstream.requests).toHaveLength(0);
-      const [log] = await t.app.db.select().from(executions).where(eq(executions.id, 'log_half_done'));
+      const [log] = await t.app.db.select(executionRow).from(executions).where(eq(executions.id, 'log_half_done'));
       expect(log).toMatchObject({ status: 'error', level: 'error' });
       await receiver.waitForRequests(1);
       expect(JSON.parse(receiver.requests[0].body.toString()).data).toMatchObject({ executionId: queued.executionId, status: 'error' });

@@ -15,6 +15,7 @@ import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { createAndDeploy, eventually, logDetailOf, makeState } from '../support/workflows.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +54,7 @@ async function pausedRun(daysAgo = 0): Promise<string> {
   if (daysAgo > 0) {
     const at = new Date(Date.now() - daysAgo * DAY_MS);
     await ensureExecutionPartitions(t.app.db, at);
-    await t.app.db.execute(sql`update executions set started_at = ${at} where execution_id = ${executionId}`);
+    await t.app.db.execute(sql`update executions set started_at = ${at} where ${isExecution(executionId)}`);
   }
   return executionId;
 }
@@ -63,7 +64,7 @@ async function resumingRun(daysAgo: number) {
   const executionId = await pausedRun(daysAgo);
   await t.app.db.execute(sql`update executions set status = 'resuming',
     pause = jsonb_set(pause, '{pending}', '{"approved":true,"data":{},"decidedBy":null,"decidedAt":"2026-01-01T00:00:00.000Z"}')
-    where execution_id = ${executionId}`);
+    where ${isExecution(executionId)}`);
   const handler = createResumeJobHandler(t.app, runExecution);
   const context = { clock: { now: Date.now }, signal: new AbortController().signal, workerId: 'test' };
   const resumeJob = () => handler.run({ id: `job_${executionId}`, kind: RESUME_JOB, payload: { executionId }, attempts: 1 }, context);
@@ -79,7 +80,7 @@ async function queuedOnRow(executionId: string, work: Array<() => Promise<unknow
   await holder.connect();
   try {
     await holder.query('begin');
-    await holder.query('select 1 from executions where execution_id = $1 for update', [executionId]);
+    await holder.query(`select 1 from executions where coalesce(execution_id, 'exec_' || substr(id, 5)) = $1 for update`, [executionId]);
     const waiting = async () => {
       // Activity is read once per transaction unless the snapshot is cleared: the holder's would never change.
       await holder.query('select pg_stat_clear_snapshot()');

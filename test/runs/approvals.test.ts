@@ -16,6 +16,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { startSluice, type SluiceProcess } from '../support/process.js';
 import { restartableSluice } from '../support/restartable.js';
 import { createAndDeploy, eventually, logDetailOf, makeState, parseSse } from '../support/workflows.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
 
 let t: TestApp;
 let worker: Worker;
@@ -219,7 +220,7 @@ describe('approval', () => {
     // What a resume job that kept failing before the run restarted leaves: decided, and nobody left to resume it.
     await t.app.db.execute(sql`update executions set status = 'resuming',
       pause = jsonb_set(pause, '{pending}', '{"approved":true,"data":{},"decidedBy":null,"decidedAt":"2026-01-01T00:00:00.000Z"}')
-      where execution_id = ${executionId}`);
+      where ${isExecution(executionId)}`);
     expect((await resume(executionId, { approved: true })).status).toBe(409);
     expect(await reopenStrandedResumes(t.app.db)).toBe(1);
     expect((await pausedRuns()).map((run: { executionId: string }) => run.executionId)).toContain(executionId);
@@ -229,7 +230,7 @@ describe('approval', () => {
 
     // One whose resume job is still queued (here: not due for an hour) is left to it.
     const waiting = (await execute(wf, { item: 'cup' })).body.executionId;
-    await t.app.db.execute(sql`update executions set status = 'resuming' where execution_id = ${waiting}`);
+    await t.app.db.execute(sql`update executions set status = 'resuming' where ${isExecution(waiting)}`);
     await enqueueJob(t.app.db, { kind: RESUME_JOB, payload: { executionId: waiting }, runAt: new Date(Date.now() + 3_600_000) });
     expect(await reopenStrandedResumes(t.app.db)).toBe(0);
     expect((await t.request('POST', `/api/v1/executions/${waiting}/cancel`)).body.data).toEqual({ executionId: waiting, status: 'cancelled' });

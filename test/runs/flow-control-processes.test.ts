@@ -10,6 +10,7 @@ import { TEST_DATABASE_URL } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { QUICK_CRASH_BOUND, startSluice } from '../support/process.js';
 import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
 import { useFlowCluster } from './flow-cluster.js';
 import { noOverlapPerKey } from './flow-support.js';
 
@@ -107,7 +108,7 @@ describe.skipIf(!TEST_DATABASE_URL)('flow control across processes on PostgreSQL
           const [log] = await database.db
             .select({ status: executions.status })
             .from(executions)
-            .where(eq(executions.executionId, cancelled.headers.get('x-execution-id')!));
+            .where(isExecution(cancelled.headers.get('x-execution-id')!));
           return log?.status !== 'running' && log?.status;
         }, 30_000, 'the cancelled run\'s log');
         expect(status).toBe('cancelled');

@@ -13,6 +13,8 @@ import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createAndDeploy, makeState } from '../support/workflows.js';
 import { subscribe } from '../completion-webhooks/support.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,7 +42,7 @@ async function run(workflowId: string): Promise<{ executionId: string; fileUrl: 
 /** Moves a run `days` into the past (and its deliveries' completion, when `delivered` says how they ended). */
 async function age(executionId: string, days: number) {
   const at = new Date(Date.now() - days * DAY_MS);
-  await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, executionId));
+  await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(executionId));
 }
 async function settleDeliveries(executionId: string, status: 'succeeded' | 'failed', daysAgo: number) {
   const at = new Date(Date.now() - daysAgo * DAY_MS);
@@ -74,7 +76,7 @@ describe('log retention', () => {
     await settleDeliveries(recent.executionId, 'succeeded', 10);
     await settleDeliveries(failedLongAgo.executionId, 'failed', 31);
     await settleDeliveries(stillPaused.executionId, 'succeeded', 35);
-    await t.app.db.update(executions).set({ status: 'paused', endedAt: null }).where(eq(executions.executionId, stillPaused.executionId));
+    await t.app.db.update(executions).set({ status: 'paused', endedAt: null }).where(isExecution(stillPaused.executionId));
     const expiredBytes = [await fileOnDisk(expired.executionId), await fileOnDisk(failedLongAgo.executionId)];
     const keptBytes = [await fileOnDisk(undelivered.executionId), await fileOnDisk(recent.executionId)];
     for (const path of [...expiredBytes, ...keptBytes]) expect(existsSync(path)).toBe(true);
@@ -97,7 +99,7 @@ describe('log retention', () => {
       expect(downloaded.status).toBe(200);
       expect(await downloaded.text()).toBe('kept or not');
     }
-    const [paused] = await t.app.db.select().from(executions).where(eq(executions.executionId, stillPaused.executionId));
+    const [paused] = await t.app.db.select(executionRow).from(executions).where(isExecution(stillPaused.executionId));
     expect(paused.status).toBe('paused');
 
     // Deliveries: finished ones past the retention go (whatever their log), pending and recent ones stay.
@@ -135,7 +137,7 @@ describe('log retention', () => {
         snapshot_hash, trigger, status, level, started_at, ended_at, total_duration_ms, cost_total, models)
       select 'log_old' || g, 'exec_old' || g, workspace_id, workflow_id, deployment_version, snapshot_hash, trigger,
         status, level, now() - interval '60 days', now() - interval '60 days', 1, 0, '{}'
-      from executions, generate_series(1, 1200) g where execution_id = ${ids[0]}`);
+      from executions, generate_series(1, 1200) g where ${isExecution(ids[0])}`);
     for (const id of ids) await age(id, 45);
     await maintain(30);
     const remaining = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(executions).where(eq(executions.workflowId, workflowId));

@@ -22,7 +22,7 @@ import { packTrace, withPackedFinalOutput } from '../../src/services/logs/packed
 import { readTrace, storeTrace } from '../../src/services/logs/stored-trace.js';
 import { ensureExecutionPartitions, monthPartition } from '../../src/db/executions-partitions.js';
 import { rowsOf } from '../../src/db/rows.js';
-import { deliveries, executions, files } from '../../src/db/schema.js';
+import { logExecutionId, deliveries, executions, files } from '../../src/db/schema.js';
 import { createDeliveries } from '../../src/services/completion-webhooks/create-deliveries.js';
 import { deliveryBodies } from '../../src/services/completion-webhooks/delivery-body.js';
 import { createLogger } from '../../src/logger.js';
@@ -38,6 +38,7 @@ import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { storedTrace } from '../../src/services/logs/columns.js';
 import { ORPHAN_AGE_MS, reserveValueRows } from '../../src/services/logs/orphaned-values.js';
 import { newExecutionId } from '../../src/ids.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** A housekeeping pass's time once the values stored now are old enough to be taken when no log records them. */
@@ -327,7 +328,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   async function rowSize(executionId: string) {
     const [row] = await rowsOf<{ trace: unknown; traceText: number; final: unknown }>(
       t.app.db,
-      sql`select ${storedTrace} as trace, length((${storedTrace})::text)::int as "traceText", final_output as final from executions where execution_id = ${executionId}`,
+      sql`select ${storedTrace} as trace, length((${storedTrace})::text)::int as "traceText", final_output as final from executions where ${isExecution(executionId)}`,
     );
     // A new log keeps its final output in the packed trace, none in the column.
     expect(row.final).toBeNull();
@@ -354,7 +355,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     return { detail, webhook };
   }
   async function logIdOf(executionId: string): Promise<string> {
-    const [row] = await t.app.db.select({ id: executions.id }).from(executions).where(eq(executions.executionId, executionId));
+    const [row] = await t.app.db.select({ id: executions.id }).from(executions).where(isExecution(executionId));
     return row.id;
   }
   const spanOf = (spans: Array<Record<string, any>>, blockId: string) => spans.find((s) => s.blockId === blockId)!;
@@ -400,15 +401,15 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   it('answers a large final output of a log written before it was packed with the trace (its marker in the column)', async () => {
     const run = await execute(await deploy(echoState));
     // The row as the release before wrote it: the final output's marker in its column, the trace packed without it.
-    const [row] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${storedTrace} as trace from executions where execution_id = ${run.executionId}`);
+    const [row] = await rowsOf<{ trace: unknown }>(t.app.db, sql`select ${storedTrace} as trace from executions where ${isExecution(run.executionId)}`);
     const { traceSpans, finalOutput } = withPackedFinalOutput({ traceSpans: row.trace, finalOutput: null });
     expect(finalOutput).toEqual({ $offloaded: expect.stringContaining(`executions/${run.executionId}/values/`), bytes: expect.any(Number) });
     const { z, offloaded } = packTrace(traceSpans as { spans: unknown[]; offloaded?: unknown });
     expect(offloaded).toEqual({ final: true });
     await t.app.db.execute(sql`update executions set final_output = ${JSON.stringify(finalOutput)}::jsonb,
       trace_packed = decode(${z}, 'base64'), trace_spans = ${JSON.stringify({ offloaded })}::jsonb
-      where execution_id = ${run.executionId}`);
-    const [older] = await rowsOf<{ final: unknown }>(t.app.db, sql`select final_output as final from executions where execution_id = ${run.executionId}`);
+      where ${isExecution(run.executionId)}`);
+    const [older] = await rowsOf<{ final: unknown }>(t.app.db, sql`select final_output as final from executions where ${isExecution(run.executionId)}`);
     expect(older.final).toEqual(finalOutput);
 
     // Every answer, the list's with the final output alone included, fetches it back from storage.
@@ -469,7 +470,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
   });
 
   it.each([
-    ['closed by the heartbeat sweep', (executionId: string) => closeInterruptedRuns(t.app.db, t.app, eq(executions.executionId, executionId), INTERRUPTED_BY_CRASH)],
+    ['closed by the heartbeat sweep', (executionId: string) => closeInterruptedRuns(t.app.db, t.app, isExecution(executionId), INTERRUPTED_BY_CRASH)],
     ['deleted with its workflow', async (_executionId: string, workflowId: string) => {
       expect((await t.request('DELETE', `/api/v1/workflows/${workflowId}`)).status).toBe(204);
     }],
@@ -483,7 +484,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const wf = await deploy(slowState);
     const answer = t.request('POST', `/api/workflows/${wf}/execute`, { body: {} });
     const executionId = await eventually(async () => {
-      const [row] = await t.app.db.select({ executionId: executions.executionId }).from(executions)
+      const [row] = await t.app.db.select({ executionId: logExecutionId }).from(executions)
         .where(and(eq(executions.workflowId, wf), eq(executions.status, 'running')));
       return row?.executionId;
     }, 5_000, 'the running marker');
@@ -608,7 +609,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const old = await execute(wf, { q: 'old' });
     const recent = await execute(wf, { q: 'recent' });
     const at = new Date(Date.now() - 40 * DAY_MS);
-    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(old.executionId));
     // Its webhook delivered long ago: nothing keeps the log.
     await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
     expect(await backend.stored(t, old.executionId)).toHaveLength(1);
@@ -702,7 +703,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     let deleted: ReturnType<typeof t.request> | undefined;
     try {
       await batch.query('begin');
-      await batch.query('update executions set status = status where execution_id = $1', [run.executionId]);
+      await batch.query(`update executions set status = status where coalesce(execution_id, 'exec_' || substr(id, 5)) = $1`, [run.executionId]);
       await batch.query(`update files set execution_id = $1 where id = 'file_late'`, [run.executionId]);
       deleted = t.request('DELETE', `/api/v1/workflows/${wf}`);
       // The delete waits for the batch's row.
@@ -732,7 +733,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const wf = await deploy(chainState);
     const old = await execute(wf, { q: 'month' });
     const at = new Date(month.from.getTime() + DAY_MS);
-    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(old.executionId));
     await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
     expect(await backend.stored(t, old.executionId)).toHaveLength(1);
 
@@ -750,7 +751,7 @@ describe.each([localDisk, onS3])('large values out of the log row ($name)', (bac
     const wf = await deploy(chainState);
     const old = await execute(wf, { q: 'redelivered' });
     const at = new Date(month.from.getTime() + DAY_MS);
-    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(eq(executions.executionId, old.executionId));
+    await t.app.db.update(executions).set({ startedAt: at, endedAt: new Date(at.getTime() + 50) }).where(isExecution(old.executionId));
     await t.app.db.execute(sql`update deliveries set status = 'succeeded', completed_at = ${at} where execution_id = ${old.executionId}`);
     const [original] = await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, old.executionId));
 

@@ -14,6 +14,7 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../sup
 import { migratedDataDir } from '../support/data-dir.js';
 import { QUICK_CRASH_BOUND, startSluice, type SluiceProcess } from '../support/process.js';
 import { eventually, makeState } from '../support/workflows.js';
+import { executionRow } from '../support/log-rows.js';
 
 let hanging: FakeUpstream;
 let receiver: FakeUpstream;
@@ -173,7 +174,7 @@ describe('runs interrupted by a killed process', { timeout: 120_000 }, () => {
         await eventually(() => hanging.requests.length > before, 20_000, 'the run to reach the upstream');
         const running = await eventually(async () => {
           const [row] = await testDb.database.db
-            .select()
+            .select(executionRow)
             .from(executions)
             .where(and(eq(executions.workflowId, workflowId), eq(executions.status, 'running')));
           return row;

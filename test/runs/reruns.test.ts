@@ -2,10 +2,10 @@
 // and blocks before that block are replayed from the log — the upstream they called sees no second request. Counted
 // with a real local upstream; driven through the API as a user would.
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppWorker } from '../../src/app/worker.js';
-import { isAnyExecution } from '../../src/db/execution-lookup.js';
+import { isExecution, isAnyExecution } from '../../src/db/execution-lookup.js';
 import { executions } from '../../src/db/schema.js';
 import type { Worker } from '../../src/jobs/worker.js';
 import { json, startUpstream, type FakeUpstream, type RecordedRequest } from '../net/fake-upstream.js';
@@ -193,14 +193,14 @@ describe('re-run', () => {
     const original = manual.body.executionId as string;
     await logDetailOf(t, original);
     const keyOf = async (executionId: string) =>
-      ((await t.app.db.execute(sql`select snapshot_hash from executions where execution_id = ${executionId}`)) as { rows: Array<{ snapshot_hash: string }> }).rows[0].snapshot_hash;
+      ((await t.app.db.execute(sql`select snapshot_hash from executions where ${isExecution(executionId)}`)) as { rows: Array<{ snapshot_hash: string }> }).rows[0].snapshot_hash;
     expect(await keyOf(original)).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // As a log written before: the state's SHA-256 in hex (64 characters; the short key is its first 16 bytes), its
     // snapshot under that key only.
     const short = await keyOf(original);
     const hex = Buffer.from(short, 'base64url').toString('hex') + 'cd'.repeat(16);
     await t.app.db.execute(sql`insert into state_snapshots (hash, state) select ${hex}, state from state_snapshots where hash = ${short}`);
-    await t.app.db.execute(sql`update executions set snapshot_hash = ${hex} where execution_id = ${original}`);
+    await t.app.db.execute(sql`update executions set snapshot_hash = ${hex} where ${isExecution(original)}`);
     await t.app.db.execute(sql`delete from state_snapshots where hash = ${short} and not exists (select 1 from executions where snapshot_hash = ${short})`);
     // Re-run here and now, then queued (the worker reads the draft's state from its snapshot): both run the old log's
     // version, and their own logs keep it under the short key.
@@ -230,9 +230,12 @@ describe('re-run', () => {
       Number(((await t.app.db.execute(sql`select count(*) as n from executions where id <> ('log_' || substr(execution_id, 6))`)) as { rows: Array<{ n: number }> }).rows[0].n);
     expect(await unpaired()).toBe(0);
     expect(await logIdOf(paired)).toBe(`log_${paired.slice(5)}`);
-    // As a log written before: its id unrelated to its execution id.
+    // Its id says its execution id, so the row keeps none (db/schema.ts logExecutionId).
+    const keptIds = await t.app.db.select({ kept: executions.executionId }).from(executions).where(eq(executions.workflowId, wf));
+    expect(keptIds).toEqual([{ kept: null }, { kept: null }]);
+    // As a log written before: its id unrelated to its execution id, which it keeps.
     const oldLogId = `log_${randomBytes(15).toString('base64url').slice(0, 20)}`;
-    await t.app.db.execute(sql`update executions set id = ${oldLogId} where execution_id = ${before}`);
+    await t.app.db.execute(sql`update executions set id = ${oldLogId}, execution_id = ${before} where id = ${`log_${before.slice(5)}`}`);
     expect(await unpaired()).toBe(1);
     for (const [executionId, item] of [[paired, 'new'], [before, 'old']] as const) {
       const logId = executionId === before ? oldLogId : `log_${paired.slice(5)}`;
@@ -423,7 +426,7 @@ describe('refusals', () => {
     const wf = await createAndDeploy(t, chainState());
     const first = await execute(wf, { item: 'z' });
     await logDetailOf(t, first.body.executionId);
-    await t.app.db.execute(sql`update executions set trace_spans = null, trace_packed = null where execution_id = ${first.body.executionId}`);
+    await t.app.db.execute(sql`update executions set trace_spans = null, trace_packed = null where ${isExecution(first.body.executionId)}`);
     const gone = await rerun(first.body.executionId, { fromBlock: 'b' });
     expect(gone.status, gone.text).toBe(410);
     expect(gone.body.code).toBe('EXECUTION_SNAPSHOT_GONE');

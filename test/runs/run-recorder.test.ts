@@ -25,6 +25,8 @@ import { withPackedFinalOutput } from '../../src/services/logs/packed-trace.js';
 import { runMaintenance } from '../../src/app/maintenance.js';
 import { offloadValues } from '../../src/services/logs/offloaded-values.js';
 import { ORPHAN_AGE_MS, reserveValueRows } from '../../src/services/logs/orphaned-values.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
+import { executionRow } from '../support/log-rows.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -171,7 +173,7 @@ describe('run recorder', () => {
     expect(commits.reduce((a, b) => a + b, 0)).toBe(40);
     // Far fewer statements than runs, whatever else the app did meanwhile.
     expect(t.app.database.statements() - statementsBefore).toBeLessThan(10);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, workflowId))).toHaveLength(40);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, workflowId))).toHaveLength(40);
     // The batch statement is prepared once per session (db/rows.ts rowsOfPrepared), not planned at every batch. PGlite
     // has one session, so its list holds it; on PostgreSQL each pooled connection has its own (test/db covers that).
     if (!TEST_DATABASE_URL) {
@@ -201,7 +203,7 @@ describe('run recorder', () => {
       nextAttemptAt: new Date(),
     });
     expect(await t.app.recorder.complete(run)).toBe('full');
-    const [row] = await t.app.db.select().from(executions).where(eq(executions.id, run.log.id));
+    const [row] = await t.app.db.select(executionRow).from(executions).where(eq(executions.id, run.log.id));
     expect(row).toMatchObject({ status: 'error', error: 'Interrupted' });
     expect(await t.app.db.select().from(deliveries).where(eq(deliveries.executionId, run.log.executionId))).toHaveLength(1);
   });
@@ -230,8 +232,8 @@ describe('run recorder', () => {
     const runs = [completedRun(kept, { kept: true }), completedRun(doomed, { kept: false })];
     expect((await t.request('DELETE', `/api/v1/workflows/${doomed}`)).status).toBe(204);
     expect(await Promise.all(runs.map((run) => t.app.recorder.complete(run)))).toEqual(['full', 'full']);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
   });
 
   it('deletes the logs of a deleted workflow, and only those', async () => {
@@ -239,10 +241,10 @@ describe('run recorder', () => {
     const doomed = await createAndDeploy(t, makeState([{ id: 'start', type: 'api_trigger', name: 'API' }]));
     const runs = [completedRun(kept, { kept: true }), completedRun(doomed, { kept: false }), completedRun(doomed, { kept: false })];
     expect(await Promise.all(runs.map((run) => t.app.recorder.complete(run)))).toEqual(['full', 'full', 'full']);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(2);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(2);
     expect((await t.request('DELETE', `/api/v1/workflows/${doomed}`)).status).toBe(204);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, kept))).toHaveLength(1);
     const listed = await t.request('GET', `/api/v1/logs?workspaceId=${t.workspaceId}&workflowIds=${doomed}`);
     expect(listed.body).toMatchObject({ data: [] });
   });
@@ -271,7 +273,7 @@ describe('run recorder', () => {
     await t.app.db.transaction(async (tx) => {
       await tx.execute(recordStatement(batch, { durable: true }));
     });
-    expect(await t.app.db.select({ status: executions.status }).from(executions).where(eq(executions.executionId, log.executionId))).toEqual([{ status: 'success' }]);
+    expect(await t.app.db.select({ status: executions.status }).from(executions).where(isExecution(log.executionId))).toEqual([{ status: 'success' }]);
     expect(await rowsOfValues()).toEqual([]);
   });
 
@@ -338,6 +340,6 @@ describe('run recorder', () => {
       expect(deleted).toBe(false);
     });
     await deleting;
-    expect(await t.app.db.select().from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
+    expect(await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, doomed))).toHaveLength(0);
   });
 });

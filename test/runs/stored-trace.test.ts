@@ -13,6 +13,7 @@ import { createAndDeploy, logDetailOf, makeState } from '../support/workflows.js
 import { startUpstream, type FakeUpstream } from '../net/fake-upstream.js';
 import { subscribe, webhookBodyOf } from '../completion-webhooks/support.js';
 import { storedTrace } from '../../src/services/logs/columns.js';
+import { isExecution } from '../../src/db/execution-lookup.js';
 
 let t: TestApp;
 let upstream: FakeUpstream;
@@ -73,7 +74,7 @@ async function expectSameAnswers(executionId: string) {
 async function expectAnsweredAsFormat2(executionId: string) {
   const [row] = await rowsOf<{ trace: Record<string, unknown>; final: unknown; jsonb_column: unknown }>(
     t.app.db,
-    sql`select ${storedTrace} as trace, final_output as final, trace_spans as jsonb_column from executions where execution_id = ${executionId}`,
+    sql`select ${storedTrace} as trace, final_output as final, trace_spans as jsonb_column from executions where ${isExecution(executionId)}`,
   );
   expect(row.trace.format).toBe(4);
   // The packed bytes are in their own column; the jsonb one holds nothing when no value went to file storage.
@@ -111,13 +112,13 @@ describe('a log stores each value once, and answers as the run made it', () => {
     expect(answers.traceSpans.map((s) => s.type), JSON.stringify(answers.traceSpans.slice(2))).toEqual(['api_trigger', 'variables', 'api', 'condition', 'function', 'wait', 'response']);
     expect(JSON.stringify(answers.finalOutput)).toContain(PAYLOAD);
     // The trace the answers carry holds the payload again and again; the row keeps it in far fewer places.
-    const [row] = await rowsOf<{ trace: string }>(t.app.db, sql`select (${storedTrace})::text as trace from executions where execution_id = ${executionId}`);
+    const [row] = await rowsOf<{ trace: string }>(t.app.db, sql`select (${storedTrace})::text as trace from executions where ${isExecution(executionId)}`);
     const times = (text: string) => text.split(PAYLOAD).length - 1;
     expect(times(JSON.stringify(answers.traceSpans))).toBeGreaterThanOrEqual(12);
     expect(times(row.trace)).toBeLessThanOrEqual(3);
     await expectAnsweredAsFormat2(executionId);
     // A run that used no model keeps no cost object; its cost answers as a stored one did, key for key.
-    const [costRow] = await rowsOf<{ cost: unknown; total: number }>(t.app.db, sql`select cost, cost_total as total from executions where execution_id = ${executionId}`);
+    const [costRow] = await rowsOf<{ cost: unknown; total: number }>(t.app.db, sql`select cost, cost_total as total from executions where ${isExecution(executionId)}`);
     expect(costRow.cost).toBeNull();
     const detail = await logDetailOf(t, executionId);
     expect(JSON.stringify(detail.cost)).toBe(JSON.stringify({ total: costRow.total, tokens: { total: 0, prompt: 0, completion: 0 }, models: {} }));
@@ -140,10 +141,10 @@ describe('a log stores each value once, and answers as the run made it', () => {
     const executionId = await execute(wf, { q: PAYLOAD });
     const before = await answersOf(executionId);
     // The row as migration 0027 found the rows written before it: the whole packed object in jsonb, no bytes.
-    await t.app.db.execute(sql`update executions set trace_spans = (${storedTrace}), trace_packed = null where execution_id = ${executionId}`);
+    await t.app.db.execute(sql`update executions set trace_spans = (${storedTrace}), trace_packed = null where ${isExecution(executionId)}`);
     const [row] = await rowsOf<{ format: unknown; bytes: unknown }>(
       t.app.db,
-      sql`select trace_spans -> 'format' as format, trace_packed as bytes from executions where execution_id = ${executionId}`,
+      sql`select trace_spans -> 'format' as format, trace_packed as bytes from executions where ${isExecution(executionId)}`,
     );
     expect(row).toEqual({ format: 4, bytes: null });
     const after = await answersOf(executionId);

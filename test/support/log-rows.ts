@@ -1,8 +1,9 @@
 // For tests that write logs straight into `executions` (many of them, with chosen times, models and outcomes): what
 // those rows refer to. This workspace gets a workflow, another workspace (with its owner and a workflow) gets one
 // whose logs must never show, and the months the logs fall in get their partitions on PostgreSQL.
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { ensureExecutionPartitions } from '../../src/db/executions-partitions.js';
+import { executions, logExecutionId } from '../../src/db/schema.js';
 import type { TestApp } from './app.js';
 
 /**
@@ -26,3 +27,9 @@ export async function prepareLogRows(t: TestApp, tag: string, months: Date[]): P
     );
   }
 }
+
+/**
+ * An `executions` row's columns with its execution id read as the services read it: a paired log (its id is its
+ * execution id's pair) keeps none in its column (db/schema.ts `logExecutionId`).
+ */
+export const executionRow = { ...getTableColumns(executions), executionId: logExecutionId };

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { runSluice, startSluice, type SluiceProcess } from '../support/process.js';
 import { eventually, makeState } from '../support/workflows.js';
 import { startWorkerProcess, type WorkerProcess } from '../jobs/worker-process.js';
+import { executionRow } from '../support/log-rows.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('schedules across processes (PostgreSQL)', () => {
   let dataDir: string;
@@ -70,7 +71,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('schedules across processes (Postg
     const database = await openDatabase({ kind: 'postgres', url: testDb.url!, poolSize: 1 });
     try {
       const rows = await eventually(async () => {
-        const all = await database.db.select().from(executions);
+        const all = await database.db.select(executionRow).from(executions);
         return all.every((row) => row.status !== 'running') ? all : undefined;
       });
       const logs = (await call('GET', logsPath)).body.data as Array<{ executionId: string; executionData: { finalOutput: { result: string } } }>;

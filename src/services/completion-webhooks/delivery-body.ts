@@ -7,7 +7,7 @@
 // A delivery that is about no log (a test event) and one made before bodies were built keep their body whole.
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { executions } from '../../db/schema.js';
+import { executions, logExecutionId } from '../../db/schema.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
 import { storedTrace, type LogRow } from '../logs/columns.js';
@@ -40,7 +40,7 @@ export interface StoredDelivery {
 const logColumns = {
   id: executions.id,
   workflowId: executions.workflowId,
-  executionId: executions.executionId,
+  executionId: logExecutionId,
   status: executions.status,
   level: executions.level,
   trigger: executions.trigger,

@@ -1,11 +1,14 @@
 // The columns of a logs page, shared by the page query (list.ts) and the model window (model-window.ts).
 import { getTableColumns, sql } from 'drizzle-orm';
-import { executions } from '../../db/schema.js';
+import { executions, logExecutionId } from '../../db/schema.js';
 import { PACKED_TRACE_FORMAT } from './packed-trace.js';
 import type { LogsQuery } from './params.js';
 
-/** An execution row as the services read it: its trace is `traceSpans`, in the form `storedTrace` gives. */
-export type LogRow = Omit<typeof executions.$inferSelect, 'tracePacked'>;
+/**
+ * An execution row as the services read it: its trace is `traceSpans`, in the form `storedTrace` gives, and its
+ * execution id is `logExecutionId`'s (a paired log keeps none in its column).
+ */
+export type LogRow = Omit<typeof executions.$inferSelect, 'tracePacked' | 'executionId'> & { executionId: string };
 
 /**
  * A log's trace column as packed-trace.ts and stored-trace.ts read it, whichever way the row keeps it: a row with
@@ -17,8 +20,8 @@ export const storedTrace = sql<unknown[] | null>`case when ${executions.tracePac
     || coalesce(${executions.traceSpans}, '{}'::jsonb) end`;
 
 const { tracePacked: _packed, ...rowColumns } = getTableColumns(executions);
-/** A whole log row, selected as a LogRow. */
-export const logRowColumns = { ...rowColumns, traceSpans: storedTrace };
+/** A whole log row, selected (or returned by an update) as a LogRow. */
+export const logRowColumns = { ...rowColumns, executionId: logExecutionId, traceSpans: storedTrace };
 
 /** Large columns are read only when the response carries them. Computed ones are named, as a subquery needs. */
 export function pageColumns(q: LogsQuery) {
@@ -27,7 +30,7 @@ export function pageColumns(q: LogsQuery) {
   return {
     id: executions.id,
     workflowId: executions.workflowId,
-    executionId: executions.executionId,
+    executionId: logExecutionId.as('execution_id'),
     deploymentVersion: executions.deploymentVersion,
     level: executions.level,
     trigger: executions.trigger,

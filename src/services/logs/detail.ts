@@ -3,7 +3,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { executions, stateSnapshots, workflows } from '../../db/schema.js';
+import { executions, logExecutionId, stateSnapshots, workflows } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { canAccessWorkspace } from '../access.js';
 import type { Principal } from '../api-keys.js';
@@ -119,7 +119,7 @@ export async function getLogDetail(
   const [values, reruns] = await Promise.all([
     restoreValues(storage, log, { logger }),
     primary
-    .select({ executionId: executions.executionId, status: executions.status, startedAt: executions.startedAt })
+    .select({ executionId: logExecutionId, status: executions.status, startedAt: executions.startedAt })
     .from(executions)
     .where(eq(executions.rerunOf, log.executionId))
     .orderBy(asc(executions.startedAt))
@@ -155,7 +155,7 @@ export async function getExecutionDetail(
   primary: Db,
 ): Promise<Located<ExecutionDetail>> {
   const [row] = await db
-    .select({ log: executions, state: stateSnapshots.state })
+    .select({ log: logRowColumns, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
     .where(and(isExecution(executionId), completedOnly))

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client.js';
 import { databaseErrorCode, UNDEFINED_TABLE } from '../../db/errors.js';
 import { isPartitioned, monthPartitions, tryPartitionLock, type MonthPartition } from '../../db/executions-partitions.js';
 import { rowsOf } from '../../db/rows.js';
+import { executionIdOfLog, logExecutionId } from '../../db/schema.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../../logger.js';
 import { deleteOldMemoryBatch } from '../agent-memory.js';
@@ -51,12 +52,12 @@ async function deleteLogBatch(db: Db, cutoff: Date): Promise<{ logs: number; key
         select e.id from executions e
         where e.workspace_id = w.id and e.started_at < ${cutoff} and e.ended_at < ${cutoff}
           and e.status in ('success', 'error', 'cancelled')
-          and e.execution_id not in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)
+          and ${executionIdOfLog(sql`e`)} not in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)
         limit ${BATCH}
       ) old
       limit ${BATCH}
     ),
-    gone as (delete from executions where id in (select id from doomed) returning execution_id),
+    gone as (delete from executions where id in (select id from doomed) returning ${logExecutionId} as execution_id),
     gone_files as (delete from files where execution_id in (select execution_id from gone) returning storage_key)
     select (select count(*) from gone)::int as logs,
       coalesce((select json_agg(storage_key) from gone_files), '[]'::json) as keys`,
@@ -84,7 +85,7 @@ async function deleteDeliveryBatch(db: Db, cutoff: Date): Promise<number> {
 /** A log retention must keep, among a month's rows (the row-by-row delete's conditions, negated). */
 const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${table} e
   where e.status not in ('success', 'error', 'cancelled') or e.ended_at is null or e.ended_at >= ${cutoff}
-    or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null))`;
+    or ${executionIdOfLog(sql`e`)} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null))`;
 
 /**
  * Drops a month wholly older than `cutoff` when none of its logs must be kept; otherwise leaves it to the row-by-row
@@ -122,13 +123,13 @@ async function dropExpiredPartition(
       // deleted: a month kept after all (the check below) rolls their deletion back with the rest.
       const gone = await rowsOf<{ key: string }>(
         t,
-        sql`delete from files where execution_id in (select execution_id from ${table}) returning storage_key as key`,
+        sql`delete from files where execution_id in (select ${executionIdOfLog(sql`e`)} from ${table} e) returning storage_key as key`,
       );
       await t.execute(sql`lock table executions, ${table} in access exclusive mode`);
       const [recheck] = await rowsOf<{ kept: boolean }>(
         t,
         sql`select exists (select 1 from ${table} e where e.status in ('running', 'paused', 'resuming')
-          or e.execution_id in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
+          or ${executionIdOfLog(sql`e`)} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
       );
       if (recheck?.kept) throw new KeptLog();
       await t.execute(sql`drop table ${table}`);

@@ -1,7 +1,7 @@
 // The properties every fuzzed answer must have, and the ledger of runs that must each end with exactly one log.
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { executions } from '../../../src/db/schema.js';
+import { logExecutionId, executions } from '../../../src/db/schema.js';
 import { eventually } from '../../support/eventually.js';
 import { parseSse } from '../../support/workflows.js';
 import type { RawRequest, RawResponse } from './client.js';
@@ -129,7 +129,7 @@ export async function assertEveryRunLogged(f: FuzzFixture, ledger: RunLedger) {
     );
   }
   const running = await eventually(async () => {
-    const rows = await f.t.app.db.select({ id: executions.executionId }).from(executions).where(eq(executions.status, 'running'));
+    const rows = await f.t.app.db.select({ id: logExecutionId }).from(executions).where(eq(executions.status, 'running'));
     return rows.length === 0 ? rows : undefined;
   }, 20_000, 'no execution left running');
   expect(running).toEqual([]);

@@ -236,7 +236,7 @@ select
     'models', case when m.model is null then '{}'::jsonb else jsonb_build_object(m.model, jsonb_build_object(
       'input', m.cost / 2, 'output', m.cost / 2, 'total', m.cost,
       'tokens', jsonb_build_object('prompt', m.tokens, 'completion', m.tokens / 4, 'total', m.tokens + m.tokens / 4))) end),
-  case when m.model is null then '{}'::text[] else array[m.model] end,
+  case when m.model is null then null else array[m.model] end,
   jsonb_build_object('result', jsonb_build_object('n', g, 'ok', not e.err), 'stdout', ''),
   jsonb_build_array(
     jsonb_build_object('id', md5(g::text || 's1'), 'blockId', 'start', 'name', 'API', 'type', 'api_trigger',

@@ -288,8 +288,11 @@ export const executions = pgTable(
     costTotal: doublePrecision('cost_total').notNull().default(0),
     /** { total, input, output, tokens: {prompt, completion, total}, models: {name: {input, output, total, tokens}} } */
     cost: jsonb<Record<string, unknown>>('cost'),
-    /** Models used, for the logs API `model` filter. */
-    models: text('models').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Models used, for the logs API `model` filter; null when none (most runs: an empty array took 13 bytes of each
+     * row). Logs written before 2026-11-28 keep `{}`.
+     */
+    models: text('models').array(),
     finalOutput: jsonb<Record<string, unknown>>('final_output'),
     /**
      * The trace as rows before `trace_packed` kept it (format 1, 2 or 3, services/logs/stored-trace.ts); on a row with
@@ -346,13 +349,16 @@ export const executions = pgTable(
     // Runs waiting for an approval: the Approvals page lists a workspace's, and the worker looks for stranded resumes.
     index('executions_waiting_idx').on(t.workspaceId, t.startedAt).where(sql`${t.status} in ('paused', 'resuming')`),
     // Logs API filters that can match almost nothing (bench/REPORT-logs.md): without these they scan the workspace.
-    index('executions_models_idx').using('gin', t.models),
+    // Without GIN's pending list (fastupdate): what a run adds goes into the index at once, so a model search never
+    // scans up to 4 MB of unsorted entries first, and a run without a model costs ~4 bytes of index, not ~30 of pending
+    // list until the next VACUUM (bench/REPORT.md log-storage).
+    index('executions_models_idx').using('gin', t.models).with({ fastupdate: false }),
     index('executions_ws_duration_idx').on(t.workspaceId, t.totalDurationMs),
     index('executions_ws_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.level} = 'error'`),
     // The models of failures apart: `level=error` with a model filter ANDs this small bitmap (~5% of the rows'), where
     // the full index's (every run that used the model: ~70,000 at 1M logs, 10–30 ms to build) made it the one logs
     // API case over 20 ms (bench/REPORT-logs.md). Failures only, so the bytes are paid by a small share of the rows.
-    index('executions_failures_models_idx').using('gin', t.models).where(sql`${t.level} = 'error'`),
+    index('executions_failures_models_idx').using('gin', t.models).with({ fastupdate: false }).where(sql`${t.level} = 'error'`),
     // `blockErrors=true`: runs that succeeded while a block reported an error are as rare as failures.
     index('executions_ws_block_errors_idx').on(t.workspaceId, t.startedAt, t.id).where(sql`${t.blockErrorCount} > 0`),
     // The trigger and version filters: a rare value's runs are few, so its page is a bitmap of them sorted, and a

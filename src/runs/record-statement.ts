@@ -144,7 +144,7 @@ const executionJson = (rows: ExecutionRecord[]) =>
         total_duration_ms: r.totalDurationMs,
         cost_total: r.costTotal,
         cost: storedCost(r.cost),
-        models: r.models,
+        models: r.models.length > 0 ? r.models : null,
         // Only a log with no trace (a running marker) keeps a final output in the column (packed-trace.ts `final`).
         final_output: packed ? null : finalOutput,
         // The compressed bytes in their own column; beside them only what the logs list reads in SQL (columns.ts).

@@ -179,7 +179,7 @@ describe('two selected agents', () => {
     const claude = 200 * 2e-6 + 60 * 10e-6;
     const [row] = await t.app.db.select(executionRow).from(executions).where(eq(executions.workflowId, workflowId));
     expect(row!.costTotal).toBeCloseTo(BASE_COST + gpt + claude, 9);
-    expect(row!.models.sort()).toEqual(['claude-sonnet-5-5', 'gpt-4o']);
+    expect(row!.models!.sort()).toEqual(['claude-sonnet-5-5', 'gpt-4o']);
     const cost = row!.cost as { tokens: unknown; models: Record<string, { total: number }> };
     expect(cost.tokens).toEqual({ prompt: 300, completion: 90, total: 390 });
     expect(cost.models['gpt-4o']!.total).toBeCloseTo(gpt, 9);

@@ -148,7 +148,12 @@ describe('the executions behind these tests are real', () => {
     // Timers may fire a millisecond early as Date.now() sees it; 100 leaves room and still separates slow from fast.
     expect(rows.filter((r) => r.workflowId === ids.slow).every((r) => (r.totalDurationMs ?? 0) >= 100)).toBe(true);
     expect(new Set(rows.map((r) => r.trigger))).toEqual(new Set(['api', 'webhook', 'schedule', 'manual', 'chat']));
-    expect(rows.filter((r) => r.models.includes('gpt-4o'))).toHaveLength(2);
+    expect(rows.filter((r) => (r.models ?? []).includes('gpt-4o'))).toHaveLength(2);
+    // A run that used no model keeps none: null, not an empty array (13 bytes of every such row).
+    const modelFree = rows.filter((r) => ![ids.gpt, ids.claude, ids.multi].includes(r.workflowId));
+    expect(modelFree.length).toBeGreaterThan(0);
+    expect(modelFree.map((r) => r.models)).toEqual(modelFree.map(() => null));
+    expect(rows.some((r) => r.models?.length === 0)).toBe(false);
   });
 });
 
@@ -217,8 +222,8 @@ describe('GET /api/v1/logs', () => {
       [{ minDurationMs: 99.5 }, (r) => (r.totalDurationMs ?? 0) >= 99.5],
       [{ minCost: 0.01 }, (r) => r.costTotal >= 0.01],
       [{ maxCost: 0.002 }, (r) => r.costTotal <= 0.002],
-      [{ model: 'gpt-4o' }, (r) => r.models.includes('gpt-4o')],
-      [{ model: 'claude-sonnet-4' }, (r) => r.models.includes('claude-sonnet-4')],
+      [{ model: 'gpt-4o' }, (r) => (r.models ?? []).includes('gpt-4o')],
+      [{ model: 'claude-sonnet-4' }, (r) => (r.models ?? []).includes('claude-sonnet-4')],
       [{ model: 'gpt' }, () => false],
       [{ workflowIds: 'wf_doesnotexist' }, () => false],
     ];

@@ -364,7 +364,7 @@ export const executions = pgTable(
     // The trigger and version filters: a rare value's runs are few, so its page is a bitmap of them sorted, and a
     // common one's walks the workspace's index above (the planner knows which from the column's statistics). Without
     // started_at each key is one of a handful, which B-tree deduplication stores once per page with the rows' places:
-    // ~7 bytes a log where (…, started_at) took 61 (bench/REPORT.md log-storage, bench/REPORT-logs.md).
+    // ~8 bytes a log where (…, started_at) took 61 (bench/REPORT.md log-storage, bench/REPORT-logs.md).
     index('executions_ws_trigger_idx').on(t.workspaceId, t.trigger),
     index('executions_parent_idx').on(t.parentExecutionId).where(sql`${t.parentExecutionId} is not null`),
     // `rerunOf=` and an original's detail listing its re-runs.

@@ -147,6 +147,9 @@ export async function getLogDetail(
   };
 }
 
+/** A log without its trace, final output and pause state, which an execution's detail does not carry. */
+const { traceSpans: _trace, finalOutput: _final, pause: _pause, ...executionMetadataColumns } = logRowColumns;
+
 /** `primary`: as for getLogDetail, the access check's. */
 export async function getExecutionDetail(
   db: Db,
@@ -155,7 +158,7 @@ export async function getExecutionDetail(
   primary: Db,
 ): Promise<Located<ExecutionDetail>> {
   const [row] = await db
-    .select({ log: logRowColumns, state: stateSnapshots.state })
+    .select({ log: executionMetadataColumns, state: stateSnapshots.state })
     .from(executions)
     .innerJoin(stateSnapshots, eq(stateSnapshots.hash, executions.snapshotHash))
     .where(and(isExecution(executionId), completedOnly))

@@ -1,6 +1,7 @@
 // The server side of the `sluice` command: serve (HTTP + an in-process worker), worker (jobs only), init and admin
 // (offline bootstrap). Configuration comes from the environment. Loaded only when one of them runs (main.ts), so the
 // client commands start without the server's modules.
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from '../config.js';
 import { createAppWorker } from '../app/worker.js';
 import { maintenanceDeps, startMaintenance } from '../app/maintenance.js';
@@ -50,6 +51,11 @@ async function startBackgroundWork(app: AppContext, logger: Logger) {
  * directory's lock, then the app with its runner.
  */
 async function startLongRunning(command: 'serve' | 'worker') {
+  // V8 lets the old generation grow to as much as 4× what its last full collection left alive when a program
+  // allocates fast, as a server under load does. With ~40 MB alive, `sluice serve` on PGlite then peaked at 409–419 MB
+  // under the memory bench's load, most of it garbage waiting for a collection; at 1.5× it peaked at 315–345 MB
+  // (bench/REPORT.md memory). Not a limit: a run that keeps more alive grows the heap as far as it needs.
+  setFlagsFromString('--heap-growing-percent=50');
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const onShutdown = handleShutdownSignals(logger, shutdownDeadlineMs(config));

@@ -375,12 +375,13 @@ export const executions = pgTable(
 );
 
 /**
- * A log's execution id, in SQL over a row of `executions` named `row` (an alias): the one it keeps, else its id's pair
- * (`executions.execution_id`).
+ * A log's execution id, in SQL: the one it keeps, else its id's pair (`executions.execution_id`). Takes the row's
+ * columns as `unpairedLog` does, so raw SQL over an alias states it too.
  */
-export const executionIdOfLog = (row: SQL) => sql<string>`coalesce(${row}.execution_id, 'exec_' || substr(${row}.id, 5))`;
+export const executionIdOfLog = (log: { id: AnyPgColumn | SQL; executionId: AnyPgColumn | SQL }) =>
+  sql<string>`coalesce(${log.executionId}, 'exec_' || substr(${log.id}, 5))`;
 /** The same over `executions` unaliased, for the query builder. */
-export const logExecutionId = sql<string>`coalesce(${executions.executionId}, 'exec_' || substr(${executions.id}, 5))`;
+export const logExecutionId = executionIdOfLog(executions);
 
 /** Spending of a user (workspace owner) per calendar month, in USD. */
 export const usagePeriods = pgTable(

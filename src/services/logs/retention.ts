@@ -37,6 +37,9 @@ export interface PruneResult {
   memories: number;
 }
 
+/** The execution id of the log named `e` in the statements below (a paired log keeps none in its column). */
+const EXECUTION_ID_OF_E = executionIdOfLog({ id: sql`e.id`, executionId: sql`e.execution_id` });
+
 /**
  * One batch of finished logs older than `cutoff` deleted, with the rows of their files, in one statement (so no file
  * row outlives its log); answers how many logs went and the storage keys of their files.
@@ -52,7 +55,7 @@ async function deleteLogBatch(db: Db, cutoff: Date): Promise<{ logs: number; key
         select e.id from executions e
         where e.workspace_id = w.id and e.started_at < ${cutoff} and e.ended_at < ${cutoff}
           and e.status in ('success', 'error', 'cancelled')
-          and ${executionIdOfLog(sql`e`)} not in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)
+          and ${EXECUTION_ID_OF_E} not in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)
         limit ${BATCH}
       ) old
       limit ${BATCH}
@@ -85,7 +88,7 @@ async function deleteDeliveryBatch(db: Db, cutoff: Date): Promise<number> {
 /** A log retention must keep, among a month's rows (the row-by-row delete's conditions, negated). */
 const keeps = (table: SQLWrapper, cutoff: Date) => sql`exists (select 1 from ${table} e
   where e.status not in ('success', 'error', 'cancelled') or e.ended_at is null or e.ended_at >= ${cutoff}
-    or ${executionIdOfLog(sql`e`)} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null))`;
+    or ${EXECUTION_ID_OF_E} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null))`;
 
 /**
  * Drops a month wholly older than `cutoff` when none of its logs must be kept; otherwise leaves it to the row-by-row
@@ -123,13 +126,13 @@ async function dropExpiredPartition(
       // deleted: a month kept after all (the check below) rolls their deletion back with the rest.
       const gone = await rowsOf<{ key: string }>(
         t,
-        sql`delete from files where execution_id in (select ${executionIdOfLog(sql`e`)} from ${table} e) returning storage_key as key`,
+        sql`delete from files where execution_id in (select ${EXECUTION_ID_OF_E} from ${table} e) returning storage_key as key`,
       );
       await t.execute(sql`lock table executions, ${table} in access exclusive mode`);
       const [recheck] = await rowsOf<{ kept: boolean }>(
         t,
         sql`select exists (select 1 from ${table} e where e.status in ('running', 'paused', 'resuming')
-          or ${executionIdOfLog(sql`e`)} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
+          or ${EXECUTION_ID_OF_E} in (select d.execution_id from deliveries d where d.status = 'pending' and d.execution_id is not null)) as kept`,
       );
       if (recheck?.kept) throw new KeptLog();
       await t.execute(sql`drop table ${table}`);

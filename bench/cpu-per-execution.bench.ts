@@ -31,6 +31,7 @@ import { generateApiKey } from '../src/services/api-keys.js';
 import { load } from './support/load.js';
 import { startNodeRed } from './support/node-red.js';
 import { cpuSince, cpuMsOfBackends, cpuTimeMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { median } from './support/stats.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -145,12 +146,6 @@ function recordPerf(pid: number, file: string): () => Promise<void> {
     await exited;
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const echo = await startEchoServer();
 const targets: Target[] = [];

@@ -16,6 +16,7 @@ import { createMetrics } from '../src/observability/metrics.js';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { load } from './support/load.js';
 import { startEchoServer, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { median } from './support/stats.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 8);
@@ -101,12 +102,6 @@ async function startTarget(label: string, metricsEnabled: boolean, echoUrl: stri
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
   return { label, server, executeUrl: `${server.url}/api/workflows/${created.data.id}/execute`, headers, dataDir, rounds: [] };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const echo = await startEchoServer();
 const targets: Target[] = [];

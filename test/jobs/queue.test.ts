@@ -1,9 +1,10 @@
 // The job mechanism on its own (src/jobs): claim, complete, fail, reschedule, leases and their expiry, fencing,
-// bounded concurrency, wake-ups at commit, graceful stop, an idle worker's statements, and several workers sharing one
-// queue.
-import { count, eq } from 'drizzle-orm';
+// bounded concurrency, wake-ups at commit, graceful stop, an idle worker's statements (one per look, planned once),
+// and several workers sharing one queue.
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
+import { rowsOf } from '../../src/db/rows.js';
 import { jobs } from '../../src/db/schema.js';
 import { claimDueJobs } from '../../src/jobs/claim.js';
 import { enqueueJob, enqueueJobs } from '../../src/jobs/enqueue.js';
@@ -11,7 +12,7 @@ import { settleJobs } from '../../src/jobs/settle.js';
 import type { ClaimedJob, JobHandler, JobHandlers, JobRunContext } from '../../src/jobs/types.js';
 import { createWorker, type Worker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 import { eventually, offsetClock, type TestClock } from '../completion-webhooks/support.js';
 
 const logger = createLogger('silent');
@@ -298,6 +299,34 @@ describe('jobs', () => {
     // look: 5 per look here, up to 50 over the window (20 on a loaded 2-core machine, where it is now 6).
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThanOrEqual(windowMs / pollIntervalMs + 1);
+  });
+
+  it('plans a look once: its claim is a prepared statement that every later look only executes', async () => {
+    // Two connections on PostgreSQL: the worker holds one for its LISTEN, so its looks and this test's questions share
+    // the other, and pg_prepared_statements (the asking session's own) is the looks' session.
+    const shared = TEST_DATABASE_URL ? await openDatabase({ kind: 'postgres', url: testDb.url!, poolSize: 2 }) : database;
+    try {
+      const claims = () =>
+        rowsOf<{ statement: string; runs: number }>(
+          shared.db,
+          sql`select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%claimed as (%'`,
+        );
+      // The shape of a look for three kinds without the lease sweep, which rides in the first look (and now and then
+      // after): a shape of its own. On PGlite the session is the one earlier tests' workers used, so count from here.
+      const threeKinds = (c: { statement: string }) => !c.statement.includes('swept as (') && /due_2 as/.test(c.statement) && !/due_3 as/.test(c.statement);
+      const before = (await claims()).find(threeKinds)?.runs ?? 0;
+      const idle = handler(() => undefined);
+      await startWorker({ a: idle, b: idle, c: idle }, { pollIntervalMs: 20, db: shared });
+      // Every such look is the same statement, planned for its values the first five times (PostgreSQL's rule), then
+      // run on its generic plan.
+      await eventually(async () => {
+        const found = (await claims()).filter(threeKinds);
+        return found.length === 1 && found[0].runs >= before + 8;
+      }, 10_000, 'eight looks through one prepared claim');
+    } finally {
+      await Promise.all(workers.splice(0).map((w) => w.stop(0)));
+      if (shared !== database) await shared.close();
+    }
   });
 
   it('gives up on a job that keeps killing its workers', async () => {

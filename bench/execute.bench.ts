@@ -83,8 +83,8 @@ interface Target {
   headers: Record<string, string>;
   /** Its processes: stopped (SIGSTOP) while another target is loaded. */
   processes: BenchProcess[];
-  /** Sluice's processes (the probe answers there); none for the floor and Node-RED. */
-  servers: BenchProcess[];
+  /** A Sluice row: its processes answer the probe (lag, memory); the floor's and Node-RED's do not. */
+  probed: boolean;
   /** PostgreSQL rows: the bench database, for its commits. */
   database?: { client: pg.Client; name: string };
   rounds: LoadResult[];
@@ -103,7 +103,7 @@ async function commits(client: pg.Client, dbName: string): Promise<number> {
 
 /**
  * Only `target`'s processes get the CPU: the others are stopped (SIGSTOP) until their own round. An idle Sluice process
- * is not idle for the CPU — job polls, heartbeats, a collection now and then: 2–5 % of a core measured — and that
+ * is not idle for the CPU — job polls, heartbeats, a collection now and then: ~2 % of a core measured — and that
  * would fall on whichever server is loaded meanwhile.
  */
 function runOnly(target: Target): void {
@@ -117,11 +117,11 @@ const runAll = () => targets.forEach((target) => target.processes.forEach(({ chi
 async function loadRound(target: Target): Promise<void> {
   await sleep(PAUSE_SECONDS * 1000);
   runOnly(target);
-  await Promise.all(target.servers.map(resetLag));
+  if (target.probed) await Promise.all(target.processes.map(resetLag));
   const before = target.database ? await commits(target.database.client, target.database.name) : 0;
   const result = await load(dispatcher, target.urls, target.headers, SECONDS, CONCURRENCY);
   if (target.database) target.commits += (await commits(target.database.client, target.database.name)) - before;
-  if (target.servers.length > 0) target.probes.push(await probe(target.servers[0]));
+  if (target.probed) target.probes.push(await probe(target.processes[0]));
   target.rounds.push(result);
   note(`${target.label}: ${result.rps.toFixed(0)} req/s`);
 }
@@ -133,7 +133,7 @@ const targets: Target[] = [];
 /** Run in reverse order of adding: a database's servers stop before it is dropped, and before its admin connection ends. */
 const stops: Array<() => Promise<void>> = [() => echo.stop()];
 const addTarget = (label: string, urls: string[], headers: Record<string, string>, processes: BenchProcess[], sluice?: { database?: Target['database'] }) =>
-  targets.push({ label, urls, headers, processes, servers: sluice ? processes : [], database: sluice?.database, rounds: [], probes: [], commits: 0 });
+  targets.push({ label, urls, headers, processes, probed: sluice !== undefined, database: sluice?.database, rounds: [], probes: [], commits: 0 });
 const plainJson = { 'content-type': 'application/json' };
 try {
   const floor = await startFloorProxy(echo.url);

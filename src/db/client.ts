@@ -13,6 +13,7 @@ import pg from 'pg';
 import { AppError } from '../errors.js';
 import { CHANGES_CHANNEL, createChangeHub, type ChangeFeed, type ChangeHub } from './change-feed.js';
 import { ensureExecutionPartitions, partitionExecutions } from './executions-partitions.js';
+import { preparedStatements, type PreparedStatementClient } from './pglite-prepared.mjs';
 import { createPgliteDatabaseIfMissing, startPgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
@@ -91,9 +92,15 @@ const pgliteSlot = async (): Promise<HeldSlot> => ({ index: 0, lost: new Promise
  * transaction), and sets the parsers Drizzle gives each query on the client instead: they are the same identity parsers every time
  * (timestamps, dates, intervals and their arrays as text), and PGlite copies its whole parser table (318 types) into
  * a new object for a query given any (~57 µs a statement). pglite-worker.mjs does the same on the database thread.
+ * Like the thread's client, it runs statements prepared by name (`queryPrepared`, pglite-prepared.mjs; db/rows.ts).
  */
 function wrapPgliteClient(client: PGlite): () => number {
   let count = 0;
+  const runPrepared = preparedStatements(client);
+  (client as PGlite & PreparedStatementClient).queryPrepared = (name, sql, params) => {
+    count++;
+    return runPrepared(name, sql, params);
+  };
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
   const withParsersSet = (options: QueryOptions | undefined): QueryOptions | undefined => {

@@ -26,6 +26,8 @@ type Pending = { resolve: (r: QueryResult) => void; reject: (e: Error) => void }
 export interface ThreadClient {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult>;
   transaction<T>(work: (tx: Pick<ThreadClient, 'query'>) => Promise<T>): Promise<T>;
+  /** Runs `sql` as the session's prepared statement `name` (pglite-prepared.mjs), preparing it when needed. */
+  queryPrepared(name: string, sql: string, params: unknown[]): Promise<QueryResult>;
   /** Statements sent so far (BEGIN and COMMIT included). */
   statements(): number;
   close(): Promise<void>;
@@ -140,19 +142,23 @@ export async function startPgliteThread(dataDir: string, listener?: ThreadListen
   // Not counted in `statements`: it is not a round trip any caller made.
   const walFlusher = startWalFlusher(() => exclusive(() => send({ type: 'query', sql: FLUSH_PENDING_WAL, params: [] })));
 
-  const rawQuery = (sql: string, params: unknown[] = [], options?: QueryOptions) => {
+  // A statement a caller made: counted, and the WAL flusher told.
+  const sendCounted = (message: Record<string, unknown>) => {
     statements++;
     walFlusher.noteStatement();
-    return send({
+    return send(message);
+  };
+  const rawQuery = (sql: string, params: unknown[] = [], options?: QueryOptions) =>
+    sendCounted({
       type: 'query',
       sql,
       params,
       options: options && { rowMode: options.rowMode, parserTypes: Object.keys(options.parsers ?? {}).map(Number) },
     });
-  };
 
   return {
     query: (sql, params, options) => exclusive(() => rawQuery(sql, params, options)),
+    queryPrepared: (name, sql, params) => exclusive(() => sendCounted({ type: 'prepared', name, sql, params })),
     transaction: (work) =>
       exclusive(async () => {
         await rawQuery('BEGIN');

@@ -4,6 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPgliteDirectory } from './pglite-open.mjs';
+import { preparedStatements } from './pglite-prepared.mjs';
 
 const identity = (value) => value;
 
@@ -24,6 +25,7 @@ const db = await openPgliteDirectory(workerData.dataDir);
 if (workerData.channel) {
   await db.listen(workerData.channel, (payload) => parentPort.postMessage({ type: 'notification', payload }));
 }
+const runPrepared = preparedStatements(db);
 parentPort.postMessage({ type: 'ready' });
 
 parentPort.on('message', async (message) => {
@@ -40,18 +42,21 @@ parentPort.on('message', async (message) => {
     return;
   }
   try {
-    // Drizzle sends per-type parsers as functions, which cannot cross threads; it only ever asks for the raw text
-    // (timestamps, dates, intervals and their arrays), so those types' parsers are set to identity on the instance once
-    // and queries go without `parsers`: given any, PGlite copies its whole table (318 types) into a new object for the
-    // query (~57 µs and its garbage per statement). Every query of this thread comes from Drizzle but BEGIN, COMMIT,
-    // ROLLBACK and the WAL flush, which read no such column.
-    if (message.options) {
-      for (const type of message.options.parserTypes) if (db.parsers[type] !== identity) db.parsers[type] = identity;
-    }
-    const options = message.options ? { rowMode: message.options.rowMode } : undefined;
-    const result = await db.query(message.sql, message.params, options);
+    const result = message.type === 'prepared' ? await runPrepared(message.name, message.sql, message.params) : await query(message);
     parentPort.postMessage({ id: message.id, result: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } });
   } catch (err) {
     parentPort.postMessage({ id: message.id, error: serializeError(err) });
   }
 });
+
+function query(message) {
+  // Drizzle sends per-type parsers as functions, which cannot cross threads; it only ever asks for the raw text
+  // (timestamps, dates, intervals and their arrays), so those types' parsers are set to identity on the instance once
+  // and queries go without `parsers`: given any, PGlite copies its whole table (318 types) into a new object for the
+  // query (~57 µs and its garbage per statement). Every query of this thread comes from Drizzle but BEGIN, COMMIT,
+  // ROLLBACK and the WAL flush, which read no such column.
+  if (message.options) {
+    for (const type of message.options.parserTypes) if (db.parsers[type] !== identity) db.parsers[type] = identity;
+  }
+  return db.query(message.sql, message.params, message.options ? { rowMode: message.options.rowMode } : undefined);
+}

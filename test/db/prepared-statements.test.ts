@@ -1,9 +1,13 @@
 // rowsOfPrepared (db/rows.ts), which the run recorder's batch statement goes through: a statement is prepared once per
-// session under a name of its text and keeps a generic plan, yet every call answers with its own values (on PGlite
-// they travel as literals: quotes, dollar signs and backslashes included; large ones run unnamed; U+0000 is refused
-// clearly), each shape has its own name up to 32 per database, a statement the session lost is prepared again, a
-// failure names the SQL and not the values, and a table dropped and made again under a prepared statement (retention
-// drops whole partitions) does not break it.
+// session under a name of its text and keeps a generic plan, yet every call answers with its own values (bind
+// parameters: quotes, dollar signs and backslashes included, large ones too; U+0000 is refused clearly) and reads
+// every column as a plain query does, each shape has its own name up to 32 per database, a statement the session lost
+// is prepared again, a failure names the SQL and not the values, and a table dropped and made again under a prepared
+// statement (retention drops whole partitions) does not break it. On PGlite in memory (the tests' database) and on
+// disk, where the database runs on its own thread (db/pglite-thread.ts), and on PostgreSQL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
@@ -13,12 +17,22 @@ import { rowsOf, rowsOfPrepared } from '../../src/db/rows.js';
 import { serializeError } from '../../src/log-errors.js';
 import { createBlankPostgresDatabase, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
 
-describe('statements prepared by name', () => {
+const kinds = TEST_DATABASE_URL ? ['PostgreSQL'] : ['PGlite in memory', 'PGlite on disk'];
+
+// On disk, PGlite is created from scratch in a child process: allow for a loaded machine.
+describe.each(kinds)('statements prepared by name, %s', { timeout: 120_000 }, (kind) => {
   let database: Database;
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    if (TEST_DATABASE_URL) {
+    if (kind === 'PGlite on disk') {
+      const root = mkdtempSync(join(tmpdir(), 'sluice-prepared-'));
+      database = await openDatabase({ kind: 'pglite', dataDir: join(root, 'pglite') });
+      drop = async () => {
+        await database.close();
+        rmSync(root, { recursive: true, force: true });
+      };
+    } else if (TEST_DATABASE_URL) {
       // One connection, so that pg_prepared_statements (which lists the asking session's own) sees every call.
       const blank = await createBlankPostgresDatabase();
       database = await openDatabase({ kind: 'postgres', url: blank.url, poolSize: 1 });
@@ -32,7 +46,7 @@ describe('statements prepared by name', () => {
       drop = test.drop;
     }
   });
-  afterAll(() => drop?.());
+  afterAll(() => drop?.(), 60_000);
 
   it('answers every call with its own values, and one prepared statement per shape is planned once', async () => {
     const { db } = database;
@@ -53,13 +67,24 @@ describe('statements prepared by name', () => {
       sql`select statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
           where statement like '%$1::int + 1 as v' or statement like '%$1::text || ''y'' as s' order by statement`,
     );
-    // PGlite's are prepared in SQL, so the listing shows the PREPARE command.
-    expect(prepared.map((p) => p.statement.replace(/^prepare \w+ as /, ''))).toEqual(['select $1::int + 1 as v', "select $1::text || 'y' as s"]);
+    expect(prepared.map((p) => p.statement)).toEqual(['select $1::int + 1 as v', "select $1::text || 'y' as s"]);
     for (const p of prepared) {
       expect(p.generic + p.custom).toBe(8);
       // PostgreSQL plans the first five calls for their values, then keeps a generic plan when it costs no more.
       expect(p.generic).toBe(3);
     }
+  });
+
+  it('reads every column as a plain query of the same statement does', async () => {
+    const { db } = database;
+    const statement = () =>
+      sql`select ${'2026-11-28T12:00:00.123Z'}::timestamptz as at, ${'2026-11-28'}::date as day, ${'1 hour'}::interval as span,
+        array[${'2026-11-28T12:00:00Z'}::timestamptz] as ats, ${'{"a": [1, "x"]}'}::jsonb as j, ${3}::int as n, ${true}::boolean as b,
+        ${'1.50'}::numeric as x, ${'abc'}::text as t`;
+    const plain = await rowsOf(db, statement());
+    for (let n = 0; n < 3; n++) expect(await rowsOfPrepared(db, statement())).toEqual(plain);
+    // Times as their text, as every Drizzle query of this project reads them.
+    expect(typeof plain[0].at).toBe('string');
   });
 
   it('prepares a shape once when calls of it overlap, and again after a failed attempt', async () => {
@@ -76,24 +101,26 @@ describe('statements prepared by name', () => {
 
   it('fails naming the statement and not its values: a failed batch logs no user data', async () => {
     const { db } = database;
-    const failed = (await rowsOfPrepared(db, sql`select ${'{"card": "4111-secret"'}::jsonb as j`).catch((error: Error) => error)) as Error & {
+    const failed = (await rowsOfPrepared(db, sql`select ${'{"card": "4111-secret"'}::jsonb as card`).catch((error: Error) => error)) as Error & {
       query?: string;
     };
     expect(failed).toBeInstanceOf(Error);
-    expect(failed.query).toBe('select $1::jsonb as j');
+    expect(failed.query).toBe('select $1::jsonb as card');
     const logged = JSON.stringify(serializeError(failed));
-    expect(logged).toContain('Failed query: select $1::jsonb as j');
+    expect(logged).toContain('Failed query: select $1::jsonb as card');
     expect(logged).toMatch(/invalid input syntax for type json/);
     expect(logged).not.toContain('4111-secret');
+    // The shape was prepared before its value failed (its first call): the next call with a good value runs it.
+    expect(await rowsOfPrepared(db, sql`select ${'{"card": "ok"}'}::jsonb as card`)).toEqual([{ card: { card: 'ok' } }]);
   });
 
   it('answers a statement whose values are large, and refuses text holding U+0000 with a clear error', async () => {
     const { db } = database;
     const big = 'y'.repeat(40_000);
     expect(await rowsOfPrepared<{ n: number }>(db, sql`select length(${big}::text) as n`)).toEqual([{ n: 40_000 }]);
-    // PGlite passes values inside the statement's text, which it parses: past 32 KB of them the statement runs unnamed.
+    // Bound, not parsed: a large value runs prepared like any other.
     const listed = await rowsOf(db, sql`select 1 from pg_prepared_statements where statement like '%length($1::text) as n'`);
-    expect(listed).toHaveLength(database.kind === 'postgres' ? 1 : 0);
+    expect(listed).toHaveLength(1);
     const nul = (await rowsOfPrepared(db, sql`select ${'a\u0000b'}::text as t`).catch((error: Error) => error)) as Error;
     expect(nul).toBeInstanceOf(Error);
     if (database.kind === 'pglite') expect(nul.message).toMatch(/U\+0000/);
@@ -108,7 +135,7 @@ describe('statements prepared by name', () => {
     expect(await read(2)).toEqual([{ v: 6 }]);
     expect(await read(3)).toEqual([{ v: 9 }]);
     if (database.kind === 'pglite') {
-      // A second Drizzle object on the same session finds the statement already there.
+      // A second Drizzle object on the same session runs it too.
       const again = drizzle({ client: (db as unknown as { $client: PGlite }).$client }) as unknown as Db;
       expect(await rowsOfPrepared<{ v: number }>(again, sql`select ${4}::int * 3 as v`)).toEqual([{ v: 12 }]);
     }

@@ -1,7 +1,6 @@
 // Types of pglite-prepared.mjs (plain JavaScript, shared with the database thread).
 import type { PGlite, Results } from '@electric-sql/pglite';
 
-export function readTextTypesAsText(db: PGlite): void;
 export function preparedStatements(db: PGlite): (name: string, text: string, params: unknown[]) => Promise<Results<Record<string, unknown>>>;
 
 /** A PGlite client (in memory, or the database thread's) that runs statements prepared by name. */

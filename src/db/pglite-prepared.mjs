@@ -18,12 +18,6 @@ const NO_SUCH_STATEMENT = '26000';
  * Drizzle query does (checked by test/db/prepared-statements.test.ts).
  */
 const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
-const asText = (value) => value;
-
-/** Sets Drizzle's text types' parsers on the instance (idempotent): see TEXT_TYPES. */
-export function readTextTypesAsText(db) {
-  for (const type of TEXT_TYPES) db.parsers[type] = asText;
-}
 
 /**
  * `run(name, text, values)` executes `text` as the prepared statement `name` of `db`'s session, preparing it first
@@ -32,7 +26,7 @@ export function readTextTypesAsText(db) {
  * queries and transactions, as its `query` does.
  */
 export function preparedStatements(db) {
-  readTextTypesAsText(db);
+  for (const type of TEXT_TYPES) db.parsers[type] = (value) => value;
   const prepared = new Set();
   const send = async (name, text, values, withParse) => {
     const parts = withParse ? [serialize.parse({ name, text, types: [] })] : [];

@@ -6,6 +6,11 @@
 export const LOCK_NOT_AVAILABLE = '55P03';
 /** SQLSTATE 42P01 undefined_table. */
 export const UNDEFINED_TABLE = '42P01';
+/**
+ * SQLSTATE 26000 invalid_sql_statement_name: no prepared statement of that name in the session (pglite-prepared.mjs,
+ * which the database thread runs without TypeScript, says it again).
+ */
+export const NO_SUCH_STATEMENT = '26000';
 
 export function databaseErrorCode(err: unknown): string | undefined {
   for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

@@ -9,7 +9,7 @@
 import { parse, protocol, types } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
-/** SQLSTATE 26000: no prepared statement of that name in this session. */
+/** SQLSTATE 26000: no prepared statement of that name in this session (db/errors.ts; this thread cannot import it). */
 const NO_SUCH_STATEMENT = '26000';
 
 /**

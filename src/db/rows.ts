@@ -5,7 +5,7 @@ import { DrizzleQueryError, is, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import type { Db } from './client.js';
-import { databaseErrorCode } from './errors.js';
+import { databaseErrorCode, NO_SUCH_STATEMENT } from './errors.js';
 import type { PreparedStatementClient } from './pglite-prepared.mjs';
 
 export async function rowsOf<Row = Record<string, unknown>>(db: Db, statement: SQL): Promise<Row[]> {
@@ -25,8 +25,6 @@ const MAX_NAMES = 1_000;
 const MAX_PREPARED = 32;
 /** The shapes each database runs prepared (each driver prepares a name in a session the first time it runs there). */
 const preparedIn = new WeakMap<Db, Set<string>>();
-/** SQLSTATE 26000: no prepared statement of that name in this session. */
-const NO_SUCH_STATEMENT = '26000';
 
 /**
  * `rowsOf` for a statement run very often in a few shapes (the run recorder's batch, a worker's claim): it is prepared

@@ -9,7 +9,7 @@
 //      BENCH_DATABASE_URL=postgres://… measures Sluice on PostgreSQL too (side by side, BENCH_SIDE_BY_SIDE for
 //      bench/run.ts); the PostgreSQL backend's CPU is not the server's and is not counted.
 //      BENCH_BASELINE_DIR=/path/to/another/checkout (built, with node_modules) adds the same rows for that checkout:
-//      before and after a change, in one run.
+//      before and after a change, in one run (several checkouts: their paths comma-separated).
 //      BENCH_CPU_PROF_DIR=/dir starts this checkout's servers with `node --cpu-prof` writing there (the profile is
 //      written when the server stops; the profiler's own cost shows in the figures, so compare without it).
 //      BENCH_CPU_DATABASES=postgres (or pglite) measures on that database only.
@@ -30,7 +30,7 @@ import { Agent } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { load } from './support/load.js';
 import { startNodeRed } from './support/node-red.js';
-import { cpuSince, cpuMsOfBackends, cpuTimeMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
+import { baselineCheckouts, cpuSince, cpuMsOfBackends, cpuTimeMs, procCpuMs, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess } from './support/processes.js';
 import { median } from './support/stats.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -78,7 +78,6 @@ interface Target {
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
-const baselineDir = process.env.BENCH_BASELINE_DIR;
 const profileDir = process.env.BENCH_CPU_PROF_DIR;
 const perfDir = process.env.BENCH_CPU_PERF_DIR;
 const admin = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
@@ -181,9 +180,8 @@ try {
   );
   for (const database of databases) {
     targets.push(await startSluice(`Sluice, ${database.name}`, echo.url, { postgres: database.postgres }));
-    if (baselineDir) {
-      const bin = join(baselineDir, 'bin', 'sluice.mjs');
-      targets.push(await startSluice(`baseline (${baselineDir}), ${database.name}`, echo.url, { postgres: database.postgres, bin }));
+    for (const baseline of baselineCheckouts()) {
+      targets.push(await startSluice(`baseline (${baseline.dir}), ${database.name}`, echo.url, { postgres: database.postgres, bin: baseline.bin }));
     }
   }
   for (const target of targets) {

@@ -14,6 +14,8 @@
 // Run: node --import tsx bench/execute.bench.ts [seconds per round] [concurrency] [rounds]
 //      BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres adds the PostgreSQL rows (BENCH_SIDE_BY_SIDE:
 //      bench/run.ts runs this file once, with the database URL, rather than once per database).
+//      BENCH_BASELINE_DIR=/path/to/another/checkout (built, with node_modules; several comma-separated) adds its
+//      PGlite row: before and after a change, in one run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ import { Agent } from 'undici';
 import { generateApiKey } from '../src/services/api-keys.js';
 import { load, type LoadResult } from './support/load.js';
 import { startNodeRed } from './support/node-red.js';
-import { probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess, type ProbeReading } from './support/processes.js';
+import { baselineCheckouts, probe, resetLag, startEchoServer, startFloorProxy, startSluiceServer, type BenchProcess, type ProbeReading } from './support/processes.js';
 import { median } from './support/stats.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -146,18 +148,21 @@ try {
     addTarget(`Node-RED ${nodeRed.version} (stores nothing)`, [`${nodeRed.url}/flow`], plainJson, [nodeRed]);
   }
 
-  {
+  // This checkout's PGlite row, then the same row for each other checkout named in BENCH_BASELINE_DIR.
+  for (const baseline of [undefined, ...baselineCheckouts()]) {
     const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
     const key = generateApiKey();
+    const bin = baseline?.bin;
     // Started once to create the data directory, then again: what runs in production is a restarted server.
-    await (await startSluiceServer(sluiceEnv(key, dataDir))).stop();
-    const server = await startSluiceServer(sluiceEnv(key, dataDir));
+    await (await startSluiceServer(sluiceEnv(key, dataDir), { bin })).stop();
+    const server = await startSluiceServer(sluiceEnv(key, dataDir), { bin });
     stops.push(async () => {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     });
     const workflowId = await deployFlow(server, key, echo.url);
-    addTarget('Sluice, embedded PGlite', [`${server.url}/api/workflows/${workflowId}/execute`], { 'x-api-key': key, ...plainJson }, [server], {});
+    const label = baseline ? `baseline (${baseline.dir}), embedded PGlite` : 'Sluice, embedded PGlite';
+    addTarget(label, [`${server.url}/api/workflows/${workflowId}/execute`], { 'x-api-key': key, ...plainJson }, [server], {});
   }
 
   const databaseUrl = process.env.BENCH_DATABASE_URL;

@@ -3,6 +3,7 @@
 // them, with a probe preloaded that reports event-loop lag and memory over IPC (server-probe.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
@@ -63,6 +64,13 @@ export function startNode(args: string[], env: NodeJS.ProcessEnv = {}, withIpc =
     });
   });
 }
+
+/**
+ * Other checkouts to load beside this one (BENCH_BASELINE_DIR, comma-separated; each built, with node_modules): before
+ * and after a change, in one run. Each as the `bin` startSluiceServer takes.
+ */
+export const baselineCheckouts = (): Array<{ dir: string; bin: string }> =>
+  (process.env.BENCH_BASELINE_DIR?.split(',').filter(Boolean) ?? []).map((dir) => ({ dir, bin: join(dir, 'bin', 'sluice.mjs') }));
 
 export const startEchoServer = () => startNode([here('./echo-server.mjs')]);
 export const startFloorProxy = (upstreamUrl: string) => startNode([here('./floor-proxy.mjs')], { UPSTREAM_URL: upstreamUrl });

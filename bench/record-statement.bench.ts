@@ -14,12 +14,12 @@ import { sql } from 'drizzle-orm';
 import type { PreparedStatementClient } from '../src/db/pglite-prepared.mjs';
 import { rowsOf } from '../src/db/rows.js';
 import { benchFlowState, startBenchApp, startEcho } from './support/bench-flow.js';
+import { ORDER_BODY } from './support/load.js';
 import { median } from './support/stats.js';
 
 const ROUNDS = Number(process.argv[2] ?? 9);
 const STATEMENTS = Number(process.argv[3] ?? 200);
 const WARM_RUNS = 2_000;
-const BODY = JSON.stringify({ order: 42, items: ['a', 'b', 'c'], note: 'bench' });
 
 interface Captured {
   name: string;
@@ -34,7 +34,7 @@ try {
   const created = await call('POST', '/api/v1/workflows', JSON.stringify({ workspaceId, name: 'bench', state: benchFlowState(echoUrl) }));
   const workflowId = created.body.data.id as string;
   await call('POST', `/api/v1/workflows/${workflowId}/deploy`);
-  for (let i = 0; i < WARM_RUNS / 50; i++) await Promise.all(Array.from({ length: 50 }, () => call('POST', `/api/workflows/${workflowId}/execute`, BODY)));
+  for (let i = 0; i < WARM_RUNS / 50; i++) await Promise.all(Array.from({ length: 50 }, () => call('POST', `/api/workflows/${workflowId}/execute`, ORDER_BODY)));
   await app.recorder.drain();
 
   // One batch of one run, as the recorder sends it.
@@ -44,7 +44,7 @@ try {
     if (text.includes('insert into executions')) captured ??= { name, sql: text, params };
     return send(name, text, params);
   };
-  const ran = await call('POST', `/api/workflows/${workflowId}/execute`, BODY);
+  const ran = await call('POST', `/api/workflows/${workflowId}/execute`, ORDER_BODY);
   await app.recorder.drain();
   client.queryPrepared = send;
   if (ran.status !== 200 || !captured) throw new Error(`no batch statement captured (the run answered ${ran.status})`);
